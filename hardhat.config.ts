@@ -1,0 +1,68 @@
+import { subtask, type HardhatUserConfig } from "hardhat/config";
+import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
+import "@nomicfoundation/hardhat-toolbox";
+
+/** The one compiler version of the project. It must match the exact version of the npm package `solc`. */
+const SOLC_VERSION = "0.8.28";
+
+// The Solidity download site is unreachable on our machines, so Hardhat must never try to fetch a compiler.
+// For the project's version we hand it the solcjs build shipped in the npm package `solc` (pinned exactly).
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async (args: { solcVersion: string }, _hre, runSuper) => {
+  if (args.solcVersion !== SOLC_VERSION) return runSuper(args);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const solc = require("solc") as { version(): string };
+  const longVersion = solc.version();
+  if (!longVersion.startsWith(`${SOLC_VERSION}+`)) {
+    throw new Error(`npm package solc is ${longVersion}; install solc@${SOLC_VERSION} exactly`);
+  }
+  return { compilerPath: require.resolve("solc/soljson.js"), isSolcJs: true, version: SOLC_VERSION, longVersion };
+});
+
+/** Reads a setting only when the network that needs it is used, so a missing value fails with its name. */
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Environment setting ${name} is required for network baseSepolia`);
+  return value;
+}
+
+const usingBaseSepolia = process.argv.includes("baseSepolia");
+
+const config: HardhatUserConfig = {
+  solidity: {
+    version: SOLC_VERSION,
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: "cancun",
+    },
+  },
+  networks: {
+    hardhat: {
+      // Fixed start so that runs are reproducible; tests move time with the network helpers.
+      chainId: Number(process.env.HARDHAT_CHAIN_ID ?? 31337),
+    },
+    localhost: {
+      url: process.env.LOCAL_RPC_URL ?? "http://127.0.0.1:8545",
+    },
+    baseSepolia: {
+      chainId: 84532,
+      url: usingBaseSepolia ? required("BASE_SEPOLIA_RPC_URL") : "http://unused.invalid",
+      accounts: usingBaseSepolia ? [required("DEPLOYER_PRIVATE_KEY")] : [],
+    },
+  },
+  etherscan: {
+    apiKey: process.env.BASESCAN_API_KEY ?? "",
+    customChains: [
+      {
+        network: "baseSepolia",
+        chainId: 84532,
+        urls: { apiURL: "https://api-sepolia.basescan.org/api", browserURL: "https://sepolia.basescan.org" },
+      },
+    ],
+  },
+  sourcify: { enabled: false },
+  typechain: { outDir: "typechain-types", target: "ethers-v6" },
+  gasReporter: { enabled: process.env.REPORT_GAS === "true", offline: true },
+  mocha: { timeout: 120_000 },
+};
+
+export default config;
