@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import { Status, ONE_WEEK, defaultParams, deployRegistry, expectedId, submitAs } from "./helpers";
+import { Status, ONE_WEEK, defaultParams, deployRegistry, expectedId, riskParamsOf, submitAs } from "./helpers";
 
 const MAX184 = (1n << 184n) - 1n;
 
@@ -93,7 +93,7 @@ describe("StrategyRegistryV3", () => {
       expect(s.pausedFrom).to.equal(BigInt(Status.Shadow));
       expect(s.createdAt).to.equal(BigInt(ts));
       expect(s.lastStatusChange).to.equal(BigInt(ts));
-      expect(s.params.toObject()).to.deep.equal({
+      expect(riskParamsOf(s.params)).to.deep.equal({
         maxPositionSizePercent: 10n,
         maxLeverage: 200n,
         stopLossPercent: 500n,
@@ -143,8 +143,8 @@ describe("StrategyRegistryV3", () => {
       await registry.connect(owner).submit("abc", "0123456789", ethers.ZeroHash, low);
       await registry.connect(owner).submit("n".repeat(100), "d".repeat(2000), ethers.ZeroHash, high);
       const [first, second] = await registry.strategiesOf(owner.address, 0, 10);
-      expect(first.params.toObject()).to.deep.equal(low);
-      expect(second.params.toObject()).to.deep.equal(high);
+      expect(riskParamsOf(first.params)).to.deep.equal(low);
+      expect(riskParamsOf(second.params)).to.deep.equal(high);
       expect(second.description).to.equal("d".repeat(2000));
     });
 

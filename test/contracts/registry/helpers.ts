@@ -70,3 +70,16 @@ export function expectedId(chainId: bigint, registry: string, owner: string, ind
     ),
   );
 }
+
+/** Plain object of a RiskParams result, for deep equality. */
+export function riskParamsOf(p: IStrategyRegistryV3.RiskParamsStructOutput) {
+  return {
+    maxPositionSizePercent: p.maxPositionSizePercent,
+    maxLeverage: p.maxLeverage,
+    stopLossPercent: p.stopLossPercent,
+    slippageToleranceBps: p.slippageToleranceBps,
+    correlationThreshold: p.correlationThreshold,
+    velocityLimit: p.velocityLimit,
+    flashLoansEnabled: p.flashLoansEnabled,
+  };
+}
