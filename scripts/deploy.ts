@@ -18,14 +18,19 @@ async function verifyAll(pending: PendingVerification[]): Promise<void> {
     // Basescan indexes new bytecode with some delay; retry a few times before giving up on one contract.
     for (let attempt = 1; attempt <= 5; attempt++) {
       try {
-        await hre.run("verify:verify", { address: item.address, constructorArguments: item.constructorArguments });
+        await hre.run("verify:verify", {
+          address: item.address,
+          constructorArguments: item.constructorArguments,
+        });
         console.log(`verified ${item.name} at ${item.address}`);
         break;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (/already verified/i.test(message)) break;
         if (attempt === 5) {
-          console.warn(`could not verify ${item.name} at ${item.address}: ${message}`);
+          console.warn(
+            `could not verify ${item.name} at ${item.address}: ${message}`,
+          );
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, 10_000 * attempt));
@@ -45,7 +50,9 @@ async function main(): Promise<void> {
     deployer.address,
     signers.map((s) => s.address),
   );
-  console.log(`deploying to ${hre.network.name} (chain ${chainId}) from ${deployer.address}`);
+  console.log(
+    `deploying to ${hre.network.name} (chain ${chainId}) from ${deployer.address}`,
+  );
   const pending: PendingVerification[] = [];
   const verify = !settings.local && Boolean(process.env.BASESCAN_API_KEY);
   const file = await deploySystem({

@@ -7,7 +7,8 @@ const E18 = 10n ** 18n;
 const CAP = 1_000_000_000n * E18;
 
 async function deployToken() {
-  const [admin, holder, minter, agent, other, stranger] = await ethers.getSigners();
+  const [admin, holder, minter, agent, other, stranger] =
+    await ethers.getSigners();
   const token = (await ethers.deployContract("NapToken", [
     admin.address,
     holder.address,
@@ -38,16 +39,27 @@ describe("NapToken", () => {
 
   it("deploys with no initial supply", async () => {
     const [admin] = await ethers.getSigners();
-    const token = await ethers.deployContract("NapToken", [admin.address, ethers.ZeroAddress, 0n, CAP]);
+    const token = await ethers.deployContract("NapToken", [
+      admin.address,
+      ethers.ZeroAddress,
+      0n,
+      CAP,
+    ]);
     expect(await token.totalSupply()).to.equal(0n);
   });
 
   it("mints by MINTER_ROLE with an event; the recipient gets votes without a delegate transaction", async () => {
     const { token, minter, agent } = await loadFixture(deployToken);
     const tx = token.connect(minter).mint(agent.address, 5n * E18);
-    await expect(tx).to.emit(token, "NapMinted").withArgs(minter.address, agent.address, 5n * E18);
-    await expect(tx).to.emit(token, "DelegateChanged").withArgs(agent.address, ethers.ZeroAddress, agent.address);
-    await expect(tx).to.emit(token, "DelegateVotesChanged").withArgs(agent.address, 0n, 5n * E18);
+    await expect(tx)
+      .to.emit(token, "NapMinted")
+      .withArgs(minter.address, agent.address, 5n * E18);
+    await expect(tx)
+      .to.emit(token, "DelegateChanged")
+      .withArgs(agent.address, ethers.ZeroAddress, agent.address);
+    await expect(tx)
+      .to.emit(token, "DelegateVotesChanged")
+      .withArgs(agent.address, 0n, 5n * E18);
     const at = await time.latest();
     expect(await token.getVotes(agent.address)).to.equal(5n * E18);
     await time.increase(1);
@@ -75,10 +87,9 @@ describe("NapToken", () => {
       .withArgs(tooMuch, CAP + 1n, CAP);
     await token.connect(minter).mint(agent.address, tooMuch - 1n);
     expect(await token.totalSupply()).to.equal(CAP);
-    await expect(token.connect(minter).mint(ethers.ZeroAddress, 1n)).to.be.revertedWithCustomError(
-      token,
-      "NapTokenZeroRecipient",
-    );
+    await expect(
+      token.connect(minter).mint(ethers.ZeroAddress, 1n),
+    ).to.be.revertedWithCustomError(token, "NapTokenZeroRecipient");
     await expect(token.connect(stranger).mint(agent.address, 1n))
       .to.be.revertedWithCustomError(token, "AccessControlUnauthorizedAccount")
       .withArgs(stranger.address, await token.MINTER_ROLE());
@@ -97,7 +108,12 @@ describe("NapToken", () => {
     const { chainId } = await ethers.provider.getNetwork();
     const deadline = (await time.latest()) + 3600;
     const signature = await holder.signTypedData(
-      { name: "NAP Governance", version: "1", chainId, verifyingContract: await token.getAddress() },
+      {
+        name: "NAP Governance",
+        version: "1",
+        chainId,
+        verifyingContract: await token.getAddress(),
+      },
       {
         Permit: [
           { name: "owner", type: "address" },
@@ -107,7 +123,13 @@ describe("NapToken", () => {
           { name: "deadline", type: "uint256" },
         ],
       },
-      { owner: holder.address, spender: other.address, value: 7n, nonce: 0n, deadline },
+      {
+        owner: holder.address,
+        spender: other.address,
+        value: 7n,
+        nonce: 0n,
+        deadline,
+      },
     );
     const { v, r, s } = ethers.Signature.from(signature);
     await token.permit(holder.address, other.address, 7n, deadline, v, r, s);

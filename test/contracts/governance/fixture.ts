@@ -1,5 +1,10 @@
 import { ethers } from "hardhat";
-import type { NapGovernor, NapToken, StrategyRegistryV3, TimelockController } from "../../../typechain-types";
+import type {
+  NapGovernor,
+  NapToken,
+  StrategyRegistryV3,
+  TimelockController,
+} from "../../../typechain-types";
 
 const E18 = 10n ** 18n;
 
@@ -22,7 +27,10 @@ export const ProposalState = {
 
 /** OpenZeppelin's state bitmap: bit i set for state i. */
 export function stateBitmap(...states: number[]): string {
-  return ethers.toBeHex(states.reduce((acc, s) => acc | (1n << BigInt(s)), 0n), 32);
+  return ethers.toBeHex(
+    states.reduce((acc, s) => acc | (1n << BigInt(s)), 0n),
+    32,
+  );
 }
 
 /**
@@ -31,7 +39,8 @@ export function stateBitmap(...states: number[]): string {
  * the timelock.
  */
 export async function deployGovernance() {
-  const [deployer, forVoter, againstVoter, abstainVoter, proposer, stranger] = await ethers.getSigners();
+  const [deployer, forVoter, againstVoter, abstainVoter, proposer, stranger] =
+    await ethers.getSigners();
   const token = (await ethers.deployContract("NapToken", [
     deployer.address,
     deployer.address,
@@ -57,9 +66,18 @@ export async function deployGovernance() {
     PROPOSAL_THRESHOLD,
     QUORUM_PERCENT,
   ])) as unknown as NapGovernor;
-  await timelock.grantRole(await timelock.PROPOSER_ROLE(), await governor.getAddress());
-  await timelock.grantRole(await timelock.CANCELLER_ROLE(), await governor.getAddress());
-  await timelock.renounceRole(await timelock.DEFAULT_ADMIN_ROLE(), deployer.address);
+  await timelock.grantRole(
+    await timelock.PROPOSER_ROLE(),
+    await governor.getAddress(),
+  );
+  await timelock.grantRole(
+    await timelock.CANCELLER_ROLE(),
+    await governor.getAddress(),
+  );
+  await timelock.renounceRole(
+    await timelock.DEFAULT_ADMIN_ROLE(),
+    deployer.address,
+  );
 
   const registry = (await ethers.deployContract("StrategyRegistryV3", [
     await timelock.getAddress(),
@@ -68,5 +86,16 @@ export async function deployGovernance() {
     3600,
   ])) as unknown as StrategyRegistryV3;
 
-  return { token, timelock, governor, registry, deployer, forVoter, againstVoter, abstainVoter, proposer, stranger };
+  return {
+    token,
+    timelock,
+    governor,
+    registry,
+    deployer,
+    forVoter,
+    againstVoter,
+    abstainVoter,
+    proposer,
+    stranger,
+  };
 }
