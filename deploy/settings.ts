@@ -2,13 +2,7 @@
  * Deployment settings: one function turns the chain id, the environment and the dev accounts into every value the
  * deployment needs, so that scripts/deploy.ts and the tests share the same decisions (docs/deploy.md lists them).
  */
-import {
-  HDNodeWallet,
-  getAddress,
-  isAddress,
-  parseEther,
-  parseUnits,
-} from "ethers";
+import { HDNodeWallet, getAddress, isAddress, parseEther, parseUnits } from "ethers";
 
 /** Circle's USDC on Base Sepolia (used instead of deploying TestUSDC there). */
 export const BASE_SEPOLIA_USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
@@ -59,12 +53,7 @@ function integer(env: Env, name: string, fallback: number): number {
   return value;
 }
 
-function amount(
-  env: Env,
-  name: string,
-  fallback: bigint,
-  parse: (v: string) => bigint,
-): bigint {
+function amount(env: Env, name: string, fallback: bigint, parse: (v: string) => bigint): bigint {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   try {
@@ -79,8 +68,7 @@ function addressList(env: Env, name: string): string[] | undefined {
   if (raw === undefined || raw.trim() === "") return undefined;
   return raw.split(",").map((part) => {
     const value = part.trim();
-    if (!isAddress(value))
-      throw new Error(`${name} holds an invalid address: "${value}"`);
+    if (!isAddress(value)) throw new Error(`${name} holds an invalid address: "${value}"`);
     return getAddress(value);
   });
 }
@@ -97,19 +85,11 @@ export function majority(n: number): number {
 export function relayerAddress(env: Env, local: boolean): string {
   const explicit = env.SERVICE_RELAYER_ADDRESS;
   if (explicit) {
-    if (!isAddress(explicit))
-      throw new Error(
-        `SERVICE_RELAYER_ADDRESS is not an address: "${explicit}"`,
-      );
+    if (!isAddress(explicit)) throw new Error(`SERVICE_RELAYER_ADDRESS is not an address: "${explicit}"`);
     return getAddress(explicit);
   }
-  const mnemonic =
-    env.SERVER_WALLET_MNEMONIC ??
-    (local ? DEV_SERVER_WALLET_MNEMONIC : undefined);
-  if (!mnemonic)
-    throw new Error(
-      "Set SERVICE_RELAYER_ADDRESS or SERVER_WALLET_MNEMONIC to name the service relayer",
-    );
+  const mnemonic = env.SERVER_WALLET_MNEMONIC ?? (local ? DEV_SERVER_WALLET_MNEMONIC : undefined);
+  if (!mnemonic) throw new Error("Set SERVICE_RELAYER_ADDRESS or SERVER_WALLET_MNEMONIC to name the service relayer");
   return HDNodeWallet.fromPhrase(mnemonic, undefined, RELAYER_PATH).address;
 }
 
@@ -118,27 +98,17 @@ export function relayerAddress(env: Env, local: boolean): string {
  * accounts 1-3 are the guardians and 4-6 the oracles unless GUARDIAN_ADDRESSES / ORACLE_ADDRESSES say otherwise;
  * on other chains those settings default to the deployer alone.
  */
-export function settingsFor(
-  chainId: number,
-  network: string,
-  env: Env,
-  deployer: string,
-  devAccounts: string[],
-) {
+export function settingsFor(chainId: number, network: string, env: Env, deployer: string, devAccounts: string[]) {
   const local = LOCAL_CHAIN_IDS.includes(chainId);
   const devGuardians = devAccounts.slice(1, 4);
   const devOracles = devAccounts.slice(4, 7);
   const guardians =
-    addressList(env, "GUARDIAN_ADDRESSES") ??
-    (local && devGuardians.length > 0 ? devGuardians : [deployer]);
-  const oracles =
-    addressList(env, "ORACLE_ADDRESSES") ??
-    (local && devOracles.length > 0 ? devOracles : [deployer]);
+    addressList(env, "GUARDIAN_ADDRESSES") ?? (local && devGuardians.length > 0 ? devGuardians : [deployer]);
+  const oracles = addressList(env, "ORACLE_ADDRESSES") ?? (local && devOracles.length > 0 ? devOracles : [deployer]);
 
   let usdc: string | undefined;
   if (env.USDC_ADDRESS) {
-    if (!isAddress(env.USDC_ADDRESS))
-      throw new Error(`USDC_ADDRESS is not an address: "${env.USDC_ADDRESS}"`);
+    if (!isAddress(env.USDC_ADDRESS)) throw new Error(`USDC_ADDRESS is not an address: "${env.USDC_ADDRESS}"`);
     usdc = getAddress(env.USDC_ADDRESS);
   } else if (chainId === BASE_SEPOLIA_CHAIN_ID) {
     usdc = BASE_SEPOLIA_USDC;
@@ -154,73 +124,29 @@ export function settingsFor(
     oracles,
     token: {
       initialHolder: deployer,
-      initialSupply: amount(
-        env,
-        "NAP_INITIAL_SUPPLY",
-        parseEther("1000000"),
-        (v) => parseEther(v),
-      ),
+      initialSupply: amount(env, "NAP_INITIAL_SUPPLY", parseEther("1000000"), (v) => parseEther(v)),
       cap: parseEther("1000000000"),
     },
     governor: {
       votingDelay: integer(env, "GOVERNOR_VOTING_DELAY", local ? 1 : 300),
-      votingPeriod: integer(
-        env,
-        "GOVERNOR_VOTING_PERIOD",
-        local ? 300 : 86_400,
-      ),
-      proposalThreshold: amount(
-        env,
-        "GOVERNOR_PROPOSAL_THRESHOLD",
-        parseEther("1"),
-        (v) => parseEther(v),
-      ),
+      votingPeriod: integer(env, "GOVERNOR_VOTING_PERIOD", local ? 300 : 86_400),
+      proposalThreshold: amount(env, "GOVERNOR_PROPOSAL_THRESHOLD", parseEther("1"), (v) => parseEther(v)),
       quorumPercent: integer(env, "GOVERNOR_QUORUM_PERCENT", 4),
       timelockDelay: integer(env, "TIMELOCK_MIN_DELAY", local ? 60 : 3_600),
     },
     registry: {
-      guardianThreshold: integer(
-        env,
-        "REGISTRY_GUARDIAN_THRESHOLD",
-        majority(guardians.length),
-      ),
-      oracleThreshold: integer(
-        env,
-        "REGISTRY_ORACLE_THRESHOLD",
-        majority(oracles.length),
-      ),
-      minPaperTradingPeriod: integer(
-        env,
-        "REGISTRY_MIN_PAPER_TRADING_SECONDS",
-        local ? 60 : 86_400,
-      ),
+      guardianThreshold: integer(env, "REGISTRY_GUARDIAN_THRESHOLD", majority(guardians.length)),
+      oracleThreshold: integer(env, "REGISTRY_ORACLE_THRESHOLD", majority(oracles.length)),
+      minPaperTradingPeriod: integer(env, "REGISTRY_MIN_PAPER_TRADING_SECONDS", local ? 60 : 86_400),
     },
     faucet: {
-      ethAmount: amount(
-        env,
-        "FAUCET_ETH_AMOUNT",
-        parseEther(local ? "0.05" : "0.001"),
-        (v) => parseEther(v),
-      ),
-      usdcAmount: amount(
-        env,
-        "FAUCET_USDC_AMOUNT",
-        usdc ? 0n : parseUnits("1000", 6),
-        (v) => parseUnits(v, 6),
-      ),
+      ethAmount: amount(env, "FAUCET_ETH_AMOUNT", parseEther(local ? "0.05" : "0.001"), (v) => parseEther(v)),
+      usdcAmount: amount(env, "FAUCET_USDC_AMOUNT", usdc ? 0n : parseUnits("1000", 6), (v) => parseUnits(v, 6)),
       cooldown: integer(env, "FAUCET_COOLDOWN_SECONDS", 86_400),
     },
     funding: {
-      faucetWei: local
-        ? amount(env, "FAUCET_FUNDING_ETH", parseEther("100"), (v) =>
-            parseEther(v),
-          )
-        : 0n,
-      relayerWei: local
-        ? amount(env, "RELAYER_FUNDING_ETH", parseEther("100"), (v) =>
-            parseEther(v),
-          )
-        : 0n,
+      faucetWei: local ? amount(env, "FAUCET_FUNDING_ETH", parseEther("100"), (v) => parseEther(v)) : 0n,
+      relayerWei: local ? amount(env, "RELAYER_FUNDING_ETH", parseEther("100"), (v) => parseEther(v)) : 0n,
     },
   };
   if (settings.registry.guardianThreshold > guardians.length) {
@@ -229,9 +155,7 @@ export function settingsFor(
     );
   }
   if (settings.registry.oracleThreshold > oracles.length) {
-    throw new Error(
-      `REGISTRY_ORACLE_THRESHOLD ${settings.registry.oracleThreshold} > ${oracles.length} oracles`,
-    );
+    throw new Error(`REGISTRY_ORACLE_THRESHOLD ${settings.registry.oracleThreshold} > ${oracles.length} oracles`);
   }
   return settings;
 }

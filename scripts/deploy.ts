@@ -28,9 +28,7 @@ async function verifyAll(pending: PendingVerification[]): Promise<void> {
         const message = error instanceof Error ? error.message : String(error);
         if (/already verified/i.test(message)) break;
         if (attempt === 5) {
-          console.warn(
-            `could not verify ${item.name} at ${item.address}: ${message}`,
-          );
+          console.warn(`could not verify ${item.name} at ${item.address}: ${message}`);
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, 10_000 * attempt));
@@ -50,9 +48,7 @@ async function main(): Promise<void> {
     deployer.address,
     signers.map((s) => s.address),
   );
-  console.log(
-    `deploying to ${hre.network.name} (chain ${chainId}) from ${deployer.address}`,
-  );
+  console.log(`deploying to ${hre.network.name} (chain ${chainId}) from ${deployer.address}`);
   const pending: PendingVerification[] = [];
   const verify = !settings.local && Boolean(process.env.BASESCAN_API_KEY);
   const file = await deploySystem({

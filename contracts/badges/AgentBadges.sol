@@ -76,13 +76,16 @@ contract AgentBadges is ERC721, AccessControl, IAgentBadges {
         Info memory info = _info[tokenId];
         string memory label = _label(info.milestone);
         string memory svg = string.concat(
-            '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="320" viewBox="0 0 320 320">',
-            '<rect width="320" height="320" rx="24" fill="#0b1d2a"/>',
-            '<text x="160" y="140" font-family="monospace" font-size="22" fill="#f5c542" text-anchor="middle">NAP</text>',
-            '<text x="160" y="185" font-family="monospace" font-size="18" fill="#ffffff" text-anchor="middle">',
+            "<svg xmlns='http://www.w3.org/2000/svg' width='320' height='320' viewBox='0 0 320 320'>",
+            "<rect width='320' height='320' rx='24' fill='#0b1d2a'/>",
+            "<text x='160' y='140' font-family='monospace' font-size='22' fill='#f5c542' text-anchor='middle'>",
+            "NAP</text>",
+            "<text x='160' y='185' font-family='monospace' font-size='18' fill='#ffffff' text-anchor='middle'>",
             label,
             "</text></svg>"
         );
+        // JSON needs double quotes inside its literals; prettier keeps such literals single-quoted.
+        // solhint-disable quotes
         string memory json = string.concat(
             '{"name":"NAP Agent Badge #',
             tokenId.toString(),
@@ -100,6 +103,7 @@ contract AgentBadges is ERC721, AccessControl, IAgentBadges {
             uint256(info.mintedAt).toString(),
             "}]}"
         );
+        // solhint-enable quotes
         return string.concat("data:application/json;base64,", Base64.encode(bytes(json)));
     }
 

@@ -6,22 +6,22 @@ pragma solidity 0.8.28;
 ///         moved by roles (screening bot, guardians, manager, oracles) through a fixed transition table.
 /// @dev Transition table (every other move reverts with `StrategyIllegalTransition(id, from, to)`):
 ///
-///      | from                    | to                      | caller         | function / condition                      |
-///      |-------------------------|-------------------------|----------------|-------------------------------------------|
-///      | (none)                  | shadow                  | anyone         | submit (for msg.sender)                   |
-///      | shadow                  | guardian_review         | SCREENER_ROLE  | passScreening                             |
-///      | shadow                  | deprecated              | SCREENER_ROLE  | failScreening                             |
-///      | guardian_review         | paper_trading           | GUARDIAN_ROLE  | guardianVote(approve): k-th approval      |
-///      | guardian_review         | deprecated              | GUARDIAN_ROLE  | guardianVote(reject): k-th rejection      |
-///      | paper_trading           | pending_oracle_approval | MANAGER_ROLE   | completePaperTrading, once                |
-///      |                         |                         |                | minPaperTradingPeriod has passed since    |
-///      |                         |                         |                | the strategy (re)entered paper_trading    |
-///      | pending_oracle_approval | live                    | ORACLE_ROLE    | oracleVote(approve): k-th approval        |
-///      | pending_oracle_approval | deprecated              | ORACLE_ROLE    | oracleVote(reject): k-th rejection        |
-///      | any active state (*)    | paused                  | GUARDIAN_ROLE  | pause (circuit breaker)                   |
-///      | paused                  | state it was paused in  | GUARDIAN_ROLE  | resume                                    |
-///      | any state but deprecated| deprecated              | GUARDIAN_ROLE  | deprecate                                 |
-///      | deprecated              | -                       | -              | terminal                                  |
+///      | from                    | to                      | caller        | function, condition                  |
+///      |-------------------------|-------------------------|---------------|--------------------------------------|
+///      | (none)                  | shadow                  | anyone        | submit (owner = msg.sender)          |
+///      | shadow                  | guardian_review         | SCREENER_ROLE | passScreening                        |
+///      | shadow                  | deprecated              | SCREENER_ROLE | failScreening                        |
+///      | guardian_review         | paper_trading           | GUARDIAN_ROLE | guardianVote(true): k-th approval    |
+///      | guardian_review         | deprecated              | GUARDIAN_ROLE | guardianVote(false): k-th rejection  |
+///      | paper_trading           | pending_oracle_approval | MANAGER_ROLE  | completePaperTrading, at least       |
+///      |                         |                         |               | minPaperTradingPeriod after entering |
+///      |                         |                         |               | (or resuming into) paper_trading     |
+///      | pending_oracle_approval | live                    | ORACLE_ROLE   | oracleVote(true): k-th approval      |
+///      | pending_oracle_approval | deprecated              | ORACLE_ROLE   | oracleVote(false): k-th rejection    |
+///      | any active state (*)    | paused                  | GUARDIAN_ROLE | pause (circuit breaker)              |
+///      | paused                  | the state it paused in  | GUARDIAN_ROLE | resume                               |
+///      | any but deprecated      | deprecated              | GUARDIAN_ROLE | deprecate                            |
+///      | deprecated              | -                       | -             | terminal                             |
 ///
 ///      (*) active: shadow, guardian_review, paper_trading, pending_oracle_approval, live.
 ///      k is `guardianThreshold` / `oracleThreshold` (read when the vote is cast). Each guardian (oracle) votes once

@@ -7,8 +7,7 @@ const E18 = 10n ** 18n;
 const CAP = 1_000_000_000n * E18;
 
 async function deployToken() {
-  const [admin, holder, minter, agent, other, stranger] =
-    await ethers.getSigners();
+  const [admin, holder, minter, agent, other, stranger] = await ethers.getSigners();
   const token = (await ethers.deployContract("NapToken", [
     admin.address,
     holder.address,
@@ -39,12 +38,7 @@ describe("NapToken", () => {
 
   it("deploys with no initial supply", async () => {
     const [admin] = await ethers.getSigners();
-    const token = await ethers.deployContract("NapToken", [
-      admin.address,
-      ethers.ZeroAddress,
-      0n,
-      CAP,
-    ]);
+    const token = await ethers.deployContract("NapToken", [admin.address, ethers.ZeroAddress, 0n, CAP]);
     expect(await token.totalSupply()).to.equal(0n);
   });
 
@@ -54,9 +48,7 @@ describe("NapToken", () => {
     await expect(tx)
       .to.emit(token, "NapMinted")
       .withArgs(minter.address, agent.address, 5n * E18);
-    await expect(tx)
-      .to.emit(token, "DelegateChanged")
-      .withArgs(agent.address, ethers.ZeroAddress, agent.address);
+    await expect(tx).to.emit(token, "DelegateChanged").withArgs(agent.address, ethers.ZeroAddress, agent.address);
     await expect(tx)
       .to.emit(token, "DelegateVotesChanged")
       .withArgs(agent.address, 0n, 5n * E18);
@@ -87,9 +79,10 @@ describe("NapToken", () => {
       .withArgs(tooMuch, CAP + 1n, CAP);
     await token.connect(minter).mint(agent.address, tooMuch - 1n);
     expect(await token.totalSupply()).to.equal(CAP);
-    await expect(
-      token.connect(minter).mint(ethers.ZeroAddress, 1n),
-    ).to.be.revertedWithCustomError(token, "NapTokenZeroRecipient");
+    await expect(token.connect(minter).mint(ethers.ZeroAddress, 1n)).to.be.revertedWithCustomError(
+      token,
+      "NapTokenZeroRecipient",
+    );
     await expect(token.connect(stranger).mint(agent.address, 1n))
       .to.be.revertedWithCustomError(token, "AccessControlUnauthorizedAccount")
       .withArgs(stranger.address, await token.MINTER_ROLE());

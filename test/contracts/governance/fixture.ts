@@ -1,10 +1,5 @@
 import { ethers } from "hardhat";
-import type {
-  NapGovernor,
-  NapToken,
-  StrategyRegistryV3,
-  TimelockController,
-} from "../../../typechain-types";
+import type { NapGovernor, NapToken, StrategyRegistryV3, TimelockController } from "../../../typechain-types";
 
 const E18 = 10n ** 18n;
 
@@ -39,8 +34,7 @@ export function stateBitmap(...states: number[]): string {
  * the timelock.
  */
 export async function deployGovernance() {
-  const [deployer, forVoter, againstVoter, abstainVoter, proposer, stranger] =
-    await ethers.getSigners();
+  const [deployer, forVoter, againstVoter, abstainVoter, proposer, stranger] = await ethers.getSigners();
   const token = (await ethers.deployContract("NapToken", [
     deployer.address,
     deployer.address,
@@ -66,18 +60,9 @@ export async function deployGovernance() {
     PROPOSAL_THRESHOLD,
     QUORUM_PERCENT,
   ])) as unknown as NapGovernor;
-  await timelock.grantRole(
-    await timelock.PROPOSER_ROLE(),
-    await governor.getAddress(),
-  );
-  await timelock.grantRole(
-    await timelock.CANCELLER_ROLE(),
-    await governor.getAddress(),
-  );
-  await timelock.renounceRole(
-    await timelock.DEFAULT_ADMIN_ROLE(),
-    deployer.address,
-  );
+  await timelock.grantRole(await timelock.PROPOSER_ROLE(), await governor.getAddress());
+  await timelock.grantRole(await timelock.CANCELLER_ROLE(), await governor.getAddress());
+  await timelock.renounceRole(await timelock.DEFAULT_ADMIN_ROLE(), deployer.address);
 
   const registry = (await ethers.deployContract("StrategyRegistryV3", [
     await timelock.getAddress(),

@@ -1,15 +1,7 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import {
-  Status,
-  ONE_WEEK,
-  defaultParams,
-  deployRegistry,
-  expectedId,
-  riskParamsOf,
-  submitAs,
-} from "./helpers";
+import { Status, ONE_WEEK, defaultParams, deployRegistry, expectedId, riskParamsOf, submitAs } from "./helpers";
 
 const MAX184 = (1n << 184n) - 1n;
 
@@ -17,27 +9,15 @@ describe("StrategyRegistryV3", () => {
   describe("constructor and parameters", () => {
     it("stores the thresholds and period and emits their events", async () => {
       const [admin] = await ethers.getSigners();
-      const registry = await ethers.deployContract("StrategyRegistryV3", [
-        admin.address,
-        3,
-        1,
-        60,
-      ]);
+      const registry = await ethers.deployContract("StrategyRegistryV3", [admin.address, 3, 1, 60]);
       const tx = registry.deploymentTransaction()!;
       await expect(tx).to.emit(registry, "GuardianThresholdSet").withArgs(0, 3);
       await expect(tx).to.emit(registry, "OracleThresholdSet").withArgs(0, 1);
-      await expect(tx)
-        .to.emit(registry, "MinPaperTradingPeriodSet")
-        .withArgs(0, 60);
+      await expect(tx).to.emit(registry, "MinPaperTradingPeriodSet").withArgs(0, 60);
       expect(await registry.guardianThreshold()).to.equal(3n);
       expect(await registry.oracleThreshold()).to.equal(1n);
       expect(await registry.minPaperTradingPeriod()).to.equal(60n);
-      expect(
-        await registry.hasRole(
-          await registry.DEFAULT_ADMIN_ROLE(),
-          admin.address,
-        ),
-      ).to.equal(true);
+      expect(await registry.hasRole(await registry.DEFAULT_ADMIN_ROLE(), admin.address)).to.equal(true);
     });
 
     it("rejects thresholds of 0 or above 32 and a period above 365 days at deployment", async () => {
@@ -56,12 +36,8 @@ describe("StrategyRegistryV3", () => {
 
     it("lets the admin set each parameter within bounds, with events", async () => {
       const { registry } = await loadFixture(deployRegistry);
-      await expect(registry.setGuardianThreshold(3))
-        .to.emit(registry, "GuardianThresholdSet")
-        .withArgs(2, 3);
-      await expect(registry.setOracleThreshold(32))
-        .to.emit(registry, "OracleThresholdSet")
-        .withArgs(2, 32);
+      await expect(registry.setGuardianThreshold(3)).to.emit(registry, "GuardianThresholdSet").withArgs(2, 3);
+      await expect(registry.setOracleThreshold(32)).to.emit(registry, "OracleThresholdSet").withArgs(2, 32);
       await expect(registry.setMinPaperTradingPeriod(0))
         .to.emit(registry, "MinPaperTradingPeriodSet")
         .withArgs(ONE_WEEK, 0);
@@ -88,10 +64,7 @@ describe("StrategyRegistryV3", () => {
         () => registry.connect(stranger).setMinPaperTradingPeriod(1),
       ]) {
         await expect(call())
-          .to.be.revertedWithCustomError(
-            registry,
-            "AccessControlUnauthorizedAccount",
-          )
+          .to.be.revertedWithCustomError(registry, "AccessControlUnauthorizedAccount")
           .withArgs(stranger.address, adminRole);
       }
     });
@@ -107,33 +80,13 @@ describe("StrategyRegistryV3", () => {
         velocityLimit: 5_000n,
       };
       const { chainId } = await ethers.provider.getNetwork();
-      const id = expectedId(
-        chainId,
-        await registry.getAddress(),
-        owner.address,
-        0n,
-        dna,
-      );
-      expect(
-        await registry
-          .connect(owner)
-          .submit.staticCall("Name", "Description", dna, params),
-      ).to.equal(id);
-      const tx = await registry
-        .connect(owner)
-        .submit("Name", "Description", dna, params);
+      const id = expectedId(chainId, await registry.getAddress(), owner.address, 0n, dna);
+      expect(await registry.connect(owner).submit.staticCall("Name", "Description", dna, params)).to.equal(id);
+      const tx = await registry.connect(owner).submit("Name", "Description", dna, params);
       const ts = await time.latest();
       await expect(tx)
         .to.emit(registry, "StrategySubmitted")
-        .withArgs(
-          id,
-          owner.address,
-          dna,
-          "Name",
-          "Description",
-          [10n, 200n, 500n, 100n, 70n, 5000n, true],
-          ts,
-        );
+        .withArgs(id, owner.address, dna, "Name", "Description", [10n, 200n, 500n, 100n, 70n, 5000n, true], ts);
       const s = await registry.getStrategy(id);
       expect(s.id).to.equal(id);
       expect(s.owner).to.equal(owner.address);
@@ -153,12 +106,12 @@ describe("StrategyRegistryV3", () => {
         velocityLimit: 5000n,
         flashLoansEnabled: true,
       });
-      expect([
-        s.guardianApprovals,
-        s.guardianRejections,
-        s.oracleApprovals,
-        s.oracleRejections,
-      ]).to.deep.equal([0n, 0n, 0n, 0n]);
+      expect([s.guardianApprovals, s.guardianRejections, s.oracleApprovals, s.oracleRejections]).to.deep.equal([
+        0n,
+        0n,
+        0n,
+        0n,
+      ]);
     });
 
     it("gives distinct ids to the same DNA submitted twice by one owner and by two owners", async () => {
@@ -168,15 +121,7 @@ describe("StrategyRegistryV3", () => {
       const c = await submitAs(registry, stranger);
       expect(new Set([a, b, c]).size).to.equal(3);
       const { chainId } = await ethers.provider.getNetwork();
-      expect(b).to.equal(
-        expectedId(
-          chainId,
-          await registry.getAddress(),
-          owner.address,
-          1n,
-          ethers.id("dna"),
-        ),
-      );
+      expect(b).to.equal(expectedId(chainId, await registry.getAddress(), owner.address, 1n, ethers.id("dna")));
     });
 
     it("accepts every bound exactly at its edge, and texts of 3/100 and 10/2000 bytes", async () => {
@@ -199,12 +144,8 @@ describe("StrategyRegistryV3", () => {
         velocityLimit: MAX184,
         flashLoansEnabled: true,
       };
-      await registry
-        .connect(owner)
-        .submit("abc", "0123456789", ethers.ZeroHash, low);
-      await registry
-        .connect(owner)
-        .submit("n".repeat(100), "d".repeat(2000), ethers.ZeroHash, high);
+      await registry.connect(owner).submit("abc", "0123456789", ethers.ZeroHash, low);
+      await registry.connect(owner).submit("n".repeat(100), "d".repeat(2000), ethers.ZeroHash, high);
       const [first, second] = await registry.strategiesOf(owner.address, 0, 10);
       expect(riskParamsOf(first.params)).to.deep.equal(low);
       expect(riskParamsOf(second.params)).to.deep.equal(high);
@@ -214,20 +155,8 @@ describe("StrategyRegistryV3", () => {
     it("counts text bounds in bytes, not characters", async () => {
       const { registry, owner } = await loadFixture(deployRegistry);
       // "é" is two bytes in UTF-8: 51 of them are 102 bytes.
-      await expect(
-        registry
-          .connect(owner)
-          .submit(
-            "é".repeat(51),
-            "0123456789",
-            ethers.ZeroHash,
-            defaultParams(),
-          ),
-      )
-        .to.be.revertedWithCustomError(
-          registry,
-          "StrategyTextLengthOutOfBounds",
-        )
+      await expect(registry.connect(owner).submit("é".repeat(51), "0123456789", ethers.ZeroHash, defaultParams()))
+        .to.be.revertedWithCustomError(registry, "StrategyTextLengthOutOfBounds")
         .withArgs("name", 102, 3, 100);
     });
 
@@ -240,15 +169,8 @@ describe("StrategyRegistryV3", () => {
     for (const [field, name, description, length, min, max] of textCases) {
       it(`rejects a ${field} of ${length} bytes`, async () => {
         const { registry, owner } = await loadFixture(deployRegistry);
-        await expect(
-          registry
-            .connect(owner)
-            .submit(name, description, ethers.ZeroHash, defaultParams()),
-        )
-          .to.be.revertedWithCustomError(
-            registry,
-            "StrategyTextLengthOutOfBounds",
-          )
+        await expect(registry.connect(owner).submit(name, description, ethers.ZeroHash, defaultParams()))
+          .to.be.revertedWithCustomError(registry, "StrategyTextLengthOutOfBounds")
           .withArgs(field, length, min, max);
       });
     }
@@ -270,15 +192,8 @@ describe("StrategyRegistryV3", () => {
       it(`rejects ${param} = ${value}`, async () => {
         const { registry, owner } = await loadFixture(deployRegistry);
         const params = { ...defaultParams(), [field]: value };
-        await expect(
-          registry
-            .connect(owner)
-            .submit("Name", "Description", ethers.ZeroHash, params),
-        )
-          .to.be.revertedWithCustomError(
-            registry,
-            "StrategyRiskParamOutOfBounds",
-          )
+        await expect(registry.connect(owner).submit("Name", "Description", ethers.ZeroHash, params))
+          .to.be.revertedWithCustomError(registry, "StrategyRiskParamOutOfBounds")
           .withArgs(param, value, min, max);
       });
     }
@@ -288,43 +203,25 @@ describe("StrategyRegistryV3", () => {
     it("pages an owner's strategies in submission order and counts them", async () => {
       const { registry, owner, stranger } = await loadFixture(deployRegistry);
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++)
-        ids.push(await submitAs(registry, owner, `Strategy ${i}`));
+      for (let i = 0; i < 5; i++) ids.push(await submitAs(registry, owner, `Strategy ${i}`));
       await submitAs(registry, stranger);
       expect(await registry.strategyCountOf(owner.address)).to.equal(5n);
       expect(await registry.strategyCountOf(stranger.address)).to.equal(1n);
-      expect(await registry.strategyIdsOf(owner.address, 0, 100)).to.deep.equal(
-        ids,
-      );
-      expect(await registry.strategyIdsOf(owner.address, 1, 2)).to.deep.equal(
-        ids.slice(1, 3),
-      );
-      expect(await registry.strategyIdsOf(owner.address, 4, 10)).to.deep.equal(
-        ids.slice(4),
-      );
-      expect(await registry.strategyIdsOf(owner.address, 5, 10)).to.deep.equal(
-        [],
-      );
+      expect(await registry.strategyIdsOf(owner.address, 0, 100)).to.deep.equal(ids);
+      expect(await registry.strategyIdsOf(owner.address, 1, 2)).to.deep.equal(ids.slice(1, 3));
+      expect(await registry.strategyIdsOf(owner.address, 4, 10)).to.deep.equal(ids.slice(4));
+      expect(await registry.strategyIdsOf(owner.address, 5, 10)).to.deep.equal([]);
       const page = await registry.strategiesOf(owner.address, 3, 10);
       expect(page.map((s) => s.id)).to.deep.equal(ids.slice(3));
-      expect(page.map((s) => s.name)).to.deep.equal([
-        "Strategy 3",
-        "Strategy 4",
-      ]);
-      expect(await registry.strategiesOf(owner.address, 9, 10)).to.deep.equal(
-        [],
-      );
-      expect(await registry.strategiesOf(owner.address, 0, 0)).to.deep.equal(
-        [],
-      );
+      expect(page.map((s) => s.name)).to.deep.equal(["Strategy 3", "Strategy 4"]);
+      expect(await registry.strategiesOf(owner.address, 9, 10)).to.deep.equal([]);
+      expect(await registry.strategiesOf(owner.address, 0, 0)).to.deep.equal([]);
     });
 
     it("reverts getStrategy for an unknown id", async () => {
       const { registry } = await loadFixture(deployRegistry);
       const id = ethers.id("nope");
-      await expect(registry.getStrategy(id))
-        .to.be.revertedWithCustomError(registry, "StrategyUnknown")
-        .withArgs(id);
+      await expect(registry.getStrategy(id)).to.be.revertedWithCustomError(registry, "StrategyUnknown").withArgs(id);
     });
   });
 
@@ -365,13 +262,7 @@ describe("StrategyRegistryV3", () => {
       const ts = await time.latest();
       await expect(tx)
         .to.emit(registry, "StrategyStatusChanged")
-        .withArgs(
-          id,
-          Status.Shadow,
-          Status.GuardianReview,
-          screener.address,
-          ts,
-        );
+        .withArgs(id, Status.Shadow, Status.GuardianReview, screener.address, ts);
       const s = await registry.getStrategy(id);
       expect(s.status).to.equal(BigInt(Status.GuardianReview));
       expect(s.lastStatusChange).to.equal(BigInt(ts));
@@ -382,16 +273,8 @@ describe("StrategyRegistryV3", () => {
       const { registry, screener, id } = await loadFixture(inShadow);
       await expect(registry.connect(screener).failScreening(id))
         .to.emit(registry, "StrategyStatusChanged")
-        .withArgs(
-          id,
-          Status.Shadow,
-          Status.Deprecated,
-          screener.address,
-          await nextTs(),
-        );
-      expect((await registry.getStrategy(id)).status).to.equal(
-        BigInt(Status.Deprecated),
-      );
+        .withArgs(id, Status.Shadow, Status.Deprecated, screener.address, await nextTs());
+      expect((await registry.getStrategy(id)).status).to.equal(BigInt(Status.Deprecated));
     });
 
     it("refuses screening moves outside shadow with the from and to states", async () => {
@@ -405,53 +288,33 @@ describe("StrategyRegistryV3", () => {
     });
 
     it("guardian approvals: the k-th approval moves guardian_review -> paper_trading", async () => {
-      const { registry, guardian1, guardian2, id } =
-        await loadFixture(inReview);
+      const { registry, guardian1, guardian2, id } = await loadFixture(inReview);
       await expect(registry.connect(guardian1).guardianVote(id, true))
         .to.emit(registry, "GuardianVoteCast")
         .withArgs(id, guardian1.address, true, 1, 0)
         .and.not.to.emit(registry, "StrategyStatusChanged");
       expect(await registry.guardianVoteOf(id, guardian1.address)).to.equal(1n);
       const tx = registry.connect(guardian2).guardianVote(id, true);
-      await expect(tx)
-        .to.emit(registry, "GuardianVoteCast")
-        .withArgs(id, guardian2.address, true, 2, 0);
+      await expect(tx).to.emit(registry, "GuardianVoteCast").withArgs(id, guardian2.address, true, 2, 0);
       await expect(tx)
         .to.emit(registry, "StrategyStatusChanged")
-        .withArgs(
-          id,
-          Status.GuardianReview,
-          Status.PaperTrading,
-          guardian2.address,
-          await time.latest(),
-        );
+        .withArgs(id, Status.GuardianReview, Status.PaperTrading, guardian2.address, await time.latest());
       const s = await registry.getStrategy(id);
       expect(s.status).to.equal(BigInt(Status.PaperTrading));
       expect(s.guardianApprovals).to.equal(2n);
     });
 
     it("guardian rejections: the k-th rejection deprecates, a mixed tally waits", async () => {
-      const { registry, guardian1, guardian2, guardian3, id } =
-        await loadFixture(inReview);
+      const { registry, guardian1, guardian2, guardian3, id } = await loadFixture(inReview);
       await registry.connect(guardian1).guardianVote(id, false);
       await registry.connect(guardian2).guardianVote(id, true);
-      expect((await registry.getStrategy(id)).status).to.equal(
-        BigInt(Status.GuardianReview),
-      );
+      expect((await registry.getStrategy(id)).status).to.equal(BigInt(Status.GuardianReview));
       expect(await registry.guardianVoteOf(id, guardian1.address)).to.equal(2n);
       const tx = registry.connect(guardian3).guardianVote(id, false);
-      await expect(tx)
-        .to.emit(registry, "GuardianVoteCast")
-        .withArgs(id, guardian3.address, false, 1, 2);
+      await expect(tx).to.emit(registry, "GuardianVoteCast").withArgs(id, guardian3.address, false, 1, 2);
       await expect(tx)
         .to.emit(registry, "StrategyStatusChanged")
-        .withArgs(
-          id,
-          Status.GuardianReview,
-          Status.Deprecated,
-          guardian3.address,
-          await time.latest(),
-        );
+        .withArgs(id, Status.GuardianReview, Status.Deprecated, guardian3.address, await time.latest());
     });
 
     it("refuses a second vote by the same guardian and a vote outside guardian_review", async () => {
@@ -479,13 +342,7 @@ describe("StrategyRegistryV3", () => {
       await time.setNextBlockTimestamp(entered + ONE_WEEK);
       await expect(registry.connect(manager).completePaperTrading(id))
         .to.emit(registry, "StrategyStatusChanged")
-        .withArgs(
-          id,
-          Status.PaperTrading,
-          Status.PendingOracleApproval,
-          manager.address,
-          entered + ONE_WEEK,
-        );
+        .withArgs(id, Status.PaperTrading, Status.PendingOracleApproval, manager.address, entered + ONE_WEEK);
     });
 
     it("refuses completePaperTrading outside paper_trading", async () => {
@@ -496,8 +353,7 @@ describe("StrategyRegistryV3", () => {
     });
 
     it("oracle approvals make a strategy live at the k-th vote", async () => {
-      const { registry, oracle1, oracle2, id } =
-        await loadFixture(inOracleApproval);
+      const { registry, oracle1, oracle2, id } = await loadFixture(inOracleApproval);
       await expect(registry.connect(oracle1).oracleVote(id, true))
         .to.emit(registry, "OracleVoteCast")
         .withArgs(id, oracle1.address, true, 1, 0);
@@ -506,37 +362,22 @@ describe("StrategyRegistryV3", () => {
         .to.be.revertedWithCustomError(registry, "StrategyAlreadyVoted")
         .withArgs(id, oracle1.address);
       const tx = registry.connect(oracle2).oracleVote(id, true);
-      await expect(tx)
-        .to.emit(registry, "OracleVoteCast")
-        .withArgs(id, oracle2.address, true, 2, 0);
+      await expect(tx).to.emit(registry, "OracleVoteCast").withArgs(id, oracle2.address, true, 2, 0);
       await expect(tx)
         .to.emit(registry, "StrategyStatusChanged")
-        .withArgs(
-          id,
-          Status.PendingOracleApproval,
-          Status.Live,
-          oracle2.address,
-          await time.latest(),
-        );
+        .withArgs(id, Status.PendingOracleApproval, Status.Live, oracle2.address, await time.latest());
       const s = await registry.getStrategy(id);
       expect(s.status).to.equal(BigInt(Status.Live));
       expect(s.oracleApprovals).to.equal(2n);
     });
 
     it("oracle rejections deprecate at the k-th vote", async () => {
-      const { registry, oracle1, oracle2, id } =
-        await loadFixture(inOracleApproval);
+      const { registry, oracle1, oracle2, id } = await loadFixture(inOracleApproval);
       await registry.connect(oracle1).oracleVote(id, false);
       expect(await registry.oracleVoteOf(id, oracle1.address)).to.equal(2n);
       await expect(registry.connect(oracle2).oracleVote(id, false))
         .to.emit(registry, "StrategyStatusChanged")
-        .withArgs(
-          id,
-          Status.PendingOracleApproval,
-          Status.Deprecated,
-          oracle2.address,
-          await nextTs(),
-        );
+        .withArgs(id, Status.PendingOracleApproval, Status.Deprecated, oracle2.address, await nextTs());
       expect((await registry.getStrategy(id)).oracleRejections).to.equal(2n);
     });
 
@@ -550,19 +391,11 @@ describe("StrategyRegistryV3", () => {
         .withArgs(id, Status.PaperTrading, Status.Deprecated);
     });
 
-    const activeFixtures: [
-      string,
-      number,
-      () => ReturnType<typeof inShadow>,
-    ][] = [
+    const activeFixtures: [string, number, () => ReturnType<typeof inShadow>][] = [
       ["shadow", Status.Shadow, inShadow],
       ["guardian_review", Status.GuardianReview, inReview],
       ["paper_trading", Status.PaperTrading, inPaperTrading],
-      [
-        "pending_oracle_approval",
-        Status.PendingOracleApproval,
-        inOracleApproval,
-      ],
+      ["pending_oracle_approval", Status.PendingOracleApproval, inOracleApproval],
       ["live", Status.Live, inLive],
     ];
     for (const [label, status, fixture] of activeFixtures) {
@@ -570,25 +403,13 @@ describe("StrategyRegistryV3", () => {
         const { registry, guardian3, id } = await loadFixture(fixture);
         await expect(registry.connect(guardian3).pause(id))
           .to.emit(registry, "StrategyStatusChanged")
-          .withArgs(
-            id,
-            status,
-            Status.Paused,
-            guardian3.address,
-            await nextTs(),
-          );
+          .withArgs(id, status, Status.Paused, guardian3.address, await nextTs());
         let s = await registry.getStrategy(id);
         expect(s.status).to.equal(BigInt(Status.Paused));
         expect(s.pausedFrom).to.equal(BigInt(status));
         await expect(registry.connect(guardian3).resume(id))
           .to.emit(registry, "StrategyStatusChanged")
-          .withArgs(
-            id,
-            Status.Paused,
-            status,
-            guardian3.address,
-            await nextTs(),
-          );
+          .withArgs(id, Status.Paused, status, guardian3.address, await nextTs());
         s = await registry.getStrategy(id);
         expect(s.status).to.equal(BigInt(status));
         expect(s.lastStatusChange).to.equal(BigInt(await time.latest()));
@@ -598,13 +419,7 @@ describe("StrategyRegistryV3", () => {
         const { registry, guardian1, id } = await loadFixture(fixture);
         await expect(registry.connect(guardian1).deprecate(id))
           .to.emit(registry, "StrategyStatusChanged")
-          .withArgs(
-            id,
-            status,
-            Status.Deprecated,
-            guardian1.address,
-            await nextTs(),
-          );
+          .withArgs(id, status, Status.Deprecated, guardian1.address, await nextTs());
       });
     }
 
@@ -617,18 +432,13 @@ describe("StrategyRegistryV3", () => {
         .withArgs(f.id, Status.Paused, Status.PaperTrading);
       await f.registry.connect(f.guardian1).resume(f.id);
       await f.registry.connect(f.guardian2).guardianVote(f.id, true);
-      expect((await f.registry.getStrategy(f.id)).status).to.equal(
-        BigInt(Status.PaperTrading),
-      );
+      expect((await f.registry.getStrategy(f.id)).status).to.equal(BigInt(Status.PaperTrading));
       await time.increase(ONE_WEEK);
       await f.registry.connect(f.guardian1).pause(f.id);
       await f.registry.connect(f.guardian1).resume(f.id);
       const resumedAt = await time.latest();
       await expect(f.registry.connect(f.manager).completePaperTrading(f.id))
-        .to.be.revertedWithCustomError(
-          f.registry,
-          "StrategyPaperTradingTooShort",
-        )
+        .to.be.revertedWithCustomError(f.registry, "StrategyPaperTradingTooShort")
         .withArgs(f.id, resumedAt + ONE_WEEK, resumedAt + 1);
     });
 
@@ -637,28 +447,13 @@ describe("StrategyRegistryV3", () => {
       await f.registry.connect(f.guardian1).pause(f.id);
       await expect(f.registry.connect(f.guardian1).deprecate(f.id))
         .to.emit(f.registry, "StrategyStatusChanged")
-        .withArgs(
-          f.id,
-          Status.Paused,
-          Status.Deprecated,
-          f.guardian1.address,
-          await nextTs(),
-        );
+        .withArgs(f.id, Status.Paused, Status.Deprecated, f.guardian1.address, await nextTs());
       const D = Status.Deprecated;
       const cases = [
-        [
-          () => f.registry.connect(f.screener).passScreening(f.id),
-          Status.GuardianReview,
-        ],
+        [() => f.registry.connect(f.screener).passScreening(f.id), Status.GuardianReview],
         [() => f.registry.connect(f.screener).failScreening(f.id), D],
-        [
-          () => f.registry.connect(f.guardian3).guardianVote(f.id, true),
-          Status.PaperTrading,
-        ],
-        [
-          () => f.registry.connect(f.manager).completePaperTrading(f.id),
-          Status.PendingOracleApproval,
-        ],
+        [() => f.registry.connect(f.guardian3).guardianVote(f.id, true), Status.PaperTrading],
+        [() => f.registry.connect(f.manager).completePaperTrading(f.id), Status.PendingOracleApproval],
         [() => f.registry.connect(f.oracle1).oracleVote(f.id, false), D],
         [() => f.registry.connect(f.guardian1).pause(f.id), Status.Paused],
         [() => f.registry.connect(f.guardian1).resume(f.id), D],
@@ -666,10 +461,7 @@ describe("StrategyRegistryV3", () => {
       ] as const;
       for (const [call, to] of cases) {
         await expect(call())
-          .to.be.revertedWithCustomError(
-            f.registry,
-            "StrategyIllegalTransition",
-          )
+          .to.be.revertedWithCustomError(f.registry, "StrategyIllegalTransition")
           .withArgs(f.id, D, to);
       }
     });
@@ -706,10 +498,7 @@ describe("StrategyRegistryV3", () => {
       ] as const;
       for (const [call, role] of cases) {
         await expect(call())
-          .to.be.revertedWithCustomError(
-            f.registry,
-            "AccessControlUnauthorizedAccount",
-          )
+          .to.be.revertedWithCustomError(f.registry, "AccessControlUnauthorizedAccount")
           .withArgs(f.stranger.address, role);
       }
     });
@@ -728,9 +517,7 @@ describe("StrategyRegistryV3", () => {
         () => f.registry.connect(f.guardian1).deprecate(id),
       ];
       for (const call of cases) {
-        await expect(call())
-          .to.be.revertedWithCustomError(f.registry, "StrategyUnknown")
-          .withArgs(id);
+        await expect(call()).to.be.revertedWithCustomError(f.registry, "StrategyUnknown").withArgs(id);
       }
     });
   });

@@ -31,18 +31,8 @@ export const ONE_WEEK = 7 * 24 * 3600;
 
 /** Deploys a registry with k = 2 guardians / 2 oracles, a one-week paper-trading period, and every role granted. */
 export async function deployRegistry() {
-  const [
-    admin,
-    screener,
-    guardian1,
-    guardian2,
-    guardian3,
-    manager,
-    oracle1,
-    oracle2,
-    owner,
-    stranger,
-  ] = await ethers.getSigners();
+  const [admin, screener, guardian1, guardian2, guardian3, manager, oracle1, oracle2, owner, stranger] =
+    await ethers.getSigners();
   const registry = (await ethers.deployContract("StrategyRegistryV3", [
     admin.address,
     2,
@@ -53,8 +43,7 @@ export async function deployRegistry() {
   for (const g of [guardian1, guardian2, guardian3])
     await registry.grantRole(await registry.GUARDIAN_ROLE(), g.address);
   await registry.grantRole(await registry.MANAGER_ROLE(), manager.address);
-  for (const o of [oracle1, oracle2])
-    await registry.grantRole(await registry.ORACLE_ROLE(), o.address);
+  for (const o of [oracle1, oracle2]) await registry.grantRole(await registry.ORACLE_ROLE(), o.address);
   return {
     registry,
     admin,
@@ -79,24 +68,14 @@ export async function submitAs(
   dna = ethers.id("dna"),
 ): Promise<string> {
   const signer = await ethers.getSigner(owner.address);
-  const tx = await registry
-    .connect(signer)
-    .submit(name, description, dna, defaultParams());
+  const tx = await registry.connect(signer).submit(name, description, dna, defaultParams());
   const receipt = await tx.wait();
-  const log = receipt!.logs
-    .map((l) => registry.interface.parseLog(l))
-    .find((p) => p?.name === "StrategySubmitted");
+  const log = receipt!.logs.map((l) => registry.interface.parseLog(l)).find((p) => p?.name === "StrategySubmitted");
   return log!.args.strategyId as string;
 }
 
 /** The id the registry derives: keccak256(abi.encode(chainid, registry, owner, index, dna)). */
-export function expectedId(
-  chainId: bigint,
-  registry: string,
-  owner: string,
-  index: bigint,
-  dna: string,
-): string {
+export function expectedId(chainId: bigint, registry: string, owner: string, index: bigint, dna: string): string {
   return ethers.keccak256(
     ethers.AbiCoder.defaultAbiCoder().encode(
       ["uint256", "address", "address", "uint256", "bytes32"],
