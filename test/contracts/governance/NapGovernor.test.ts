@@ -10,6 +10,8 @@ import {
   deployGovernance,
   stateBitmap,
 } from "./fixture";
+import { deployVault, vaultConfigs } from "../../../deploy/vaults";
+import { ConfigurableNapVault__factory } from "../../../typechain-types";
 
 const E18 = 10n ** 18n;
 const DESCRIPTION = "Raise the guardian threshold to 3";
@@ -136,6 +138,43 @@ describe("NapGovernor", () => {
     expect(await f.registry.guardianThreshold()).to.equal(3n);
     expect(await f.governor.state(1n)).to.equal(BigInt(ProposalState.Executed));
     expect((await f.governor.getProposal(1n)).state).to.equal(BigInt(ProposalState.Executed));
+  });
+
+  it("changes the configurable vault's parameters through propose, vote, queue and execute", async () => {
+    const f = await loadFixture(deployGovernance);
+    const usdc = await ethers.deployContract("TestUSDC", [f.deployer.address]);
+    const timelock = await f.timelock.getAddress();
+    const { address } = await deployVault(f.deployer, vaultConfigs.configurable, await usdc.getAddress(), {
+      admin: timelock,
+      manager: timelock,
+      harvester: f.deployer.address,
+      guardian: f.deployer.address,
+      fulfiller: f.deployer.address,
+      feeRecipient: timelock,
+    });
+    const vault = ConfigurableNapVault__factory.connect(address, f.deployer);
+    const calldatas = [
+      vault.interface.encodeFunctionData("setFees", [150, 1_200, 400]),
+      vault.interface.encodeFunctionData("setFulfillmentDelay", [7_200]),
+    ];
+    const description = "Configurable vault: fees 1.5% / 12% over 4%, fulfilment delay 2 hours";
+    await f.governor.connect(f.proposer).propose([address, address], [0n, 0n], calldatas, description);
+    const t0 = await time.latest();
+    await time.increaseTo(t0 + VOTING_DELAY + 1);
+    await f.governor.connect(f.forVoter).castVoteWithReason(1n, 1, "fair fees");
+    await f.governor.connect(f.againstVoter).castVoteWithReason(1n, 0, "too high");
+    await f.governor.connect(f.abstainVoter).castVoteWithReason(1n, 2, "no opinion");
+    await time.increaseTo(t0 + VOTING_DELAY + VOTING_PERIOD + 1);
+    await f.governor["queue(uint256)"](1n);
+    await time.increase(TIMELOCK_DELAY);
+    const execution = f.governor["execute(uint256)"](1n);
+    await expect(execution).to.emit(vault, "FeesUpdated").withArgs(150n, 1_200n, 400n);
+    await expect(execution).to.emit(vault, "FulfillmentDelayUpdated").withArgs(7_200n);
+    expect(await vault.fulfillmentDelay()).to.equal(7_200n);
+    // Nobody but the timelock may do the same directly.
+    await expect(vault.setFulfillmentDelay(1))
+      .to.be.revertedWithCustomError(vault, "AccessControlUnauthorizedAccount")
+      .withArgs(f.deployer.address, ethers.ZeroHash);
   });
 
   it("refuses a proposal from an account below the proposal threshold", async () => {
