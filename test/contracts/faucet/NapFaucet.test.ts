@@ -124,6 +124,14 @@ describe("NapFaucet", () => {
       .withArgs(agent.address, dripper.address, 5n, 0n, (await time.latest()) + 1 + DAY);
   });
 
+  it("drips USDC only when the ETH amount is zero", async () => {
+    const { faucet, usdc, dripper, agent } = await loadFixture(deployMintingFaucet);
+    await faucet.setDripAmounts(0n, USDC_DRIP);
+    const tx = faucet.connect(dripper).drip(agent.address);
+    await expect(tx).to.changeEtherBalances([faucet, agent], [0n, 0n]);
+    await expect(tx).to.changeTokenBalance(usdc, agent, USDC_DRIP);
+  });
+
   it("refuses a drip when it holds less ETH than the drip amount", async () => {
     const [admin, dripper, agent] = await ethers.getSigners();
     const faucet = await ethers.deployContract("NapFaucet", [admin.address, ethers.ZeroAddress, false, 5n, 0n, DAY]);

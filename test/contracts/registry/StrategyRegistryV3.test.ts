@@ -47,6 +47,9 @@ describe("StrategyRegistryV3", () => {
       await expect(registry.setGuardianThreshold(0))
         .to.be.revertedWithCustomError(registry, "StrategyThresholdOutOfBounds")
         .withArgs(0, 1, 32);
+      await expect(registry.setGuardianThreshold(33))
+        .to.be.revertedWithCustomError(registry, "StrategyThresholdOutOfBounds")
+        .withArgs(33, 1, 32);
       await expect(registry.setOracleThreshold(0))
         .to.be.revertedWithCustomError(registry, "StrategyThresholdOutOfBounds")
         .withArgs(0, 1, 32);
