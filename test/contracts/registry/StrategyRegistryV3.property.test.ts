@@ -1,7 +1,7 @@
 /**
  * Property: random transition attempts by random accounts succeed exactly when the transition table allows them,
  * and otherwise fail with the error the table implies; after every attempt the chain matches a model of the table.
- * Runs: REGISTRY_PROPERTY_RUNS (default 60 sequences of 15 to 40 attempts).
+ * Runs: REGISTRY_PROPERTY_RUNS, else PROPERTY_RUNS (default 60 sequences of 15 to 40 attempts).
  */
 import { expect } from "chai";
 import { ethers } from "hardhat";
@@ -11,7 +11,7 @@ import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signer
 import type { StrategyRegistryV3 } from "../../../typechain-types";
 import { Status, type StatusValue, defaultParams } from "./helpers";
 
-const RUNS = Number(process.env.REGISTRY_PROPERTY_RUNS ?? 60);
+const RUNS = Number(process.env.REGISTRY_PROPERTY_RUNS ?? process.env.PROPERTY_RUNS ?? 60);
 const PERIOD = 100;
 const K = 2;
 
