@@ -52,7 +52,7 @@ contract AgentBadges is ERC721, AccessControl, IAgentBadges {
     /// @inheritdoc IAgentBadges
     function badgesOf(address agent) external view returns (Badge[] memory badges) {
         badges = new Badge[](balanceOf(agent));
-        uint256 n;
+        uint256 n = 0;
         for (uint8 m = 0; m <= uint8(Milestone.CoreContributor); ++m) {
             uint256 tokenId = _badgeOf[agent][Milestone(m)];
             if (tokenId != 0) badges[n++] = Badge(tokenId, Milestone(m), _info[tokenId].mintedAt);

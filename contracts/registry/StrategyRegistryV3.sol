@@ -103,9 +103,9 @@ contract StrategyRegistryV3 is AccessControl, IStrategyRegistryV3 {
         _checkLength("description", bytes(description).length, DESCRIPTION_MIN, DESCRIPTION_MAX);
         _checkRisk(params);
 
-        bytes32[] storage ids = _idsOf[msg.sender];
-        strategyId = keccak256(abi.encode(block.chainid, address(this), msg.sender, ids.length, dna));
-        ids.push(strategyId);
+        uint256 index = _idsOf[msg.sender].length;
+        strategyId = keccak256(abi.encode(block.chainid, address(this), msg.sender, index, dna));
+        _idsOf[msg.sender].push(strategyId);
 
         Record storage record = _records[strategyId];
         record.owner = msg.sender;
