@@ -126,3 +126,44 @@ export function mulDiv(x: bigint, y: bigint, d: bigint, roundUp = false): bigint
   const quotient = product / d;
   return roundUp && quotient * d !== product ? quotient + 1n : quotient;
 }
+
+export interface FeeInputs {
+  assets: bigint;
+  supply: bigint;
+  mark: bigint;
+  markTime: bigint;
+  lastAccrual: bigint;
+  managementBps: bigint;
+  performanceBps: bigint;
+  hurdleBps: bigint;
+  now: bigint;
+}
+
+export interface FeeOutcome {
+  managementFee: bigint;
+  performanceFee: bigint;
+  feeShares: bigint;
+  priceAfter: bigint;
+  markMoves: boolean;
+}
+
+/**
+ * The fee rules of docs/vaults.md, written independently of the contract: management fee on totalAssets for the
+ * time elapsed, performance fee on the rise of the price per share above the mark grown by the hurdle since it was
+ * set, fee paid as shares worth the fee. Null when nothing is accrued (no time elapsed or no shares).
+ */
+export function expectedFees(x: FeeInputs): FeeOutcome | null {
+  const elapsed = x.now - x.lastAccrual;
+  if (elapsed === 0n || x.supply === 0n) return null;
+  let managementFee = (x.assets * x.managementBps * elapsed) / (BPS * YEAR);
+  if (managementFee > x.assets) managementFee = x.assets;
+  const virtualSupply = x.supply + VIRTUAL_SHARES;
+  const price = ((x.assets - managementFee + 1n) * WAD) / virtualSupply;
+  const threshold = x.mark + (x.mark * x.hurdleBps * (x.now - x.markTime)) / (BPS * YEAR);
+  const markMoves = price > threshold;
+  const performanceFee = markMoves ? (((price - threshold) * x.supply) / WAD) * x.performanceBps / BPS : 0n;
+  const fee = managementFee + performanceFee;
+  const feeShares = (fee * virtualSupply) / (x.assets - fee + 1n);
+  const priceAfter = ((x.assets + 1n) * WAD) / (virtualSupply + feeShares);
+  return { managementFee, performanceFee, feeShares, priceAfter, markMoves };
+}
