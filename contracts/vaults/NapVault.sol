@@ -477,13 +477,13 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     // ---------------------------------------------------------------- internal
 
     /// @dev Room left under the cap (0 while paused, 2**256 - 1 without a cap) and totalAssets when it was needed.
-    ///      Reads the packed hot slot once.
+    ///      Fields of the packed hot slot: one cold SLOAD, the rest warm.
     function _depositRoom() private view returns (uint256 room, uint256 assets) {
-        HotState memory hot = _hot;
-        if (hot.paused) return (0, 0);
-        if (hot.depositCap == _NO_CAP) return (type(uint256).max, 0);
-        assets = super.totalAssets() - _stillLocked(hot);
-        room = hot.depositCap > assets ? hot.depositCap - assets : 0;
+        if (_hot.paused) return (0, 0);
+        uint256 cap = _hot.depositCap;
+        if (cap == _NO_CAP) return (type(uint256).max, 0);
+        assets = super.totalAssets() - _stillLocked();
+        room = cap > assets ? cap - assets : 0;
     }
 
     /// @dev Profit still locked now, reading only the end of the unlock unless it is still running.
