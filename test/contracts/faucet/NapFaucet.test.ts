@@ -119,9 +119,11 @@ describe("NapFaucet", () => {
     const faucet = await ethers.deployContract("NapFaucet", [admin.address, ethers.ZeroAddress, false, 5n, 0n, DAY]);
     await faucet.grantRole(await faucet.DRIPPER_ROLE(), dripper.address);
     await admin.sendTransaction({ to: await faucet.getAddress(), value: 10n });
+    const at = (await time.latest()) + 1;
+    await time.setNextBlockTimestamp(at);
     await expect(faucet.connect(dripper).drip(agent.address))
       .to.emit(faucet, "Dripped")
-      .withArgs(agent.address, dripper.address, 5n, 0n, (await time.latest()) + 1 + DAY);
+      .withArgs(agent.address, dripper.address, 5n, 0n, at + DAY);
   });
 
   it("drips USDC only when the ETH amount is zero", async () => {

@@ -121,7 +121,7 @@ const attemptArb: fc.Arbitrary<Attempt> = fc.record({
   ),
   actor: fc.oneof({ arbitrary: fc.constant("holder" as const), weight: 5 }, { arbitrary: fc.nat(9), weight: 1 }),
   pick: fc.nat(2),
-  strategy: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.nat(2), weight: 1 }),
+  strategy: fc.nat(2),
   approve: fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 }),
   jump: fc.constantFrom(0, 40, 100),
 });
@@ -178,8 +178,28 @@ function send(registry: StrategyRegistryV3, signer: HardhatEthersSigner, a: Atte
   }
 }
 
+/** A walk of strategy 0 through every state with wrong steps on the way; fast-check runs it besides random ones. */
+const WALK: Attempt[] = (
+  [
+    ["passScreening", "holder", 0, true, 0],
+    ["guardianVote", "holder", 0, true, 0],
+    ["guardianVote", "holder", 0, true, 0], // same guardian again: StrategyAlreadyVoted
+    ["guardianVote", "holder", 1, true, 0], // second approval: paper_trading
+    ["completePaperTrading", "holder", 0, true, 0], // too early
+    ["completePaperTrading", "holder", 0, true, 100],
+    ["oracleVote", "holder", 0, true, 0],
+    ["oracleVote", 8, 0, true, 0], // a stranger: AccessControlUnauthorizedAccount
+    ["oracleVote", "holder", 1, true, 0], // live
+    ["pause", "holder", 2, true, 0],
+    ["passScreening", "holder", 0, true, 0], // illegal from paused
+    ["resume", "holder", 2, true, 0], // back to live
+    ["deprecate", "holder", 1, true, 0],
+    ["resume", "holder", 1, true, 0], // illegal: deprecated is terminal
+  ] as const
+).map(([op, actor, pick, approve, jump]) => ({ op, actor, pick, strategy: 0, approve, jump }));
+
 describe("StrategyRegistryV3 transition table (property)", () => {
-  it(`accepts exactly the moves the table allows (${RUNS} random sequences)`, async function () {
+  it(`accepts exactly the moves the table allows (${RUNS} sequences: a fixed walk, then random ones)`, async function () {
     this.timeout(0);
     const reached = new Set<number>();
     let successes = 0;
@@ -243,9 +263,9 @@ describe("StrategyRegistryV3 transition table (property)", () => {
           expect(onchain.oracleRejections).to.equal(BigInt(count(s.oracleVotes, false)));
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, examples: [[WALK]] },
     );
-    // The generator must actually exercise the table, including its deepest states.
+    // The walk guarantees every state is reached at least once; random sequences add the rest.
     expect(successes).to.be.greaterThan(0);
     expect(failures).to.be.greaterThan(0);
     for (const status of [

@@ -274,9 +274,10 @@ describe("StrategyRegistryV3", () => {
 
     it("screening failure: shadow -> deprecated by the screener", async () => {
       const { registry, screener, id } = await loadFixture(inShadow);
+      const at1 = await pinNextTimestamp();
       await expect(registry.connect(screener).failScreening(id))
         .to.emit(registry, "StrategyStatusChanged")
-        .withArgs(id, Status.Shadow, Status.Deprecated, screener.address, await nextTs());
+        .withArgs(id, Status.Shadow, Status.Deprecated, screener.address, at1);
       expect((await registry.getStrategy(id)).status).to.equal(BigInt(Status.Deprecated));
     });
 
@@ -378,9 +379,10 @@ describe("StrategyRegistryV3", () => {
       const { registry, oracle1, oracle2, id } = await loadFixture(inOracleApproval);
       await registry.connect(oracle1).oracleVote(id, false);
       expect(await registry.oracleVoteOf(id, oracle1.address)).to.equal(2n);
+      const at2 = await pinNextTimestamp();
       await expect(registry.connect(oracle2).oracleVote(id, false))
         .to.emit(registry, "StrategyStatusChanged")
-        .withArgs(id, Status.PendingOracleApproval, Status.Deprecated, oracle2.address, await nextTs());
+        .withArgs(id, Status.PendingOracleApproval, Status.Deprecated, oracle2.address, at2);
       expect((await registry.getStrategy(id)).oracleRejections).to.equal(2n);
     });
 
@@ -404,15 +406,17 @@ describe("StrategyRegistryV3", () => {
     for (const [label, status, fixture] of activeFixtures) {
       it(`circuit breaker: pauses ${label} and resumes to ${label}`, async () => {
         const { registry, guardian3, id } = await loadFixture(fixture);
+        const at3 = await pinNextTimestamp();
         await expect(registry.connect(guardian3).pause(id))
           .to.emit(registry, "StrategyStatusChanged")
-          .withArgs(id, status, Status.Paused, guardian3.address, await nextTs());
+          .withArgs(id, status, Status.Paused, guardian3.address, at3);
         let s = await registry.getStrategy(id);
         expect(s.status).to.equal(BigInt(Status.Paused));
         expect(s.pausedFrom).to.equal(BigInt(status));
+        const at4 = await pinNextTimestamp();
         await expect(registry.connect(guardian3).resume(id))
           .to.emit(registry, "StrategyStatusChanged")
-          .withArgs(id, Status.Paused, status, guardian3.address, await nextTs());
+          .withArgs(id, Status.Paused, status, guardian3.address, at4);
         s = await registry.getStrategy(id);
         expect(s.status).to.equal(BigInt(status));
         expect(s.lastStatusChange).to.equal(BigInt(await time.latest()));
@@ -420,9 +424,10 @@ describe("StrategyRegistryV3", () => {
 
       it(`deprecates from ${label}`, async () => {
         const { registry, guardian1, id } = await loadFixture(fixture);
+        const at5 = await pinNextTimestamp();
         await expect(registry.connect(guardian1).deprecate(id))
           .to.emit(registry, "StrategyStatusChanged")
-          .withArgs(id, status, Status.Deprecated, guardian1.address, await nextTs());
+          .withArgs(id, status, Status.Deprecated, guardian1.address, at5);
       });
     }
 
@@ -448,9 +453,10 @@ describe("StrategyRegistryV3", () => {
     it("deprecates a paused strategy, and deprecated is terminal for every function", async () => {
       const f = await loadFixture(inLive);
       await f.registry.connect(f.guardian1).pause(f.id);
+      const at6 = await pinNextTimestamp();
       await expect(f.registry.connect(f.guardian1).deprecate(f.id))
         .to.emit(f.registry, "StrategyStatusChanged")
-        .withArgs(f.id, Status.Paused, Status.Deprecated, f.guardian1.address, await nextTs());
+        .withArgs(f.id, Status.Paused, Status.Deprecated, f.guardian1.address, at6);
       const D = Status.Deprecated;
       const cases = [
         [() => f.registry.connect(f.screener).passScreening(f.id), Status.GuardianReview],
@@ -526,7 +532,9 @@ describe("StrategyRegistryV3", () => {
   });
 });
 
-/** Timestamp the next mined block will get (Hardhat's automine adds one second). */
-async function nextTs(): Promise<number> {
-  return (await time.latest()) + 1;
+/** Fixes the next block's timestamp (one second after the latest) and returns it, before the transaction is sent. */
+async function pinNextTimestamp(): Promise<number> {
+  const at = (await time.latest()) + 1;
+  await time.setNextBlockTimestamp(at);
+  return at;
 }
