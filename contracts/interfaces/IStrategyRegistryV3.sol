@@ -61,6 +61,9 @@ interface IStrategyRegistryV3 {
     }
 
     /// @notice Everything the API shows about one strategy, read in one call.
+    /// @dev `pausedFrom` is the state a paused strategy resumes to; outside `Paused` it holds the state of the last
+    ///      pause (Shadow if never paused) and means nothing. Timestamps are Unix seconds. Vote counts are of the
+    ///      current strategy's guardian review and oracle approval (each happens at most once).
     struct StrategyView {
         bytes32 id;
         address owner;
