@@ -179,7 +179,7 @@ interface INapVault is IERC4626 {
 
     /// @notice Replaces the recorded allocations (MANAGER_ROLE). At most MAX_ALLOCATIONS, non-zero distinct ids,
     ///         targets summing to at most 10,000 bps.
-    function setAllocations(Allocation[] calldata allocations) external;
+    function setAllocations(Allocation[] calldata newAllocations) external;
 
     /// @notice Sets the fee recipient (DEFAULT_ADMIN_ROLE). Fees are brought to date for the old recipient first.
     function setFeeRecipient(address recipient) external;

@@ -20,26 +20,26 @@ contract ConfigurableNapVault is NapVault, IConfigurableNapVault {
 
     /// @inheritdoc IConfigurableNapVault
     function setFees(
-        uint16 managementFeeBps_,
-        uint16 performanceFeeBps_,
-        uint16 hurdleRateBps_
+        uint16 newManagementFeeBps,
+        uint16 newPerformanceFeeBps,
+        uint16 newHurdleRateBps
     ) external onlyRole(DEFAULT_ADMIN_ROLE) {
         _accrueFees();
-        _setFees(managementFeeBps_, performanceFeeBps_, hurdleRateBps_);
+        _setFees(newManagementFeeBps, newPerformanceFeeBps, newHurdleRateBps);
     }
 
     /// @inheritdoc IConfigurableNapVault
-    function setDepositCap(uint256 depositCap_) external onlyRole(DEFAULT_ADMIN_ROLE) {
-        _setDepositCap(depositCap_);
+    function setDepositCap(uint256 newDepositCap) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setDepositCap(newDepositCap);
     }
 
     /// @inheritdoc IConfigurableNapVault
-    function setProfitUnlockPeriod(uint32 profitUnlockPeriod_) external onlyRole(DEFAULT_ADMIN_ROLE) {
-        _setProfitUnlockPeriod(profitUnlockPeriod_);
+    function setProfitUnlockPeriod(uint32 newProfitUnlockPeriod) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setProfitUnlockPeriod(newProfitUnlockPeriod);
     }
 
     /// @inheritdoc IConfigurableNapVault
-    function setFulfillmentDelay(uint32 fulfillmentDelay_) external onlyRole(DEFAULT_ADMIN_ROLE) {
-        _setFulfillmentDelay(fulfillmentDelay_);
+    function setFulfillmentDelay(uint32 newFulfillmentDelay) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setFulfillmentDelay(newFulfillmentDelay);
     }
 }
