@@ -38,6 +38,12 @@ const SYNC_OPERATIONS = [
   "full redeem",
 ] as const;
 const ASYNC_OPERATIONS = ["requestRedeem", "fulfilRedeem", "claim (redeem)"] as const;
+/** The same operations an hour after a report, while profit unlocks (the reference has a donation instead). */
+const UNLOCKING = " (profit unlocking)";
+const UNLOCKING_OPERATIONS = ["repeat deposit", "mint", "partial redeem", "withdraw", "full redeem"].map(
+  (operation) => operation + UNLOCKING,
+);
+const REPORTED_PROFIT = 100n * USDC;
 
 /** The minimal surface both the reference and the NAP vaults share. */
 interface BenchVault {
@@ -86,6 +92,30 @@ async function measureSyncExits(vault: BenchVault, alice: Signer, bob: Signer): 
   return gas;
 }
 
+async function measureWhileUnlocking(
+  vault: BenchVault,
+  alice: Signer,
+  bob: Signer,
+  withExits: boolean,
+  report: () => Promise<void>,
+): Promise<Record<string, bigint>> {
+  const a = await alice.getAddress();
+  const b = await bob.getAddress();
+  await (await vault.connect(alice).deposit(FIRST_DEPOSIT, a)).wait();
+  await (await vault.connect(bob).deposit(FIRST_DEPOSIT, b)).wait();
+  await report();
+  await time.increase(3600);
+  const gas: Record<string, bigint> = {};
+  gas["repeat deposit" + UNLOCKING] = await gasOf(vault.connect(alice).deposit(REPEAT_DEPOSIT, a));
+  gas["mint" + UNLOCKING] = await gasOf(vault.connect(bob).mint(await vault.convertToShares(REPEAT_DEPOSIT), b));
+  if (withExits) {
+    gas["partial redeem" + UNLOCKING] = await gasOf(vault.connect(alice).redeem((await vault.balanceOf(a)) / 2n, a, a));
+    gas["withdraw" + UNLOCKING] = await gasOf(vault.connect(bob).withdraw(REPEAT_DEPOSIT, b, b));
+    gas["full redeem" + UNLOCKING] = await gasOf(vault.connect(alice).redeem(await vault.balanceOf(a), a, a));
+  }
+  return gas;
+}
+
 export async function run(): Promise<BenchSection> {
   // Signers 1 and 3: addresses without zero bytes, as in the setup where the reference figures were measured.
   const [deployer, alice, fulfiller, bob] = await ethers.getSigners();
@@ -126,6 +156,35 @@ export async function run(): Promise<BenchSection> {
     results[id] = gas;
   }
 
+  // Second round on fresh deployments: the hot path while a report's profit unlocks.
+  const unlockingVaults = await deployVaults(deployer, usdcAddress, {
+    admin,
+    manager: admin,
+    harvester: admin,
+    guardian: admin,
+    fulfiller: await fulfiller.getAddress(),
+    feeRecipient: admin,
+  });
+  const reference2 = await new ReferenceERC4626__factory(deployer).deploy(usdcAddress);
+  const spenders2 = [await reference2.getAddress(), ...VAULT_IDS.map((id) => unlockingVaults[id].address)];
+  await fund(usdc, [alice, bob, deployer], spenders2);
+  const reference2Address = await reference2.getAddress();
+  Object.assign(
+    results.reference,
+    await measureWhileUnlocking(reference2 as unknown as BenchVault, alice, bob, true, async () => {
+      await (await usdc.transfer(reference2Address, REPORTED_PROFIT)).wait();
+    }),
+  );
+  for (const id of VAULT_IDS) {
+    const vault = unlockingVaults[id].contract;
+    Object.assign(
+      results[id],
+      await measureWhileUnlocking(vault as unknown as BenchVault, alice, bob, !vaultConfigs[id].async, async () => {
+        await (await vault.report(REPORTED_PROFIT)).wait();
+      }),
+    );
+  }
+
   const failures: string[] = [];
   const referenceNotes: string[] = [];
   for (const [operation, expected] of Object.entries(REFERENCE_FIGURES)) {
@@ -138,7 +197,7 @@ export async function run(): Promise<BenchSection> {
     }
   }
   for (const id of VAULT_IDS) {
-    for (const operation of SYNC_OPERATIONS) {
+    for (const operation of [...SYNC_OPERATIONS, ...UNLOCKING_OPERATIONS]) {
       const measured = results[id][operation];
       if (measured === undefined) continue;
       const ratio = Number(measured) / Number(results.reference[operation]);
@@ -146,7 +205,7 @@ export async function run(): Promise<BenchSection> {
     }
   }
 
-  const operations = [...SYNC_OPERATIONS, ...ASYNC_OPERATIONS];
+  const operations = [...SYNC_OPERATIONS, ...ASYNC_OPERATIONS, ...UNLOCKING_OPERATIONS];
   return {
     title: "Vaults: gas per operation (ratio to OpenZeppelin 5 ERC4626, decimals offset 6)",
     reference: "reference",

@@ -180,8 +180,9 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         // slither-disable-next-line incorrect-equality
         if (room == 0 || room == type(uint256).max) return room;
         // convertToShares(room) with the totalAssets just read: the same formula as ERC4626._convertToShares,
-        // written out only to spare a second balanceOf call on the mint path.
-        return room.mulDiv(totalSupply() + _VIRTUAL_SHARES, assets + 1, Math.Rounding.Floor);
+        // written out only to spare a second balanceOf call on the mint path. Checked arithmetic is enough:
+        // room < 2**88, and the supply would have to pass 2**168 shares (1e150 USDC at the first price) to overflow.
+        return (room * (totalSupply() + _VIRTUAL_SHARES)) / (assets + 1);
     }
 
     /// @notice Synchronous vault: the shares of `owner` (unchanged by pausing). Asynchronous vault: the claimable
@@ -360,7 +361,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         // Fees first, on the state before the new profit (which is locked and not yet earned by holders).
         _accrueFees();
         HotState memory hot = _hot;
-        uint256 locked = _stillLocked(hot) + gain;
+        uint256 locked = _stillLocked() + gain;
         hot.lockedProfit = locked.toUint96();
         hot.lastReport = uint32(block.timestamp);
         hot.unlockEnd = uint32(block.timestamp + _profitUnlockPeriod);
@@ -462,7 +463,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         returns (uint256 lockedAtReport, uint256 lastReport, uint256 unlockEnd, uint256 stillLocked)
     {
         HotState memory hot = _hot;
-        return (hot.lockedProfit, hot.lastReport, hot.unlockEnd, _stillLocked(hot));
+        return (hot.lockedProfit, hot.lastReport, hot.unlockEnd, _stillLocked());
     }
 
     /// @inheritdoc INapVault
@@ -494,16 +495,16 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         room = cap > assets ? cap - assets : 0;
     }
 
-    /// @dev Profit still locked now, reading only the end of the unlock unless it is still running.
+    /// @dev Profit still locked now: lockedProfit * (unlockEnd - now) / (unlockEnd - lastReport), rounded down.
+    ///      On the hot path of every deposit and exit, so it reads the end of the unlock first and uses plain
+    ///      arithmetic: lockedProfit < 2**96 and unlockEnd - now < 2**32, so the product cannot overflow, and
+    ///      unlockEnd > now >= lastReport makes the divisor non-zero.
     function _stillLocked() private view returns (uint256) {
-        if (block.timestamp >= _hot.unlockEnd) return 0;
-        return _stillLocked(_hot);
-    }
-
-    /// @dev Profit still locked: lockedProfit * (unlockEnd - now) / (unlockEnd - lastReport), rounded down.
-    function _stillLocked(HotState memory hot) private view returns (uint256) {
-        if (block.timestamp >= hot.unlockEnd) return 0;
-        return uint256(hot.lockedProfit).mulDiv(hot.unlockEnd - block.timestamp, hot.unlockEnd - hot.lastReport);
+        uint256 end = _hot.unlockEnd;
+        if (block.timestamp >= end) return 0;
+        unchecked {
+            return (uint256(_hot.lockedProfit) * (end - block.timestamp)) / (end - _hot.lastReport);
+        }
     }
 
     /// @dev Brings fees to date. Management fee: totalAssets * bps * elapsed / (10,000 * 365 days). Performance
