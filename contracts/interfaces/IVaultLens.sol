@@ -81,8 +81,13 @@ interface IVaultLens {
     }
 
     /// @notice Everything about each vault in `vaultList`, in the same order.
+    /// @param vaultList NapVault addresses.
+    /// @return One VaultView per vault.
     function vaults(address[] calldata vaultList) external view returns (VaultView[] memory);
 
     /// @notice The positions of `account` in each vault of `vaultList`, in the same order.
+    /// @param vaultList NapVault addresses.
+    /// @param account The wallet.
+    /// @return One PositionView per vault.
     function positions(address[] calldata vaultList, address account) external view returns (PositionView[] memory);
 }

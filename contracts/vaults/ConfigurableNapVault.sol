@@ -9,6 +9,7 @@ import {IConfigurableNapVault} from "../interfaces/IConfigurableNapVault.sol";
 ///         (DEFAULT_ADMIN_ROLE, the timelock) may change, always within the hard bounds of NapVault.
 ///         Risk level and sync/async mode stay fixed.
 contract ConfigurableNapVault is NapVault, IConfigurableNapVault {
+    /// @notice Deploys a configurable vault; see NapVault.
     /// @param params Initial parameters (bounds checked).
     /// @param roles Role holders.
     /// @param initialAllocations Recorded allocation targets.

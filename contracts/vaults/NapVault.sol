@@ -126,6 +126,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     uint256 private immutable _createdAt;
     address private immutable _escrow;
 
+    /// @notice Deploys a vault with fixed risk level and redemption mode, and grants the roles (none to the deployer).
     /// @param params Economic parameters (bounds checked).
     /// @param roles Role holders; `roles.admin` must be non-zero, other zero entries are left ungranted.
     /// @param initialAllocations Recorded allocation targets.
@@ -161,12 +162,14 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     /// @notice Assets that belong to holders: the vault's asset balance minus profit still locked (rounded down).
     ///         Assets of filled requests are in the escrow and not counted.
+    /// @return Assets of the holders, rounded down.
     function totalAssets() public view override(ERC4626, IERC4626) returns (uint256) {
         return super.totalAssets() - _stillLocked();
     }
 
     /// @notice Most assets `receiver` may deposit: 0 while paused, otherwise depositCap - totalAssets (0 when the
     ///         cap is reached), or 2**256 - 1 without a cap.
+    /// @return Assets that may be deposited now.
     function maxDeposit(address) public view override(ERC4626, IERC4626) returns (uint256) {
         (uint256 room, ) = _depositRoom();
         return room;
@@ -174,6 +177,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     /// @notice Most shares `receiver` may mint: the shares maxDeposit buys, rounded down (as convertToShares), so
     ///         minting them never needs more than maxDeposit; 0 while paused, 2**256 - 1 without a cap.
+    /// @return Shares that may be minted now.
     function maxMint(address) public view override(ERC4626, IERC4626) returns (uint256) {
         (uint256 room, uint256 assets) = _depositRoom();
         // 0 and the no-cap sentinel pass through; see triage.
@@ -187,18 +191,24 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     /// @notice Synchronous vault: the shares of `owner` (unchanged by pausing). Asynchronous vault: the claimable
     ///         shares of `owner` as controller.
+    /// @param owner Share owner (synchronous) or controller (asynchronous).
+    /// @return Shares that may be redeemed now.
     function maxRedeem(address owner) public view override(ERC4626, IERC4626) returns (uint256) {
         return _async ? _redeems[owner].claimableShares : super.maxRedeem(owner);
     }
 
     /// @notice Synchronous vault: previewRedeem(maxRedeem(owner)), rounded down (unchanged by pausing).
     ///         Asynchronous vault: the claimable assets of `owner` as controller.
+    /// @param owner Share owner (synchronous) or controller (asynchronous).
+    /// @return Assets that may be withdrawn now.
     function maxWithdraw(address owner) public view override(ERC4626, IERC4626) returns (uint256) {
         return _async ? _redeems[owner].claimableAssets : super.maxWithdraw(owner);
     }
 
     /// @notice Synchronous vault: shares burnt to withdraw `assets`, rounded up. Reverts AsyncPreviewNotSupported
     ///         on an asynchronous vault, as ERC-7540 requires.
+    /// @param assets Assets to withdraw.
+    /// @return Shares that would be burnt.
     function previewWithdraw(uint256 assets) public view override(ERC4626, IERC4626) returns (uint256) {
         if (_async) revert AsyncPreviewNotSupported();
         return super.previewWithdraw(assets);
@@ -206,6 +216,8 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     /// @notice Synchronous vault: assets paid for `shares`, rounded down. Reverts AsyncPreviewNotSupported on an
     ///         asynchronous vault, as ERC-7540 requires.
+    /// @param shares Shares to redeem.
+    /// @return Assets that would be paid.
     function previewRedeem(uint256 shares) public view override(ERC4626, IERC4626) returns (uint256) {
         if (_async) revert AsyncPreviewNotSupported();
         return super.previewRedeem(shares);
@@ -214,6 +226,10 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @notice Synchronous vault: ERC-4626 withdraw (shares rounded up). Asynchronous vault: ERC-7540 claim of
     ///         `assets` from the filled requests of `controller`, by it or its operator; shares counted against the
     ///         claim are rounded up (all of them when the whole claim is taken).
+    /// @param assets Assets to pay out.
+    /// @param receiver Receives the assets.
+    /// @param controller Share owner (synchronous) or controller of the filled requests (asynchronous).
+    /// @return Shares burnt (synchronous) or counted against the claim (asynchronous).
     function withdraw(
         uint256 assets,
         address receiver,
@@ -236,6 +252,10 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @notice Synchronous vault: ERC-4626 redeem (assets rounded down). Asynchronous vault: ERC-7540 claim of
     ///         `shares` from the filled requests of `controller`, by it or its operator, at their average fill
     ///         price, rounded down (all the assets when the whole claim is taken).
+    /// @param shares Shares to redeem (synchronous) or to count against the claim (asynchronous).
+    /// @param receiver Receives the assets.
+    /// @param controller Share owner (synchronous) or controller of the filled requests (asynchronous).
+    /// @return Assets paid out.
     function redeem(
         uint256 shares,
         address receiver,
@@ -330,6 +350,8 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     }
 
     /// @notice ERC-165: AccessControl, ERC-7575, and for asynchronous vaults ERC-7540 operator and redeem.
+    /// @param interfaceId ERC-165 interface id.
+    /// @return True when supported.
     function supportsInterface(bytes4 interfaceId) public view override returns (bool) {
         if (interfaceId == _IERC7575_ID) return true;
         if (

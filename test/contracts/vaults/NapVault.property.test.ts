@@ -7,13 +7,17 @@
  * VAULT_PROPERTY_SEED replays a failing run. Each sequence starts from an EVM snapshot instead of a new deployment.
  */
 import { expect } from "chai";
-import { ethers, network } from "hardhat";
+import { network } from "hardhat";
 import { mine, time } from "@nomicfoundation/hardhat-network-helpers";
 import fc from "fast-check";
-import { ConfigurableNapVault__factory, type ConfigurableNapVault, type TestUSDC } from "../../../typechain-types";
+import {
+  ConfigurableNapVault__factory,
+  TestUSDC__factory,
+  type ConfigurableNapVault,
+  type TestUSDC,
+} from "../../../typechain-types";
 import { DAY, HOUR, MAX_UINT, USDC, actors, params, roles, type Actors } from "./fixtures";
 import { NO_CAP, VaultModel, type Expectation } from "./model";
-import { TestUSDC__factory } from "../../../typechain-types";
 import type { ContractTransactionResponse } from "ethers";
 
 const RUNS = Number(process.env.VAULT_PROPERTY_RUNS ?? 250);
