@@ -3,8 +3,9 @@
  * claims, donations, reports, fee changes, fee accruals and time jumps by three actors, run against a vault and
  * against the model of ./model.ts, compared after every step.
  *
- * VAULT_PROPERTY_RUNS sets the number of sequences per vault kind (default 250: 500 in all, for CI);
- * VAULT_PROPERTY_SEED replays a failing run. Each sequence starts from an EVM snapshot instead of a new deployment.
+ * VAULT_PROPERTY_RUNS sets the number of sequences in all (default 500, the CI minimum), split evenly between a
+ * synchronous and an asynchronous vault; VAULT_PROPERTY_SEED replays a failing run. Each sequence starts from an EVM
+ * snapshot instead of a new deployment.
  */
 import { expect } from "chai";
 import { network } from "hardhat";
@@ -20,7 +21,8 @@ import { DAY, HOUR, MAX_UINT, USDC, actors, params, roles, type Actors } from ".
 import { NO_CAP, VaultModel, type Expectation } from "./model";
 import type { ContractTransactionResponse } from "ethers";
 
-const RUNS = Number(process.env.VAULT_PROPERTY_RUNS ?? 250);
+const TOTAL_RUNS = Number(process.env.VAULT_PROPERTY_RUNS ?? 500);
+const RUNS = Math.ceil(TOTAL_RUNS / 2); // per vault kind
 const SEED = process.env.VAULT_PROPERTY_SEED === undefined ? undefined : Number(process.env.VAULT_PROPERTY_SEED);
 const MAX_STEPS = 12;
 const CAP = 2_000_000n * USDC;
