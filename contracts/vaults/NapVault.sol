@@ -23,10 +23,12 @@ import {RedeemEscrow} from "./RedeemEscrow.sol";
 /// (A + 1) / (S + 1e6) assets. To make that loss reach X assets an attacker must raise A to about X * (S + 1e6),
 /// and the 1e6 virtual shares keep 1e6 / (S + 1e6) of every donation: an attacker holding s shares recovers at most
 /// s / (S + 1e6) of what it donates. With s = 1e6 (a first deposit of 1 unit) the attacker loses half its donation
-/// to make a victim lose at most donation / 1e6 + 1 units, so the attack never pays.
+/// to make a victim lose at most donation / 1e6 + 2 units (one rounding at deposit, one at redeem), so the attack
+/// never pays.
 ///
 /// Profit: the harvester brings profit in with `report`; it is locked and counts in totalAssets only as it unlocks,
-/// linearly over profitUnlockPeriod, so depositing just before a report and leaving just after earns nothing of it.
+/// linearly over profitUnlockPeriod, so depositing just before a report and leaving just after earns only the part
+/// that unlocked in between, pro rata, as any holder does.
 /// Assets sent to the vault without `report` (donations) count at once.
 ///
 /// Fees: management (annual rate on totalAssets) and performance (share of the rise in price per share above a
