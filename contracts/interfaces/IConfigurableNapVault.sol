@@ -8,14 +8,20 @@ import {INapVault} from "./INapVault.sol";
 ///         the same hard bounds the constructor enforces.
 interface IConfigurableNapVault is INapVault {
     /// @notice Sets the fee rates after bringing fees to date at the old rates.
-    function setFees(uint16 managementFeeBps, uint16 performanceFeeBps, uint16 hurdleRateBps) external;
+    /// @param newManagementFeeBps Annual management fee (at most MAX_MANAGEMENT_FEE_BPS).
+    /// @param newPerformanceFeeBps Performance fee (at most MAX_PERFORMANCE_FEE_BPS).
+    /// @param newHurdleRateBps Annual hurdle rate (at most MAX_HURDLE_RATE_BPS).
+    function setFees(uint16 newManagementFeeBps, uint16 newPerformanceFeeBps, uint16 newHurdleRateBps) external;
 
     /// @notice Sets the deposit cap (values >= 2**88 - 1 mean no cap). A cap below totalAssets only stops entries.
-    function setDepositCap(uint256 depositCap) external;
+    /// @param newDepositCap Cap on totalAssets, in asset units.
+    function setDepositCap(uint256 newDepositCap) external;
 
     /// @notice Sets the unlock period of future reports; profit already locked keeps its schedule.
-    function setProfitUnlockPeriod(uint32 profitUnlockPeriod) external;
+    /// @param newProfitUnlockPeriod Seconds, within [MIN_PROFIT_UNLOCK_PERIOD, MAX_PROFIT_UNLOCK_PERIOD].
+    function setProfitUnlockPeriod(uint32 newProfitUnlockPeriod) external;
 
     /// @notice Sets the fulfilment delay; it applies to every pending request from now on.
-    function setFulfillmentDelay(uint32 fulfillmentDelay) external;
+    /// @param newFulfillmentDelay Seconds, at most MAX_FULFILLMENT_DELAY (0 on a synchronous vault).
+    function setFulfillmentDelay(uint32 newFulfillmentDelay) external;
 }

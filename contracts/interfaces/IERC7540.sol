@@ -6,13 +6,21 @@ pragma solidity 0.8.28;
 /// @dev ERC-165 id 0xe3bc4e65.
 interface IERC7540Operator {
     /// @notice Emitted when `controller` gives or takes back `operator`'s right to act for it.
+    /// @param controller The account giving the right.
+    /// @param operator The account receiving or losing it.
+    /// @param approved True when given, false when taken back.
     event OperatorSet(address indexed controller, address indexed operator, bool approved);
 
     /// @notice Gives (`approved` true) or takes back `operator`'s right to request and claim for the caller.
+    /// @param operator The account receiving or losing the right.
+    /// @param approved True to give, false to take back.
     /// @return Always true.
     function setOperator(address operator, bool approved) external returns (bool);
 
     /// @notice Whether `operator` may act for `controller`.
+    /// @param controller The account acted for.
+    /// @param operator The account acting.
+    /// @return status True when `operator` may act for `controller`.
     function isOperator(address controller, address operator) external view returns (bool status);
 }
 
@@ -22,6 +30,11 @@ interface IERC7540Operator {
 /// @dev ERC-165 id 0x620ee8e4.
 interface IERC7540Redeem {
     /// @notice Emitted when `sender` locks `shares` of `owner` in a request that `controller` will claim.
+    /// @param controller Who may claim the request.
+    /// @param owner Whose shares were locked.
+    /// @param requestId Always 0 (requests of one controller are aggregated).
+    /// @param sender The caller.
+    /// @param shares Shares locked.
     event RedeemRequest(
         address indexed controller,
         address indexed owner,
@@ -31,13 +44,23 @@ interface IERC7540Redeem {
     );
 
     /// @notice Locks `shares` of `owner` in the vault as a redeem request controlled by `controller`.
+    /// @param shares Shares to lock (non-zero).
+    /// @param controller Who may claim the request.
+    /// @param owner Whose shares are locked: the caller, or an account that made the caller its operator or
+    ///        gave it an allowance.
     /// @return requestId Always 0: requests of one controller are aggregated.
     function requestRedeem(uint256 shares, address controller, address owner) external returns (uint256 requestId);
 
     /// @notice Shares of `controller` waiting to be filled (request id is ignored: always 0).
+    /// @param requestId Ignored.
+    /// @param controller The controller.
+    /// @return pendingShares Shares waiting to be filled.
     function pendingRedeemRequest(uint256 requestId, address controller) external view returns (uint256 pendingShares);
 
     /// @notice Shares of `controller` filled and ready to claim (request id is ignored: always 0).
+    /// @param requestId Ignored.
+    /// @param controller The controller.
+    /// @return claimableShares Shares filled and not yet claimed.
     function claimableRedeemRequest(
         uint256 requestId,
         address controller
@@ -51,5 +74,6 @@ interface IERC7540Redeem {
 ///      from OpenZeppelin's IERC4626.
 interface IERC7575 {
     /// @notice The address of the share token.
+    /// @return The share token (the vault itself).
     function share() external view returns (address);
 }

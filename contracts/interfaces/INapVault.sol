@@ -68,6 +68,11 @@ interface INapVault is IERC4626 {
 
     /// @notice Emitted when fees are brought to date: `managementFee` and `performanceFee` in assets, paid as
     ///         `feeShares` new shares to `recipient`; `pricePerShareWad` is the price after the fee.
+    /// @param recipient Fee recipient that received the shares.
+    /// @param managementFee Management fee in assets.
+    /// @param performanceFee Performance fee in assets.
+    /// @param feeShares Shares minted for both fees (rounded down).
+    /// @param pricePerShareWad Assets per share, scaled by 1e18, after the fee.
     event FeesAccrued(
         address indexed recipient,
         uint256 managementFee,
@@ -77,33 +82,51 @@ interface INapVault is IERC4626 {
     );
 
     /// @notice Emitted when `harvester` brings `gain` assets in; `lockedProfit` now unlocks linearly until `unlockEnd`.
+    /// @param harvester Caller of `report`.
+    /// @param gain Assets brought in.
+    /// @param lockedProfit Profit locked from now on (the gain plus what was still locked).
+    /// @param unlockEnd Timestamp at which all of it has unlocked.
     event Reported(address indexed harvester, uint256 gain, uint256 lockedProfit, uint256 unlockEnd);
 
     /// @notice Emitted when the fee rates are set (at deployment and on changes).
+    /// @param managementFeeBps Annual management fee.
+    /// @param performanceFeeBps Performance fee.
+    /// @param hurdleRateBps Annual hurdle rate.
     event FeesUpdated(uint256 managementFeeBps, uint256 performanceFeeBps, uint256 hurdleRateBps);
 
     /// @notice Emitted when the fee recipient is set.
+    /// @param feeRecipient The new recipient.
     event FeeRecipientUpdated(address indexed feeRecipient);
 
     /// @notice Emitted when the deposit cap is set; 2**256 - 1 means no cap.
+    /// @param depositCap The new cap.
     event DepositCapUpdated(uint256 depositCap);
 
     /// @notice Emitted when the profit unlock period is set.
+    /// @param profitUnlockPeriod The new period in seconds.
     event ProfitUnlockPeriodUpdated(uint256 profitUnlockPeriod);
 
     /// @notice Emitted when the fulfilment delay is set.
+    /// @param fulfillmentDelay The new delay in seconds.
     event FulfillmentDelayUpdated(uint256 fulfillmentDelay);
 
     /// @notice Emitted when the recorded strategy allocations are replaced.
+    /// @param allocations The whole new list.
     event AllocationsUpdated(Allocation[] allocations);
 
     /// @notice Emitted when `account` pauses entries (deposit, mint, report).
+    /// @param account The guardian.
     event Paused(address account);
 
     /// @notice Emitted when `account` lifts the pause.
+    /// @param account The guardian.
     event Unpaused(address account);
 
     /// @notice Emitted when `fulfiller` fills the whole pending request of `controller`: `shares` burnt for `assets`.
+    /// @param controller Controller of the request.
+    /// @param fulfiller Caller of `fulfillRedeem`.
+    /// @param shares Shares burnt.
+    /// @param assets Assets set aside in the escrow (rounded down).
     event RedeemFulfilled(address indexed controller, address indexed fulfiller, uint256 shares, uint256 assets);
 
     /// @notice Thrown when an entry (deposit, mint, report) or `pause` is attempted while the vault is paused.
@@ -171,6 +194,7 @@ interface INapVault is IERC4626 {
     /// @notice Brings `gain` assets in from the caller (HARVESTER_ROLE) and locks them: they unlock linearly over
     ///         profitUnlockPeriod, together with whatever was still locked. Fees are brought to date first.
     /// @dev Reverts VaultIsPaused while paused. The caller must have approved the vault for `gain`.
+    /// @param gain Assets to bring in; 0 only brings fees to date and restarts the unlock of what is still locked.
     function report(uint256 gain) external;
 
     /// @notice Brings fees to date (management for the time since the last accrual, performance above the
@@ -179,14 +203,17 @@ interface INapVault is IERC4626 {
 
     /// @notice Replaces the recorded allocations (MANAGER_ROLE). At most MAX_ALLOCATIONS, non-zero distinct ids,
     ///         targets summing to at most 10,000 bps.
-    function setAllocations(Allocation[] calldata allocations) external;
+    /// @param newAllocations The whole new list (replaces the old one).
+    function setAllocations(Allocation[] calldata newAllocations) external;
 
     /// @notice Sets the fee recipient (DEFAULT_ADMIN_ROLE). Fees are brought to date for the old recipient first.
+    /// @param recipient The new recipient (non-zero).
     function setFeeRecipient(address recipient) external;
 
     /// @notice Fills the whole pending redeem request of `controller` (FULFILLER_ROLE) once fulfillmentDelay
     ///         seconds have passed since its latest request, at the price of that moment (convertToAssets, rounded
     ///         down): the shares are burnt and the assets set aside for the controller's claims.
+    /// @param controller Controller whose pending request is filled.
     /// @return assets The assets set aside.
     function fulfillRedeem(address controller) external returns (uint256 assets);
 
@@ -228,10 +255,16 @@ interface INapVault is IERC4626 {
 
     /// @notice High-water mark as assets per share scaled by 1e18 (same virtual-share formula as the
     ///         conversions) and the time it was set; the hurdle grows from that time.
+    /// @return pricePerShareWad The mark.
+    /// @return setAt When the mark was set.
     function highWaterMark() external view returns (uint256 pricePerShareWad, uint256 setAt);
 
     /// @notice State of profit unlocking: `lockedAtReport` assets locked at the last report at `lastReport`,
     ///         unlocking linearly until `unlockEnd`; `stillLocked` is what remains locked now (rounded down).
+    /// @return lockedAtReport Profit locked by the last report.
+    /// @return lastReport Timestamp of the last report.
+    /// @return unlockEnd Timestamp at which it has all unlocked.
+    /// @return stillLocked Profit still locked now.
     function profitUnlock()
         external
         view

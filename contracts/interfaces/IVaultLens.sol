@@ -80,9 +80,14 @@ interface IVaultLens {
         uint256 claimableAssets;
     }
 
-    /// @notice Everything about each vault in `vaults`, in the same order.
-    function vaults(address[] calldata vaults) external view returns (VaultView[] memory);
+    /// @notice Everything about each vault in `vaultList`, in the same order.
+    /// @param vaultList NapVault addresses.
+    /// @return One VaultView per vault.
+    function vaults(address[] calldata vaultList) external view returns (VaultView[] memory);
 
-    /// @notice The positions of `account` in each vault of `vaults`, in the same order.
-    function positions(address[] calldata vaults, address account) external view returns (PositionView[] memory);
+    /// @notice The positions of `account` in each vault of `vaultList`, in the same order.
+    /// @param vaultList NapVault addresses.
+    /// @param account The wallet.
+    /// @return One PositionView per vault.
+    function positions(address[] calldata vaultList, address account) external view returns (PositionView[] memory);
 }

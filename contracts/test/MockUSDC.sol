@@ -7,14 +7,18 @@ import {ERC20} from "@openzeppelin/contracts/token/ERC20/ERC20.sol";
 /// @notice Tests and benchmarks only: a plain OpenZeppelin ERC20 with 6 decimals and open minting, the setup in
 ///         which the reference ERC4626 figures of TOOLCHAIN.md were measured.
 contract MockUSDC is ERC20 {
+    /// @notice Deploys the token with no supply.
     constructor() ERC20("USD Coin", "USDC") {}
 
     /// @notice USDC's 6 decimals.
+    /// @return 6.
     function decimals() public pure override returns (uint8) {
         return 6;
     }
 
     /// @notice Creates `amount` units for `to`; anyone may call (test token).
+    /// @param to Recipient.
+    /// @param amount Units (1e6 per USDC).
     function mint(address to, uint256 amount) external {
         _mint(to, amount);
     }

@@ -8,6 +8,7 @@ import {ERC4626} from "@openzeppelin/contracts/token/ERC20/extensions/ERC4626.so
 /// @title ReferenceERC4626
 /// @notice Benchmark reference only: OpenZeppelin 5's plain ERC4626 with a decimals offset of 6, nothing else.
 contract ReferenceERC4626 is ERC4626 {
+    /// @notice Deploys the reference over `asset_`.
     /// @param asset_ The underlying token.
     constructor(IERC20 asset_) ERC20("Reference Vault", "REF") ERC4626(asset_) {}
 

@@ -9,6 +9,7 @@ import {IConfigurableNapVault} from "../interfaces/IConfigurableNapVault.sol";
 ///         (DEFAULT_ADMIN_ROLE, the timelock) may change, always within the hard bounds of NapVault.
 ///         Risk level and sync/async mode stay fixed.
 contract ConfigurableNapVault is NapVault, IConfigurableNapVault {
+    /// @notice Deploys a configurable vault; see NapVault.
     /// @param params Initial parameters (bounds checked).
     /// @param roles Role holders.
     /// @param initialAllocations Recorded allocation targets.
@@ -20,26 +21,26 @@ contract ConfigurableNapVault is NapVault, IConfigurableNapVault {
 
     /// @inheritdoc IConfigurableNapVault
     function setFees(
-        uint16 managementFeeBps_,
-        uint16 performanceFeeBps_,
-        uint16 hurdleRateBps_
+        uint16 newManagementFeeBps,
+        uint16 newPerformanceFeeBps,
+        uint16 newHurdleRateBps
     ) external onlyRole(DEFAULT_ADMIN_ROLE) {
         _accrueFees();
-        _setFees(managementFeeBps_, performanceFeeBps_, hurdleRateBps_);
+        _setFees(newManagementFeeBps, newPerformanceFeeBps, newHurdleRateBps);
     }
 
     /// @inheritdoc IConfigurableNapVault
-    function setDepositCap(uint256 depositCap_) external onlyRole(DEFAULT_ADMIN_ROLE) {
-        _setDepositCap(depositCap_);
+    function setDepositCap(uint256 newDepositCap) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setDepositCap(newDepositCap);
     }
 
     /// @inheritdoc IConfigurableNapVault
-    function setProfitUnlockPeriod(uint32 profitUnlockPeriod_) external onlyRole(DEFAULT_ADMIN_ROLE) {
-        _setProfitUnlockPeriod(profitUnlockPeriod_);
+    function setProfitUnlockPeriod(uint32 newProfitUnlockPeriod) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setProfitUnlockPeriod(newProfitUnlockPeriod);
     }
 
     /// @inheritdoc IConfigurableNapVault
-    function setFulfillmentDelay(uint32 fulfillmentDelay_) external onlyRole(DEFAULT_ADMIN_ROLE) {
-        _setFulfillmentDelay(fulfillmentDelay_);
+    function setFulfillmentDelay(uint32 newFulfillmentDelay) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setFulfillmentDelay(newFulfillmentDelay);
     }
 }

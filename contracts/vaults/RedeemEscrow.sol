@@ -10,6 +10,7 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 /// @dev Created by the vault, which it approves for every unit of the asset once; it has no other function.
 ///      Invariant: its asset balance is at least the vault's totalClaimableAssets.
 contract RedeemEscrow {
+    /// @notice Approves the creating vault for every unit of `asset`.
     /// @param asset The vault's asset; the creating vault (msg.sender) may move all of it.
     constructor(IERC20 asset) {
         SafeERC20.forceApprove(asset, msg.sender, type(uint256).max);

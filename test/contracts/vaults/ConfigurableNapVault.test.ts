@@ -10,13 +10,13 @@ describe("ConfigurableNapVault: governance changes within the hard bounds", () =
   it("lets only the admin change parameters", async () => {
     const { a, configurable } = await loadFixture(deployWorld);
     const calls = [
-      configurable.connect(a.manager).setFees(1, 1, 1),
-      configurable.connect(a.manager).setDepositCap(1),
-      configurable.connect(a.manager).setProfitUnlockPeriod(HOUR),
-      configurable.connect(a.manager).setFulfillmentDelay(1),
+      () => configurable.connect(a.manager).setFees(1, 1, 1),
+      () => configurable.connect(a.manager).setDepositCap(1),
+      () => configurable.connect(a.manager).setProfitUnlockPeriod(HOUR),
+      () => configurable.connect(a.manager).setFulfillmentDelay(1),
     ];
     for (const call of calls) {
-      await expect(call)
+      await expect(call())
         .to.be.revertedWithCustomError(configurable, "AccessControlUnauthorizedAccount")
         .withArgs(a.manager.address, ADMIN_ROLE);
     }

@@ -159,7 +159,9 @@ describe("NapVault: ERC-7540 asynchronous redemption", () => {
       await expect(tx)
         .to.emit(async, "RedeemFulfilled")
         .withArgs(a.alice.address, a.fulfiller.address, shares, expected);
-      await expect(tx).to.emit(usdc, "Transfer").withArgs(await async.getAddress(), escrow, expected);
+      await expect(tx)
+        .to.emit(usdc, "Transfer")
+        .withArgs(await async.getAddress(), escrow, expected);
       expect(expected).to.be.gt(500n * USDC);
       expect(await usdc.balanceOf(escrow)).to.equal(expected);
       expect(await async.totalClaimableAssets()).to.equal(expected);

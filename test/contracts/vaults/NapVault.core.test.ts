@@ -2,17 +2,7 @@ import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { ConfigurableNapVault__factory, NapVault__factory } from "../../../typechain-types";
-import {
-  DAY,
-  MAX_UINT,
-  USDC,
-  deployWorld,
-  params,
-  roles,
-  toAssets,
-  toShares,
-  type VaultParams,
-} from "./fixtures";
+import { DAY, MAX_UINT, USDC, deployWorld, params, roles, toAssets, toShares, type VaultParams } from "./fixtures";
 
 const MANAGER_ROLE = ethers.id("MANAGER_ROLE");
 const HARVESTER_ROLE = ethers.id("HARVESTER_ROLE");
@@ -86,7 +76,9 @@ describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => 
       const tx = vault.deploymentTransaction()!;
       await expect(tx).to.emit(vault, "FeesUpdated").withArgs(200, 2_000, 500);
       await expect(tx).to.emit(vault, "FeeRecipientUpdated").withArgs(a.feeRecipient.address);
-      await expect(tx).to.emit(vault, "DepositCapUpdated").withArgs(1_000_000n * USDC);
+      await expect(tx)
+        .to.emit(vault, "DepositCapUpdated")
+        .withArgs(1_000_000n * USDC);
       await expect(tx).to.emit(vault, "ProfitUnlockPeriodUpdated").withArgs(DAY);
       await expect(tx).to.emit(vault, "FulfillmentDelayUpdated").withArgs(0);
       await expect(tx)
@@ -334,10 +326,7 @@ describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => 
       await expect(sync.connect(a.bob).mint(1n, a.bob.address))
         .to.be.revertedWithCustomError(sync, "ERC4626ExceededMaxMint")
         .withArgs(a.bob.address, 1n, 0n);
-      await expect(sync.connect(a.bob).deposit(0n, a.bob.address)).to.be.revertedWithCustomError(
-        sync,
-        "VaultIsPaused",
-      );
+      await expect(sync.connect(a.bob).deposit(0n, a.bob.address)).to.be.revertedWithCustomError(sync, "VaultIsPaused");
       await expect(sync.connect(a.harvester).report(1n)).to.be.revertedWithCustomError(sync, "VaultIsPaused");
       await expect(sync.connect(a.alice).withdraw(100n * USDC, a.alice.address, a.alice.address)).to.emit(
         sync,

@@ -3,20 +3,26 @@
  * claims, donations, reports, fee changes, fee accruals and time jumps by three actors, run against a vault and
  * against the model of ./model.ts, compared after every step.
  *
- * VAULT_PROPERTY_RUNS sets the number of sequences per vault kind (default 250: 500 in all, for CI);
- * VAULT_PROPERTY_SEED replays a failing run. Each sequence starts from an EVM snapshot instead of a new deployment.
+ * VAULT_PROPERTY_RUNS sets the number of sequences in all (default 500, the CI minimum), split evenly between a
+ * synchronous and an asynchronous vault; VAULT_PROPERTY_SEED replays a failing run. Each sequence starts from an EVM
+ * snapshot instead of a new deployment.
  */
 import { expect } from "chai";
-import { ethers, network } from "hardhat";
+import { network } from "hardhat";
 import { mine, time } from "@nomicfoundation/hardhat-network-helpers";
 import fc from "fast-check";
-import { ConfigurableNapVault__factory, type ConfigurableNapVault, type TestUSDC } from "../../../typechain-types";
+import {
+  ConfigurableNapVault__factory,
+  TestUSDC__factory,
+  type ConfigurableNapVault,
+  type TestUSDC,
+} from "../../../typechain-types";
 import { DAY, HOUR, MAX_UINT, USDC, actors, params, roles, type Actors } from "./fixtures";
 import { NO_CAP, VaultModel, type Expectation } from "./model";
-import { TestUSDC__factory } from "../../../typechain-types";
 import type { ContractTransactionResponse } from "ethers";
 
-const RUNS = Number(process.env.VAULT_PROPERTY_RUNS ?? 250);
+const TOTAL_RUNS = Number(process.env.VAULT_PROPERTY_RUNS ?? 500);
+const RUNS = Math.ceil(TOTAL_RUNS / 2); // per vault kind
 const SEED = process.env.VAULT_PROPERTY_SEED === undefined ? undefined : Number(process.env.VAULT_PROPERTY_SEED);
 const MAX_STEPS = 12;
 const CAP = 2_000_000n * USDC;
@@ -34,22 +40,38 @@ type Action =
   | { kind: "wait"; seconds: number };
 
 const amountArb: fc.Arbitrary<Amount> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ mode: fc.constant("part" as const), value: fc.integer({ min: 0, max: 1_000 }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ mode: fc.constant("part" as const), value: fc.integer({ min: 0, max: 1_000 }) }),
+  },
   { weight: 2, arbitrary: fc.record({ mode: fc.constant("raw" as const), value: fc.integer({ min: 0, max: 5_000 }) }) },
-  { weight: 1, arbitrary: fc.record({ mode: fc.constant("over" as const), value: fc.integer({ min: 0, max: 1_000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ mode: fc.constant("over" as const), value: fc.integer({ min: 0, max: 1_000 }) }),
+  },
 );
 const actorArb = fc.integer({ min: 0, max: 2 });
 
 function actionArb(async: boolean): fc.Arbitrary<Action> {
   const flows = fc.record({
-    kind: fc.constantFrom(...(async ? (["deposit", "mint", "withdraw", "redeem", "request"] as const) : (["deposit", "mint", "withdraw", "redeem"] as const))),
+    kind: fc.constantFrom(
+      ...(async
+        ? (["deposit", "mint", "withdraw", "redeem", "request"] as const)
+        : (["deposit", "mint", "withdraw", "redeem"] as const)),
+    ),
     actor: actorArb,
     amount: amountArb,
   });
   const options: fc.WeightedArbitrary<Action>[] = [
     { weight: 10, arbitrary: flows },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant("donate" as const), value: fc.integer({ min: 1, max: 1_000_000 }) }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant("report" as const), value: fc.integer({ min: 0, max: 1_000_000 }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant("donate" as const), value: fc.integer({ min: 1, max: 1_000_000 }) }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({ kind: fc.constant("report" as const), value: fc.integer({ min: 0, max: 1_000_000 }) }),
+    },
     {
       weight: 1,
       arbitrary: fc.record({
@@ -60,14 +82,19 @@ function actionArb(async: boolean): fc.Arbitrary<Action> {
       }),
     },
     { weight: 1, arbitrary: fc.constant({ kind: "accrue" as const }) },
-    { weight: 3, arbitrary: fc.record({ kind: fc.constant("wait" as const), seconds: fc.integer({ min: 1, max: 2 * DAY }) }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({ kind: fc.constant("wait" as const), seconds: fc.integer({ min: 1, max: 2 * DAY }) }),
+    },
   ];
-  if (async) options.push({ weight: 4, arbitrary: fc.record({ kind: fc.constant("fulfil" as const), actor: actorArb }) });
+  if (async)
+    options.push({ weight: 4, arbitrary: fc.record({ kind: fc.constant("fulfil" as const), actor: actorArb }) });
   return fc.oneof(...options);
 }
 
 function pick(amount: Amount, limit: bigint, ceiling: bigint): bigint {
-  if (amount.mode === "over") return limit + 1n + BigInt(amount.value) <= ceiling ? limit + 1n + BigInt(amount.value) : limit;
+  if (amount.mode === "over")
+    return limit + 1n + BigInt(amount.value) <= ceiling ? limit + 1n + BigInt(amount.value) : limit;
   if (amount.mode === "raw") return BigInt(amount.value) < limit ? BigInt(amount.value) : limit;
   return (limit * BigInt(amount.value)) / 1_000n;
 }
@@ -122,7 +149,12 @@ async function newModel(h: Harness): Promise<VaultModel> {
   );
 }
 
-async function settle(h: Harness, m: VaultModel, tx: () => Promise<ContractTransactionResponse>, expected: Expectation) {
+async function settle(
+  h: Harness,
+  m: VaultModel,
+  tx: () => Promise<ContractTransactionResponse>,
+  expected: Expectation,
+) {
   if (expected.ok) {
     await (await tx()).wait();
     return;

@@ -81,7 +81,11 @@ export async function deployWorld(): Promise<World> {
   const a = await actors();
   const usdc = await new TestUSDC__factory(a.deployer).deploy(a.deployer.address);
   const usdcAddress = await usdc.getAddress();
-  const sync = await new NapVault__factory(a.deployer).deploy(params(usdcAddress, a.feeRecipient.address), roles(a), []);
+  const sync = await new NapVault__factory(a.deployer).deploy(
+    params(usdcAddress, a.feeRecipient.address),
+    roles(a),
+    [],
+  );
   const async = await new NapVault__factory(a.deployer).deploy(
     params(usdcAddress, a.feeRecipient.address, {
       name: "Async Vault",
@@ -161,7 +165,7 @@ export function expectedFees(x: FeeInputs): FeeOutcome | null {
   const price = ((x.assets - managementFee + 1n) * WAD) / virtualSupply;
   const threshold = x.mark + (x.mark * x.hurdleBps * (x.now - x.markTime)) / (BPS * YEAR);
   const markMoves = price > threshold;
-  const performanceFee = markMoves ? (((price - threshold) * x.supply) / WAD) * x.performanceBps / BPS : 0n;
+  const performanceFee = markMoves ? ((((price - threshold) * x.supply) / WAD) * x.performanceBps) / BPS : 0n;
   const fee = managementFee + performanceFee;
   const feeShares = (fee * virtualSupply) / (x.assets - fee + 1n);
   const priceAfter = ((x.assets + 1n) * WAD) / (virtualSupply + feeShares);

@@ -70,7 +70,12 @@ export class VaultModel {
     this.now = now;
     this.usdc = [...actorUsdc];
     this.shares = actorUsdc.map(() => 0n);
-    this.requests = actorUsdc.map(() => ({ pendingShares: 0n, requestedAt: 0n, claimableShares: 0n, claimableAssets: 0n }));
+    this.requests = actorUsdc.map(() => ({
+      pendingShares: 0n,
+      requestedAt: 0n,
+      claimableShares: 0n,
+      claimableAssets: 0n,
+    }));
     this.moneyIn = actorUsdc.map(() => 0n);
     this.moneyOut = actorUsdc.map(() => 0n);
     this.fairYield = actorUsdc.map(() => 0n);
@@ -206,7 +211,8 @@ export class VaultModel {
 
   requestRedeem(actor: number, shares: bigint): Expectation {
     if (shares === 0n) return fail("ZeroShares");
-    if (shares > this.shares[actor]) return fail("ERC20InsufficientBalance", this.actors[actor], this.shares[actor], shares);
+    if (shares > this.shares[actor])
+      return fail("ERC20InsufficientBalance", this.actors[actor], this.shares[actor], shares);
     this.shares[actor] -= shares;
     this.vaultShares += shares;
     const r = this.requests[actor];
@@ -236,7 +242,8 @@ export class VaultModel {
 
   claimRedeem(actor: number, shares: bigint): Expectation {
     const r = this.requests[actor];
-    if (shares > r.claimableShares) return fail("ERC4626ExceededMaxRedeem", this.actors[actor], shares, r.claimableShares);
+    if (shares > r.claimableShares)
+      return fail("ERC4626ExceededMaxRedeem", this.actors[actor], shares, r.claimableShares);
     const assets = shares === r.claimableShares ? r.claimableAssets : (shares * r.claimableAssets) / r.claimableShares;
     this.payClaim(actor, shares, assets);
     return OK;
@@ -244,8 +251,10 @@ export class VaultModel {
 
   claimWithdraw(actor: number, assets: bigint): Expectation {
     const r = this.requests[actor];
-    if (assets > r.claimableAssets) return fail("ERC4626ExceededMaxWithdraw", this.actors[actor], assets, r.claimableAssets);
-    const shares = assets === r.claimableAssets ? r.claimableShares : mulDiv(assets, r.claimableShares, r.claimableAssets, true);
+    if (assets > r.claimableAssets)
+      return fail("ERC4626ExceededMaxWithdraw", this.actors[actor], assets, r.claimableAssets);
+    const shares =
+      assets === r.claimableAssets ? r.claimableShares : mulDiv(assets, r.claimableShares, r.claimableAssets, true);
     this.payClaim(actor, shares, assets);
     return OK;
   }
@@ -288,4 +297,3 @@ export class VaultModel {
     return OK;
   }
 }
-

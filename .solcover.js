@@ -1,0 +1,4 @@
+// solidity-coverage: contracts/test/ holds benchmark and test helpers only (reference vault, mock token).
+module.exports = {
+  skipFiles: ["test/"],
+};
