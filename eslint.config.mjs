@@ -17,6 +17,11 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS configuration files of the tools (.solcover.js).
+    files: ["**/*.js"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+  },
+  {
     // Mocha's chai assertions are expressions such as `expect(x).to.be.true`.
     files: ["test/**/*.ts"],
     rules: { "@typescript-eslint/no-unused-expressions": "off" },

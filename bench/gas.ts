@@ -4,10 +4,12 @@
  * register it in SECTIONS below. Sections run one after the other on the same Hardhat network.
  */
 import { formatSection, type BenchSection } from "./gas/table";
+import { run as runRegistry } from "./gas/registry";
 import { run as runVaults } from "./gas/vaults";
 
 const SECTIONS: ReadonlyArray<{ name: string; run: () => Promise<BenchSection> }> = [
   { name: "vaults", run: runVaults },
+  { name: "registry", run: runRegistry },
 ];
 
 async function main(): Promise<void> {

@@ -266,4 +266,3 @@ export async function run(): Promise<BenchSection> {
 }
 
 /** Alias under the name the lead's brief used. */
-export const benchRegistry = run;
