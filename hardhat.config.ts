@@ -58,6 +58,8 @@ const config: HardhatUserConfig = {
     hardhat: {
       // Fixed start so that runs are reproducible; tests move time with the network helpers.
       chainId: Number(process.env.HARDHAT_CHAIN_ID ?? 31337),
+      // Only for a node that runs coverage-instrumented bytecode, which outgrows the 24 KiB limit (EIP-170).
+      allowUnlimitedContractSize: process.env.HARDHAT_ALLOW_UNLIMITED_CONTRACT_SIZE === "true",
     },
     localhost: {
       url: process.env.LOCAL_RPC_URL ?? "http://127.0.0.1:8545",
