@@ -1,0 +1,73 @@
+import { NotFoundError } from "../errors";
+import type { AgentActivityDelta, AgentRecord, Store } from "../store/types";
+import type { Tier } from "./model";
+import { performanceScore } from "./performance";
+import { promotedTier } from "./tiers";
+
+/** Public views of agents (leaderboard, statistics, lookup) and the write paths that change an agent's standing. */
+export class AgentService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  leaderboard(limit: number): Promise<AgentRecord[]> {
+    return this.store.agents.leaderboard(limit);
+  }
+
+  stats() {
+    return this.store.agents.stats();
+  }
+
+  findByWallet(walletAddress: string): Promise<AgentRecord | null> {
+    return this.store.agents.findByWallet(walletAddress);
+  }
+
+  async getById(agentId: string): Promise<AgentRecord> {
+    const agent = await this.store.agents.findById(agentId);
+    if (!agent) throw new NotFoundError(`agent_id: no agent ${agentId}`);
+    return agent;
+  }
+
+  /**
+   * Records measurable activity (strategies submitted or passing screening, deposits) and re-evaluates tier and
+   * score. Issue 6's routes call this after the chain confirms the action.
+   */
+  async recordActivity(agentId: string, delta: AgentActivityDelta): Promise<AgentRecord> {
+    const updated = await this.store.agents.addActivity(agentId, delta, this.clock());
+    if (!updated) throw new NotFoundError(`agent_id: no agent ${agentId}`);
+    return this.reevaluate(updated);
+  }
+
+  /** An operator sets the tier (up or down); automatic promotion may raise it again later, never lower it. */
+  async grantTier(agentId: string, tier: Tier, operatorId: string): Promise<AgentRecord> {
+    for (;;) {
+      const agent = await this.getById(agentId);
+      const updated = await this.store.agents.updateStanding(
+        agentId,
+        agent.tier,
+        { tier, tierGrantedBy: operatorId, performanceScore: performanceScore(agent) },
+        this.clock(),
+      );
+      if (updated) return updated;
+      // The tier changed between read and write (a concurrent promotion): read again and re-apply.
+    }
+  }
+
+  private async reevaluate(agent: AgentRecord): Promise<AgentRecord> {
+    let current = agent;
+    for (;;) {
+      const tier = promotedTier(current.tier, current);
+      const score = performanceScore(current);
+      if (tier === current.tier && score === current.performanceScore) return current;
+      const updated = await this.store.agents.updateStanding(
+        current.agentId,
+        current.tier,
+        { tier, performanceScore: score },
+        this.clock(),
+      );
+      if (updated) return updated;
+      current = await this.getById(agent.agentId);
+    }
+  }
+}
