@@ -11,10 +11,28 @@ import { errorBodySchema } from "./schemas";
 
 type JsonSchema = Record<string, unknown>;
 
-function toSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+/** Named schemas (zod `.meta({ id })`) collected into components.schemas while a document is built. */
+type Components = Record<string, JsonSchema>;
+
+function rewriteRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rewriteRefs);
+  if (node === null || typeof node !== "object") return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    out[key] =
+      key === "$ref" && typeof value === "string" ? value.replace("#/$defs/", "#/components/schemas/") : rewriteRefs(value);
+  }
+  return out;
+}
+
+function toSchema(schema: z.ZodType, io: "input" | "output", components: Components): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
   delete json.$schema;
-  return json;
+  const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+  delete json.$defs;
+  // Ids are given only to schemas used on one side (request or response), so one name has one form.
+  for (const [name, def] of Object.entries(defs)) components[name] = rewriteRefs(def) as JsonSchema;
+  return rewriteRefs(json) as JsonSchema;
 }
 
 /** Koa `/a/:id/b` -> OpenAPI `/a/{id}/b`. */
@@ -22,9 +40,9 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 }
 
-function parameters(schema: z.ZodType | undefined, location: "query" | "path"): JsonSchema[] {
+function parameters(schema: z.ZodType | undefined, location: "query" | "path", components: Components): JsonSchema[] {
   if (!schema) return [];
-  const json = toSchema(schema, "input");
+  const json = toSchema(schema, "input", components);
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => ({
@@ -38,13 +56,13 @@ function parameters(schema: z.ZodType | undefined, location: "query" | "path"): 
 
 const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
 
-function operation(route: RouteDefinition): JsonSchema {
+function operation(route: RouteDefinition, components: Components): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = {
       description: response.description,
       content: response.schema
-        ? { "application/json": { schema: toSchema(response.schema, "output") } }
+        ? { "application/json": { schema: toSchema(response.schema, "output", components) } }
         : errorContent,
     };
   }
@@ -67,9 +85,9 @@ function operation(route: RouteDefinition): JsonSchema {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
-    parameters: [...parameters(route.params, "path"), ...parameters(route.query, "query")],
+    parameters: [...parameters(route.params, "path", components), ...parameters(route.query, "query", components)],
     ...(route.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input") } } } }
+      ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input", components) } } } }
       : {}),
     ...(route.auth ? { security: [{ ApiKey: [] }] } : {}),
     ...(route.rateLimit
@@ -81,11 +99,13 @@ function operation(route: RouteDefinition): JsonSchema {
 }
 
 export function buildOpenApiDocument(routes: RouteDefinition[], info: { version: string; serverUrl: string }): JsonSchema {
+  const components: Components = {};
+  toSchema(errorBodySchema, "output", components); // registers components.schemas.Error (its meta id)
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const path = openApiPath(route.path);
     paths[path] ??= {};
-    paths[path][route.method] = operation(route);
+    paths[path][route.method] = operation(route, components);
   }
   return {
     openapi: "3.1.0",
@@ -98,7 +118,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[], info: { version:
     servers: [{ url: info.serverUrl }],
     paths,
     components: {
-      schemas: { Error: toSchema(errorBodySchema, "output") },
+      schemas: components,
       securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } },
     },
   };

@@ -57,7 +57,7 @@ describe("API auth: 401/403/503 matrix and tier grants", function () {
       const routes = keyedRoutes(api);
       expect(routes.map((r) => r.path)).to.include("/api/v1/operator/agents/:agent_id/tier");
       for (const route of routes) {
-        for (const headers of [{}, { "X-API-Key": "nap-whatever" }]) {
+        for (const headers of [{}, { "X-API-Key": "nap-whatever" }] as Array<Record<string, string>>) {
           const response = await request(api.url, route.method.toUpperCase(), concretePath(route.path), {
             headers,
             body: route.method === "get" ? undefined : {},
