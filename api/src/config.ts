@@ -19,7 +19,7 @@ const urlSetting = (protocols: string[]) =>
   z
     .string()
     .url()
-    .refine((value) => protocols.includes(new URL(value).protocol), {
+    .refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
       message: `must use ${protocols.map((p) => p.replace(":", "")).join(" or ")}`,
     });
 
