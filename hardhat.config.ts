@@ -1,5 +1,6 @@
 import { subtask, type HardhatUserConfig } from "hardhat/config";
-import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
+import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, TASK_TEST_GET_TEST_FILES } from "hardhat/builtin-tasks/task-names";
+import { relative, sep } from "node:path";
 import "@nomicfoundation/hardhat-toolbox";
 
 /** The one compiler version of the project. It must match the exact version of the npm package `solc`. */
@@ -16,6 +17,24 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async (args: { solcVersi
     throw new Error(`npm package solc is ${longVersion}; install solc@${SOLC_VERSION} exactly`);
   }
   return { compilerPath: require.resolve("solc/soljson.js"), isSolcJs: true, version: SOLC_VERSION, longVersion };
+});
+
+/** Test folders in the order `npm test` runs them: contracts first, then deployment, the API, and end to end. */
+const TEST_ORDER = ["contracts", "deploy", "api", "e2e"];
+
+// `npm test` runs every file under test/; without files named on the command line, run them in TEST_ORDER so that a
+// broken contract fails before the slower API suites start. Files under test/helpers are support code, not tests.
+subtask(TASK_TEST_GET_TEST_FILES).setAction(async (args: { testFiles: string[] }, hre, runSuper) => {
+  const files: string[] = await runSuper(args);
+  if (args.testFiles.length > 0) return files;
+  const rank = (file: string) => {
+    const top = relative(hre.config.paths.tests, file).split(sep)[0];
+    const index = TEST_ORDER.indexOf(top);
+    return index === -1 ? TEST_ORDER.length : index;
+  };
+  return files
+    .filter((file) => relative(hre.config.paths.tests, file).split(sep)[0] !== "helpers")
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 });
 
 /** Reads a setting only when the network that needs it is used, so a missing value fails with its name. */

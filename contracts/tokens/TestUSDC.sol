@@ -32,5 +32,4 @@ contract TestUSDC is ERC20, ERC20Permit, AccessControl, ITestUSDC {
         _mint(to, amount);
         emit Minted(msg.sender, to, amount);
     }
-
 }

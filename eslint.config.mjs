@@ -1,0 +1,24 @@
+// Flat config: typescript-eslint's recommended rules over every TypeScript file we write.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  {
+    ignores: ["node_modules/", "artifacts/", "cache/", "typechain-types/", "coverage/", "dist/", "deployments/"],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ["**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-explicit-any": "error",
+      "no-console": "off",
+    },
+  },
+  {
+    // Mocha's chai assertions are expressions such as `expect(x).to.be.true`.
+    files: ["test/**/*.ts"],
+    rules: { "@typescript-eslint/no-unused-expressions": "off" },
+  },
+);

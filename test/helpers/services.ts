@@ -1,0 +1,127 @@
+/**
+ * Real backing services for tests, started once per test process when the environment does not name one.
+ *
+ * - MongoDB protocol: MONGODB_URI when set; otherwise a FerretDB (SQLite backend) built by
+ *   scripts/services/ferretdb.sh and started on a free loopback port.
+ * - Redis: REDIS_URL when set; otherwise `redis-server` from the machine (Debian package redis-server).
+ *
+ * Nothing here skips a test: a service that cannot be had fails the test with a message that says what to install.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const children: ChildProcess[] = [];
+const tempDirs: string[] = [];
+process.once("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Asks the OS for a free loopback port. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+/** Resolves once something accepts TCP connections on the port, or rejects after `timeoutMs`. */
+export async function waitForPort(port: number, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => (socket.destroy(), resolve(true)));
+      socket.once("error", () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not listen on 127.0.0.1:${port} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function startChild(command: string, args: string[], what: string): ChildProcess {
+  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  child.once("exit", (code) => {
+    if (code !== null && code !== 0) console.error(`${what} exited with ${code}: ${stderr}`);
+  });
+  children.push(child);
+  return child;
+}
+
+let mongo: Promise<string> | undefined;
+
+/** A MongoDB connection string for tests (without a database name; each test file picks its own database). */
+export function ensureMongo(): Promise<string> {
+  mongo ??= (async () => {
+    if (process.env.MONGODB_URI) return process.env.MONGODB_URI;
+    let binary: string;
+    try {
+      binary = execFileSync("bash", [join(__dirname, "../../scripts/services/ferretdb.sh")], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"],
+      }).trim();
+    } catch (error) {
+      throw new Error("No MongoDB-protocol server: set MONGODB_URI or install Go so that FerretDB can be built", {
+        cause: error,
+      });
+    }
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), "nap-ferretdb-"));
+    tempDirs.push(dataDir);
+    startChild(
+      binary,
+      [
+        "--handler=sqlite",
+        `--sqlite-url=file:${dataDir}/`,
+        `--state-dir=${dataDir}`,
+        `--listen-addr=127.0.0.1:${port}`,
+        "--debug-addr=-",
+        "--telemetry=disable",
+        "--log-level=error",
+      ],
+      "FerretDB",
+    );
+    await waitForPort(port, 20_000, "FerretDB");
+    const uri = `mongodb://127.0.0.1:${port}/`;
+    process.env.MONGODB_URI = uri;
+    return uri;
+  })();
+  return mongo;
+}
+
+let redis: Promise<string> | undefined;
+
+/** A Redis URL for tests. */
+export function ensureRedis(): Promise<string> {
+  redis ??= (async () => {
+    if (process.env.REDIS_URL) return process.env.REDIS_URL;
+    const port = await freePort();
+    try {
+      execFileSync("redis-server", ["--version"], { stdio: "ignore" });
+    } catch {
+      throw new Error("No Redis: set REDIS_URL or install redis-server (apt-get install -y redis-server)");
+    }
+    startChild(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+      "redis",
+    );
+    await waitForPort(port, 10_000, "redis-server");
+    const url = `redis://127.0.0.1:${port}`;
+    process.env.REDIS_URL = url;
+    return url;
+  })();
+  return redis;
+}
