@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {INapVault} from "./INapVault.sol";
+
+/// @title IVaultLens
+/// @notice One `eth_call` for everything the API shows about vaults, or about one wallet's positions in them.
+interface IVaultLens {
+    /// @notice What the API shows about one vault.
+    /// @param vault Vault address.
+    /// @param name Share name.
+    /// @param symbol Share symbol.
+    /// @param asset Asset (USDC) address.
+    /// @param assetSymbol Asset symbol.
+    /// @param assetDecimals Asset decimals.
+    /// @param shareDecimals Share decimals (asset decimals + 6).
+    /// @param totalAssets Vault totalAssets (profit still locked left out).
+    /// @param totalSupply Shares in existence (pending request shares included).
+    /// @param pricePerShare Assets for 10**shareDecimals shares (convertToAssets, rounded down).
+    /// @param apyBps Current APY in basis points: the rate at which reported profit is unlocking now, per year,
+    ///        relative to totalAssets (lockedAtReport / unlockPeriod * 365 days / totalAssets), gross of fees;
+    ///        0 when nothing is unlocking or totalAssets is 0.
+    /// @param managementFeeBps Annual management fee.
+    /// @param performanceFeeBps Performance fee.
+    /// @param hurdleRateBps Annual hurdle rate.
+    /// @param riskLevel Risk level (0 CONSERVATIVE, 1 MODERATE, 2 AGGRESSIVE).
+    /// @param isERC7540 Asynchronous redemption.
+    /// @param fulfillmentDelay Seconds before a request may be filled (0 when synchronous).
+    /// @param paused Entries paused.
+    /// @param depositCap Cap on totalAssets (2**256 - 1: none).
+    /// @param maxDeposit What one more deposit may bring in now (0 when paused or full).
+    /// @param createdAt Deployment timestamp.
+    /// @param profitUnlockPeriod Seconds over which a report unlocks.
+    /// @param lockedProfit Profit still locked now.
+    /// @param feeRecipient Receiver of fee shares.
+    /// @param allocations Recorded strategy allocations.
+    struct VaultView {
+        address vault;
+        string name;
+        string symbol;
+        address asset;
+        string assetSymbol;
+        uint8 assetDecimals;
+        uint8 shareDecimals;
+        uint256 totalAssets;
+        uint256 totalSupply;
+        uint256 pricePerShare;
+        uint256 apyBps;
+        uint256 managementFeeBps;
+        uint256 performanceFeeBps;
+        uint256 hurdleRateBps;
+        INapVault.RiskLevel riskLevel;
+        bool isERC7540;
+        uint256 fulfillmentDelay;
+        bool paused;
+        uint256 depositCap;
+        uint256 maxDeposit;
+        uint256 createdAt;
+        uint256 profitUnlockPeriod;
+        uint256 lockedProfit;
+        address feeRecipient;
+        INapVault.Allocation[] allocations;
+    }
+
+    /// @notice One wallet's position in one vault.
+    /// @param vault Vault address.
+    /// @param name Share name.
+    /// @param shares Shares held by the account (not counting shares locked in requests).
+    /// @param assets Value of `shares` (convertToAssets, rounded down).
+    /// @param pendingRedeemShares Shares in requests controlled by the account, not yet filled.
+    /// @param claimableRedeemShares Shares of filled requests, not yet claimed.
+    /// @param claimableAssets Assets of filled requests, not yet claimed.
+    struct PositionView {
+        address vault;
+        string name;
+        uint256 shares;
+        uint256 assets;
+        uint256 pendingRedeemShares;
+        uint256 claimableRedeemShares;
+        uint256 claimableAssets;
+    }
+
+    /// @notice Everything about each vault in `vaults`, in the same order.
+    function vaults(address[] calldata vaults) external view returns (VaultView[] memory);
+
+    /// @notice The positions of `account` in each vault of `vaults`, in the same order.
+    function positions(address[] calldata vaults, address account) external view returns (PositionView[] memory);
+}

@@ -1,0 +1,107 @@
+import { expect } from "chai";
+import { ethers } from "hardhat";
+import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
+import { VaultLens__factory } from "../../../typechain-types";
+import { DAY, HOUR, MAX_UINT, USDC, deployWorld } from "../vaults/fixtures";
+
+async function world() {
+  const w = await deployWorld();
+  const lens = await new VaultLens__factory(w.a.deployer).deploy();
+  return { ...w, lens };
+}
+
+describe("VaultLens", () => {
+  it("returns every field of each vault in one call", async () => {
+    const { a, usdc, sync, async, lens } = await loadFixture(world);
+    const strategy = ethers.id("momentum");
+    await sync.connect(a.manager).setAllocations([{ strategyId: strategy, targetBps: 7_500 }]);
+    await sync.connect(a.alice).deposit(100_000n * USDC, a.alice.address);
+    await sync.connect(a.harvester).report(1_000n * USDC);
+    await async.connect(a.guardian).pause();
+    await time.increase(HOUR);
+
+    const [s, x] = await lens.vaults([await sync.getAddress(), await async.getAddress()]);
+    const assets = await sync.totalAssets();
+    const [lockedAtReport, lastReport, unlockEnd, stillLocked] = await sync.profitUnlock();
+    expect(s.vault).to.equal(await sync.getAddress());
+    expect(s.name).to.equal("Test Vault");
+    expect(s.symbol).to.equal("tVLT");
+    expect(s.asset).to.equal(await usdc.getAddress());
+    expect(s.assetSymbol).to.equal("USDC");
+    expect(s.assetDecimals).to.equal(6);
+    expect(s.shareDecimals).to.equal(12);
+    expect(s.totalAssets).to.equal(assets);
+    expect(s.totalSupply).to.equal(await sync.totalSupply());
+    expect(s.pricePerShare).to.equal(await sync.convertToAssets(10n ** 12n));
+    expect(s.pricePerShare).to.be.gt(1n * USDC);
+    // 1,000 USDC unlocking over a day on ~100,000 USDC: about 365% a year.
+    const apy = (lockedAtReport * 365n * 86_400n * 10_000n) / ((unlockEnd - lastReport) * assets);
+    expect(s.apyBps).to.equal(apy);
+    expect(s.apyBps).to.be.closeTo(36_500n, 400n);
+    expect(s.managementFeeBps).to.equal(200);
+    expect(s.performanceFeeBps).to.equal(2_000);
+    expect(s.hurdleRateBps).to.equal(500);
+    expect(s.riskLevel).to.equal(1);
+    expect(s.isERC7540).to.equal(false);
+    expect(s.fulfillmentDelay).to.equal(0);
+    expect(s.paused).to.equal(false);
+    expect(s.depositCap).to.equal(1_000_000n * USDC);
+    expect(s.maxDeposit).to.equal(1_000_000n * USDC - assets);
+    expect(s.createdAt).to.equal(await sync.createdAt());
+    expect(s.profitUnlockPeriod).to.equal(DAY);
+    expect(s.lockedProfit).to.equal(stillLocked);
+    expect(s.feeRecipient).to.equal(a.feeRecipient.address);
+    expect(s.allocations).to.deep.equal([[strategy, 7_500n]]);
+
+    expect(x.isERC7540).to.equal(true);
+    expect(x.fulfillmentDelay).to.equal(HOUR);
+    expect(x.paused).to.equal(true);
+    expect(x.maxDeposit).to.equal(0);
+    expect(x.riskLevel).to.equal(2);
+    expect(x.apyBps).to.equal(0);
+    expect(x.totalAssets).to.equal(0);
+    expect(x.pricePerShare).to.equal(1n * USDC);
+    expect(x.allocations).to.deep.equal([]);
+    expect(await lens.vaults([])).to.deep.equal([]);
+  });
+
+  it("reports no APY once the profit has unlocked", async () => {
+    const { a, sync, lens } = await loadFixture(world);
+    await sync.connect(a.alice).deposit(100_000n * USDC, a.alice.address);
+    await sync.connect(a.harvester).report(1_000n * USDC);
+    await time.increase(DAY);
+    const [s] = await lens.vaults([await sync.getAddress()]);
+    expect(s.apyBps).to.equal(0);
+    expect(s.lockedProfit).to.equal(0);
+    expect(s.depositCap).to.not.equal(MAX_UINT);
+  });
+
+  it("returns one wallet's shares, value, pending and claimable requests in each vault", async () => {
+    const { a, sync, async, lens } = await loadFixture(world);
+    await sync.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
+    await async.connect(a.alice).deposit(2_000n * USDC, a.alice.address);
+    await async.connect(a.alice).requestRedeem(5n * 10n ** 14n, a.alice.address, a.alice.address);
+    await time.increase(HOUR);
+    await async.connect(a.fulfiller).fulfillRedeem(a.alice.address);
+    await async.connect(a.alice).requestRedeem(2n * 10n ** 14n, a.alice.address, a.alice.address);
+
+    const [p, q] = await lens.positions([await sync.getAddress(), await async.getAddress()], a.alice.address);
+    expect(p.vault).to.equal(await sync.getAddress());
+    expect(p.name).to.equal("Test Vault");
+    expect(p.shares).to.equal(10n ** 15n);
+    expect(p.assets).to.equal(1_000n * USDC);
+    expect(p.pendingRedeemShares).to.equal(0);
+    expect(p.claimableRedeemShares).to.equal(0);
+    expect(p.claimableAssets).to.equal(0);
+
+    expect(q.name).to.equal("Async Vault");
+    expect(q.shares).to.equal(13n * 10n ** 14n);
+    expect(q.assets).to.equal(await async.convertToAssets(13n * 10n ** 14n));
+    expect(q.pendingRedeemShares).to.equal(2n * 10n ** 14n);
+    expect(q.claimableRedeemShares).to.equal(5n * 10n ** 14n);
+    expect(q.claimableAssets).to.equal(await async.maxWithdraw(a.alice.address));
+
+    const [empty] = await lens.positions([await sync.getAddress()], a.carol.address);
+    expect([empty.shares, empty.assets]).to.deep.equal([0n, 0n]);
+  });
+});

@@ -1,0 +1,459 @@
+import { expect } from "chai";
+import { ethers } from "hardhat";
+import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
+import { ConfigurableNapVault__factory, NapVault__factory } from "../../../typechain-types";
+import {
+  DAY,
+  MAX_UINT,
+  USDC,
+  deployWorld,
+  params,
+  roles,
+  toAssets,
+  toShares,
+  type VaultParams,
+} from "./fixtures";
+
+const MANAGER_ROLE = ethers.id("MANAGER_ROLE");
+const HARVESTER_ROLE = ethers.id("HARVESTER_ROLE");
+const GUARDIAN_ROLE = ethers.id("GUARDIAN_ROLE");
+const FULFILLER_ROLE = ethers.id("FULFILLER_ROLE");
+const ADMIN_ROLE = ethers.ZeroHash;
+
+describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => {
+  describe("deployment", () => {
+    it("grants each role to its holder and none to the deployer", async () => {
+      const { a, sync } = await loadFixture(deployWorld);
+      expect(await sync.hasRole(ADMIN_ROLE, a.admin.address)).to.equal(true);
+      expect(await sync.hasRole(MANAGER_ROLE, a.manager.address)).to.equal(true);
+      expect(await sync.hasRole(HARVESTER_ROLE, a.harvester.address)).to.equal(true);
+      expect(await sync.hasRole(GUARDIAN_ROLE, a.guardian.address)).to.equal(true);
+      expect(await sync.hasRole(FULFILLER_ROLE, a.fulfiller.address)).to.equal(true);
+      for (const role of [ADMIN_ROLE, MANAGER_ROLE, HARVESTER_ROLE, GUARDIAN_ROLE, FULFILLER_ROLE]) {
+        expect(await sync.hasRole(role, a.deployer.address)).to.equal(false);
+      }
+      expect(await sync.MANAGER_ROLE()).to.equal(MANAGER_ROLE);
+      expect(await sync.HARVESTER_ROLE()).to.equal(HARVESTER_ROLE);
+      expect(await sync.GUARDIAN_ROLE()).to.equal(GUARDIAN_ROLE);
+      expect(await sync.FULFILLER_ROLE()).to.equal(FULFILLER_ROLE);
+    });
+
+    it("exposes its parameters", async () => {
+      const { a, usdc, sync, async } = await loadFixture(deployWorld);
+      const deployBlock = await ethers.provider.getBlock((await sync.deploymentTransaction())!.blockNumber!);
+      expect(await sync.createdAt()).to.equal(deployBlock!.timestamp);
+      expect(await sync.asset()).to.equal(await usdc.getAddress());
+      expect(await sync.decimals()).to.equal(12);
+      expect(await sync.name()).to.equal("Test Vault");
+      expect(await sync.symbol()).to.equal("tVLT");
+      expect(await sync.riskLevel()).to.equal(1);
+      expect(await async.riskLevel()).to.equal(2);
+      expect(await sync.isERC7540()).to.equal(false);
+      expect(await async.isERC7540()).to.equal(true);
+      expect(await sync.fulfillmentDelay()).to.equal(0);
+      expect(await async.fulfillmentDelay()).to.equal(3600);
+      expect(await sync.paused()).to.equal(false);
+      expect(await sync.depositCap()).to.equal(1_000_000n * USDC);
+      expect(await sync.profitUnlockPeriod()).to.equal(DAY);
+      expect(await sync.managementFeeBps()).to.equal(200);
+      expect(await sync.performanceFeeBps()).to.equal(2_000);
+      expect(await sync.hurdleRateBps()).to.equal(500);
+      expect(await sync.feeRecipient()).to.equal(a.feeRecipient.address);
+      expect(await sync.lastFeeAccrual()).to.equal(deployBlock!.timestamp);
+      expect(await sync.highWaterMark()).to.deep.equal([10n ** 12n, BigInt(deployBlock!.timestamp)]);
+      expect(await sync.profitUnlock()).to.deep.equal([0n, 0n, 0n, 0n]);
+      expect(await sync.allocations()).to.deep.equal([]);
+      expect(await sync.redeemEscrow()).to.equal(ethers.ZeroAddress);
+      expect(await async.redeemEscrow()).to.not.equal(ethers.ZeroAddress);
+      expect(await sync.totalClaimableAssets()).to.equal(0);
+      expect(await sync.share()).to.equal(await sync.getAddress());
+      expect(await sync.MAX_MANAGEMENT_FEE_BPS()).to.equal(500);
+      expect(await sync.MAX_PERFORMANCE_FEE_BPS()).to.equal(3_000);
+      expect(await sync.MAX_HURDLE_RATE_BPS()).to.equal(2_000);
+      expect(await sync.MIN_PROFIT_UNLOCK_PERIOD()).to.equal(3600);
+      expect(await sync.MAX_PROFIT_UNLOCK_PERIOD()).to.equal(30 * DAY);
+      expect(await sync.MAX_FULFILLMENT_DELAY()).to.equal(30 * DAY);
+      expect(await sync.MAX_ALLOCATIONS()).to.equal(20);
+    });
+
+    it("emits its parameters and leaves zero role addresses ungranted", async () => {
+      const { a, usdc } = await loadFixture(deployWorld);
+      const factory = new NapVault__factory(a.deployer);
+      const p = params(await usdc.getAddress(), a.feeRecipient.address);
+      const vault = await factory.deploy(p, { ...roles(a), manager: ethers.ZeroAddress }, [
+        { strategyId: ethers.id("s1"), targetBps: 6_000 },
+      ]);
+      const tx = vault.deploymentTransaction()!;
+      await expect(tx).to.emit(vault, "FeesUpdated").withArgs(200, 2_000, 500);
+      await expect(tx).to.emit(vault, "FeeRecipientUpdated").withArgs(a.feeRecipient.address);
+      await expect(tx).to.emit(vault, "DepositCapUpdated").withArgs(1_000_000n * USDC);
+      await expect(tx).to.emit(vault, "ProfitUnlockPeriodUpdated").withArgs(DAY);
+      await expect(tx).to.emit(vault, "FulfillmentDelayUpdated").withArgs(0);
+      await expect(tx)
+        .to.emit(vault, "AllocationsUpdated")
+        .withArgs([[ethers.id("s1"), 6_000n]]);
+      expect(await vault.hasRole(MANAGER_ROLE, ethers.ZeroAddress)).to.equal(false);
+    });
+
+    it("treats a cap of 2**88 - 1 or more as no cap", async () => {
+      const { a, usdc } = await loadFixture(deployWorld);
+      const vault = await new NapVault__factory(a.deployer).deploy(
+        params(await usdc.getAddress(), a.feeRecipient.address, { depositCap: 2n ** 88n - 1n }),
+        roles(a),
+        [],
+      );
+      await expect(vault.deploymentTransaction()).to.emit(vault, "DepositCapUpdated").withArgs(MAX_UINT);
+      expect(await vault.depositCap()).to.equal(MAX_UINT);
+      expect(await vault.maxDeposit(a.alice.address)).to.equal(MAX_UINT);
+      expect(await vault.maxMint(a.alice.address)).to.equal(MAX_UINT);
+    });
+
+    const badParams: [string, Partial<VaultParams>, string, unknown[]][] = [
+      ["management fee", { managementFeeBps: 501 }, "ManagementFeeTooHigh", [501, 500]],
+      ["performance fee", { performanceFeeBps: 3_001 }, "PerformanceFeeTooHigh", [3_001, 3_000]],
+      ["hurdle rate", { hurdleRateBps: 2_001 }, "HurdleRateTooHigh", [2_001, 2_000]],
+      ["short unlock period", { profitUnlockPeriod: 3_599 }, "ProfitUnlockPeriodOutOfBounds", [3_599, 3_600, 30 * DAY]],
+      [
+        "long unlock period",
+        { profitUnlockPeriod: 30 * DAY + 1 },
+        "ProfitUnlockPeriodOutOfBounds",
+        [30 * DAY + 1, 3_600, 30 * DAY],
+      ],
+      ["delay on a synchronous vault", { fulfillmentDelay: 1 }, "FulfillmentDelayOutOfBounds", [1, 0]],
+      [
+        "long delay",
+        { asyncRedeem: true, fulfillmentDelay: 30 * DAY + 1 },
+        "FulfillmentDelayOutOfBounds",
+        [30 * DAY + 1, 30 * DAY],
+      ],
+    ];
+    for (const [what, override, error, args] of badParams) {
+      it(`rejects an out-of-bounds ${what}`, async () => {
+        const { a, usdc, sync } = await loadFixture(deployWorld);
+        const factory = new NapVault__factory(a.deployer);
+        await expect(factory.deploy(params(await usdc.getAddress(), a.feeRecipient.address, override), roles(a), []))
+          .to.be.revertedWithCustomError(sync, error)
+          .withArgs(...args);
+      });
+    }
+
+    it("accepts the bounds themselves", async () => {
+      const { a, usdc } = await loadFixture(deployWorld);
+      const p = params(await usdc.getAddress(), a.feeRecipient.address, {
+        managementFeeBps: 500,
+        performanceFeeBps: 3_000,
+        hurdleRateBps: 2_000,
+        profitUnlockPeriod: 3_600,
+        asyncRedeem: true,
+        fulfillmentDelay: 30 * DAY,
+      });
+      const vault = await new ConfigurableNapVault__factory(a.deployer).deploy(p, roles(a), []);
+      expect(await vault.fulfillmentDelay()).to.equal(30 * DAY);
+    });
+
+    it("rejects a zero admin and a zero fee recipient", async () => {
+      const { a, usdc, sync } = await loadFixture(deployWorld);
+      const factory = new NapVault__factory(a.deployer);
+      const usdcAddress = await usdc.getAddress();
+      await expect(
+        factory.deploy(params(usdcAddress, a.feeRecipient.address), { ...roles(a), admin: ethers.ZeroAddress }, []),
+      ).to.be.revertedWithCustomError(sync, "ZeroAddress");
+      await expect(factory.deploy(params(usdcAddress, ethers.ZeroAddress), roles(a), [])).to.be.revertedWithCustomError(
+        sync,
+        "ZeroAddress",
+      );
+    });
+  });
+
+  describe("deposit, mint, withdraw, redeem", () => {
+    it("deposits at the virtual-share price, rounding shares down", async () => {
+      const { a, usdc, sync } = await loadFixture(deployWorld);
+      const vault = await sync.getAddress();
+      await expect(sync.connect(a.alice).deposit(1_000n * USDC, a.alice.address))
+        .to.emit(sync, "Deposit")
+        .withArgs(a.alice.address, a.alice.address, 1_000n * USDC, 1_000n * USDC * 10n ** 6n);
+      expect(await sync.balanceOf(a.alice.address)).to.equal(10n ** 15n);
+      expect(await usdc.balanceOf(vault)).to.equal(1_000n * USDC);
+      // A donation makes the price non-integer; the next deposit rounds its shares down.
+      await usdc.connect(a.carol).transfer(vault, 333n);
+      const [assets, supply] = [await sync.totalAssets(), await sync.totalSupply()];
+      expect(assets).to.equal(1_000n * USDC + 333n);
+      const expected = toShares(777n, assets, supply);
+      expect(await sync.previewDeposit(777n)).to.equal(expected);
+      await expect(sync.connect(a.bob).deposit(777n, a.bob.address))
+        .to.emit(sync, "Deposit")
+        .withArgs(a.bob.address, a.bob.address, 777n, expected);
+    });
+
+    it("mints for a receiver, rounding the assets charged up", async () => {
+      const { a, usdc, sync } = await loadFixture(deployWorld);
+      await sync.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
+      await usdc.connect(a.carol).transfer(await sync.getAddress(), 333n);
+      const [assets, supply] = [await sync.totalAssets(), await sync.totalSupply()];
+      const shares = 123_456_789n;
+      const cost = toAssets(shares, assets, supply, true);
+      expect(await sync.previewMint(shares)).to.equal(cost);
+      const before = await usdc.balanceOf(a.bob.address);
+      await expect(sync.connect(a.bob).mint(shares, a.carol.address))
+        .to.emit(sync, "Deposit")
+        .withArgs(a.bob.address, a.carol.address, cost, shares);
+      expect(await usdc.balanceOf(a.bob.address)).to.equal(before - cost);
+      expect(await sync.balanceOf(a.carol.address)).to.equal(shares);
+    });
+
+    it("withdraws burning shares rounded up, and redeems paying assets rounded down", async () => {
+      const { a, usdc, sync } = await loadFixture(deployWorld);
+      await sync.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
+      await usdc.connect(a.carol).transfer(await sync.getAddress(), 333n);
+      let [assets, supply] = [await sync.totalAssets(), await sync.totalSupply()];
+      const burnt = toShares(100n * USDC, assets, supply, true);
+      expect(await sync.previewWithdraw(100n * USDC)).to.equal(burnt);
+      await expect(sync.connect(a.alice).withdraw(100n * USDC, a.bob.address, a.alice.address))
+        .to.emit(sync, "Withdraw")
+        .withArgs(a.alice.address, a.bob.address, a.alice.address, 100n * USDC, burnt);
+      [assets, supply] = [await sync.totalAssets(), await sync.totalSupply()];
+      const shares = 10n ** 14n + 7n;
+      const paid = toAssets(shares, assets, supply);
+      expect(await sync.previewRedeem(shares)).to.equal(paid);
+      const before = await usdc.balanceOf(a.alice.address);
+      await expect(sync.connect(a.alice).redeem(shares, a.alice.address, a.alice.address))
+        .to.emit(sync, "Withdraw")
+        .withArgs(a.alice.address, a.alice.address, a.alice.address, paid, shares);
+      expect(await usdc.balanceOf(a.alice.address)).to.equal(before + paid);
+      expect(await sync.maxRedeem(a.alice.address)).to.equal(await sync.balanceOf(a.alice.address));
+      [assets, supply] = [await sync.totalAssets(), await sync.totalSupply()];
+      expect(await sync.maxWithdraw(a.alice.address)).to.equal(
+        toAssets(await sync.balanceOf(a.alice.address), assets, supply),
+      );
+    });
+
+    it("lets an approved spender redeem for an owner and refuses others", async () => {
+      const { a, sync } = await loadFixture(deployWorld);
+      await sync.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
+      await expect(sync.connect(a.bob).redeem(10n ** 12n, a.bob.address, a.alice.address))
+        .to.be.revertedWithCustomError(sync, "ERC20InsufficientAllowance")
+        .withArgs(a.bob.address, 0, 10n ** 12n);
+      await sync.connect(a.alice).approve(a.bob.address, 10n ** 12n);
+      await expect(sync.connect(a.bob).redeem(10n ** 12n, a.bob.address, a.alice.address))
+        .to.emit(sync, "Withdraw")
+        .withArgs(a.bob.address, a.bob.address, a.alice.address, 1n * USDC, 10n ** 12n);
+    });
+
+    it("refuses to redeem or withdraw more than the owner has", async () => {
+      const { a, sync } = await loadFixture(deployWorld);
+      await sync.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
+      await expect(sync.connect(a.alice).redeem(10n ** 15n + 1n, a.alice.address, a.alice.address))
+        .to.be.revertedWithCustomError(sync, "ERC4626ExceededMaxRedeem")
+        .withArgs(a.alice.address, 10n ** 15n + 1n, 10n ** 15n);
+      await expect(sync.connect(a.alice).withdraw(1_000n * USDC + 1n, a.alice.address, a.alice.address))
+        .to.be.revertedWithCustomError(sync, "ERC4626ExceededMaxWithdraw")
+        .withArgs(a.alice.address, 1_000n * USDC + 1n, 1_000n * USDC);
+    });
+
+    it("never rounds a round trip in favour of the holder", async () => {
+      const { a, usdc, sync } = await loadFixture(deployWorld);
+      await sync.connect(a.alice).deposit(1_234_567n, a.alice.address);
+      await usdc.connect(a.carol).transfer(await sync.getAddress(), 987_654n);
+      for (const amount of [1n, 7n, 999n, 1_000_001n, 123_456_789n]) {
+        expect(await sync.convertToAssets(await sync.convertToShares(amount))).to.be.lte(amount);
+        expect(await sync.previewRedeem(await sync.previewDeposit(amount))).to.be.lte(amount);
+        expect(await sync.previewMint(await sync.previewWithdraw(amount))).to.be.gte(amount);
+        expect(await sync.previewWithdraw(amount)).to.be.gte(await sync.previewDeposit(amount));
+      }
+    });
+  });
+
+  describe("deposit cap", () => {
+    it("reflects the room under the cap exactly in maxDeposit and maxMint", async () => {
+      const { a, usdc, sync } = await loadFixture(deployWorld);
+      const cap = 1_000_000n * USDC;
+      expect(await sync.maxDeposit(a.alice.address)).to.equal(cap);
+      expect(await sync.maxMint(a.alice.address)).to.equal(toShares(cap, 0n, 0n));
+      await sync.connect(a.alice).deposit(400_000n * USDC, a.alice.address);
+      await usdc.connect(a.carol).transfer(await sync.getAddress(), 12_345n);
+      const assets = await sync.totalAssets();
+      expect(await sync.maxDeposit(a.bob.address)).to.equal(cap - assets);
+      const maxMint = await sync.maxMint(a.bob.address);
+      expect(maxMint).to.equal(toShares(cap - assets, assets, await sync.totalSupply()));
+      await expect(sync.connect(a.bob).mint(maxMint + 1n, a.bob.address))
+        .to.be.revertedWithCustomError(sync, "ERC4626ExceededMaxMint")
+        .withArgs(a.bob.address, maxMint + 1n, maxMint);
+      await sync.connect(a.bob).mint(maxMint, a.bob.address);
+      expect(await sync.totalAssets()).to.be.lte(cap);
+      expect(cap - (await sync.totalAssets())).to.equal(await sync.maxDeposit(a.bob.address));
+    });
+
+    it("refuses a deposit above the room and allows one that fills it", async () => {
+      const { a, sync } = await loadFixture(deployWorld);
+      const cap = 1_000_000n * USDC;
+      await sync.connect(a.alice).deposit(cap - 10n, a.alice.address);
+      await expect(sync.connect(a.bob).deposit(11n, a.bob.address))
+        .to.be.revertedWithCustomError(sync, "ERC4626ExceededMaxDeposit")
+        .withArgs(a.bob.address, 11n, 10n);
+      await sync.connect(a.bob).deposit(10n, a.bob.address);
+      expect(await sync.maxDeposit(a.bob.address)).to.equal(0);
+      expect(await sync.maxMint(a.bob.address)).to.equal(0);
+    });
+
+    it("reports no room when donations push totalAssets over the cap", async () => {
+      const { a, usdc, sync } = await loadFixture(deployWorld);
+      await sync.connect(a.alice).deposit(1_000_000n * USDC - 5n, a.alice.address);
+      await usdc.connect(a.carol).transfer(await sync.getAddress(), 10n);
+      expect(await sync.maxDeposit(a.bob.address)).to.equal(0);
+      expect(await sync.maxMint(a.bob.address)).to.equal(0);
+    });
+  });
+
+  describe("pause", () => {
+    it("lets only the guardian pause and unpause, with events", async () => {
+      const { a, sync } = await loadFixture(deployWorld);
+      await expect(sync.connect(a.admin).pause())
+        .to.be.revertedWithCustomError(sync, "AccessControlUnauthorizedAccount")
+        .withArgs(a.admin.address, GUARDIAN_ROLE);
+      await expect(sync.connect(a.guardian).pause()).to.emit(sync, "Paused").withArgs(a.guardian.address);
+      expect(await sync.paused()).to.equal(true);
+      await expect(sync.connect(a.guardian).pause()).to.be.revertedWithCustomError(sync, "VaultIsPaused");
+      await expect(sync.connect(a.alice).unpause())
+        .to.be.revertedWithCustomError(sync, "AccessControlUnauthorizedAccount")
+        .withArgs(a.alice.address, GUARDIAN_ROLE);
+      await expect(sync.connect(a.guardian).unpause()).to.emit(sync, "Unpaused").withArgs(a.guardian.address);
+      await expect(sync.connect(a.guardian).unpause()).to.be.revertedWithCustomError(sync, "VaultIsNotPaused");
+    });
+
+    it("closes entries and reports but keeps exits open", async () => {
+      const { a, sync } = await loadFixture(deployWorld);
+      await sync.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
+      await sync.connect(a.guardian).pause();
+      expect(await sync.maxDeposit(a.bob.address)).to.equal(0);
+      expect(await sync.maxMint(a.bob.address)).to.equal(0);
+      expect(await sync.maxRedeem(a.alice.address)).to.equal(10n ** 15n);
+      expect(await sync.maxWithdraw(a.alice.address)).to.equal(1_000n * USDC);
+      await expect(sync.connect(a.bob).deposit(1n, a.bob.address))
+        .to.be.revertedWithCustomError(sync, "ERC4626ExceededMaxDeposit")
+        .withArgs(a.bob.address, 1n, 0n);
+      await expect(sync.connect(a.bob).mint(1n, a.bob.address))
+        .to.be.revertedWithCustomError(sync, "ERC4626ExceededMaxMint")
+        .withArgs(a.bob.address, 1n, 0n);
+      await expect(sync.connect(a.bob).deposit(0n, a.bob.address)).to.be.revertedWithCustomError(
+        sync,
+        "VaultIsPaused",
+      );
+      await expect(sync.connect(a.harvester).report(1n)).to.be.revertedWithCustomError(sync, "VaultIsPaused");
+      await expect(sync.connect(a.alice).withdraw(100n * USDC, a.alice.address, a.alice.address)).to.emit(
+        sync,
+        "Withdraw",
+      );
+      await expect(sync.connect(a.alice).redeem(10n ** 14n, a.alice.address, a.alice.address)).to.emit(
+        sync,
+        "Withdraw",
+      );
+      await expect(sync.connect(a.alice).transfer(a.bob.address, 1n)).to.emit(sync, "Transfer");
+      await sync.connect(a.guardian).unpause();
+      expect(await sync.maxDeposit(a.bob.address)).to.equal(1_000_000n * USDC - (await sync.totalAssets()));
+    });
+  });
+
+  describe("synchronous vault and ERC-7540", () => {
+    it("refuses requests, has nothing to fill, and advertises only ERC-7575", async () => {
+      const { a, sync } = await loadFixture(deployWorld);
+      await sync.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
+      await expect(
+        sync.connect(a.alice).requestRedeem(1n, a.alice.address, a.alice.address),
+      ).to.be.revertedWithCustomError(sync, "AsyncRedeemNotSupported");
+      await expect(sync.connect(a.fulfiller).fulfillRedeem(a.alice.address))
+        .to.be.revertedWithCustomError(sync, "NothingToFulfill")
+        .withArgs(a.alice.address);
+      expect(await sync.pendingRedeemRequest(0, a.alice.address)).to.equal(0);
+      expect(await sync.claimableRedeemRequest(0, a.alice.address)).to.equal(0);
+      expect(await sync.supportsInterface("0x2f0a18c5")).to.equal(true);
+      expect(await sync.supportsInterface("0xe3bc4e65")).to.equal(false);
+      expect(await sync.supportsInterface("0x620ee8e4")).to.equal(false);
+      expect(await sync.supportsInterface("0x01ffc9a7")).to.equal(true); // ERC-165
+      expect(await sync.supportsInterface("0x7965db0b")).to.equal(true); // IAccessControl
+      expect(await sync.supportsInterface("0xffffffff")).to.equal(false);
+    });
+  });
+
+  describe("allocations", () => {
+    const s1 = ethers.id("strategy-1");
+    const s2 = ethers.id("strategy-2");
+
+    it("records the manager's allocations with an event", async () => {
+      const { a, sync } = await loadFixture(deployWorld);
+      const list = [
+        { strategyId: s1, targetBps: 6_000 },
+        { strategyId: s2, targetBps: 4_000 },
+      ];
+      await expect(sync.connect(a.manager).setAllocations(list))
+        .to.emit(sync, "AllocationsUpdated")
+        .withArgs([
+          [s1, 6_000n],
+          [s2, 4_000n],
+        ]);
+      expect(await sync.allocations()).to.deep.equal([
+        [s1, 6_000n],
+        [s2, 4_000n],
+      ]);
+      await sync.connect(a.manager).setAllocations([{ strategyId: s2, targetBps: 0 }]);
+      expect(await sync.allocations()).to.deep.equal([[s2, 0n]]);
+      await sync.connect(a.manager).setAllocations([]);
+      expect(await sync.allocations()).to.deep.equal([]);
+    });
+
+    it("rejects bad lists and other callers", async () => {
+      const { a, sync } = await loadFixture(deployWorld);
+      await expect(sync.connect(a.admin).setAllocations([]))
+        .to.be.revertedWithCustomError(sync, "AccessControlUnauthorizedAccount")
+        .withArgs(a.admin.address, MANAGER_ROLE);
+      const many = Array.from({ length: 21 }, (_, i) => ({ strategyId: ethers.id(`s${i}`), targetBps: 1 }));
+      await expect(sync.connect(a.manager).setAllocations(many))
+        .to.be.revertedWithCustomError(sync, "TooManyAllocations")
+        .withArgs(21, 20);
+      await expect(
+        sync.connect(a.manager).setAllocations([
+          { strategyId: s1, targetBps: 1 },
+          { strategyId: ethers.ZeroHash, targetBps: 1 },
+        ]),
+      )
+        .to.be.revertedWithCustomError(sync, "ZeroStrategyId")
+        .withArgs(1);
+      await expect(
+        sync.connect(a.manager).setAllocations([
+          { strategyId: s1, targetBps: 1 },
+          { strategyId: s2, targetBps: 1 },
+          { strategyId: s1, targetBps: 1 },
+        ]),
+      )
+        .to.be.revertedWithCustomError(sync, "DuplicateStrategyId")
+        .withArgs(s1);
+      await expect(
+        sync.connect(a.manager).setAllocations([
+          { strategyId: s1, targetBps: 5_000 },
+          { strategyId: s2, targetBps: 5_001 },
+        ]),
+      )
+        .to.be.revertedWithCustomError(sync, "AllocationsExceedTotal")
+        .withArgs(10_001, 10_000);
+    });
+  });
+
+  describe("fee recipient", () => {
+    it("lets only the admin change it, accruing fees for the old recipient first", async () => {
+      const { a, sync } = await loadFixture(deployWorld);
+      await sync.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
+      await expect(sync.connect(a.manager).setFeeRecipient(a.bob.address))
+        .to.be.revertedWithCustomError(sync, "AccessControlUnauthorizedAccount")
+        .withArgs(a.manager.address, ADMIN_ROLE);
+      await expect(sync.connect(a.admin).setFeeRecipient(ethers.ZeroAddress)).to.be.revertedWithCustomError(
+        sync,
+        "ZeroAddress",
+      );
+      await time.increase(DAY);
+      const tx = sync.connect(a.admin).setFeeRecipient(a.bob.address);
+      await expect(tx).to.emit(sync, "FeeRecipientUpdated").withArgs(a.bob.address);
+      await expect(tx).to.emit(sync, "FeesAccrued");
+      expect(await sync.balanceOf(a.feeRecipient.address)).to.be.gt(0);
+      expect(await sync.feeRecipient()).to.equal(a.bob.address);
+    });
+  });
+});
