@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {IGovernor} from "@openzeppelin/contracts/governance/IGovernor.sol";
+
+/// @title INapGovernor
+/// @notice What the NAP governor adds to OpenZeppelin's Governor: proposal ids are sequential (1, 2, 3...), and
+///         proposals can be listed onchain, page by page, with their description, state, tallies and voting window,
+///         so that the API serves `GET /api/v1/proposals` without an indexer.
+interface INapGovernor {
+    /// @notice One proposal as the API lists it.
+    /// @param id Sequential proposal id (1-based).
+    /// @param proposer Account that proposed.
+    /// @param description Full description text.
+    /// @param state Governor state (0 Pending, 1 Active, 2 Canceled, 3 Defeated, 4 Succeeded, 5 Queued, 6 Expired,
+    ///        7 Executed).
+    /// @param againstVotes Votes against (support 0).
+    /// @param forVotes Votes for (support 1).
+    /// @param abstainVotes Abstentions (support 2).
+    /// @param voteStart Snapshot timestamp: voting opens just after it.
+    /// @param voteEnd Deadline timestamp: voting closes after it.
+    /// @param eta Timestamp from which a queued proposal can be executed (0 if not queued).
+    /// @param quorum Votes needed (for + abstain); 0 while the snapshot is not yet in the past.
+    /// @param targets Call targets.
+    /// @param values Call values (wei).
+    /// @param calldatas Call data.
+    struct ProposalView {
+        uint256 id;
+        address proposer;
+        string description;
+        IGovernor.ProposalState state;
+        uint256 againstVotes;
+        uint256 forVotes;
+        uint256 abstainVotes;
+        uint256 voteStart;
+        uint256 voteEnd;
+        uint256 eta;
+        uint256 quorum;
+        address[] targets;
+        uint256[] values;
+        bytes[] calldatas;
+    }
+
+    /// @notice Description text of proposal `proposalId` (empty for an unknown id).
+    function proposalDescription(uint256 proposalId) external view returns (string memory);
+
+    /// @notice One proposal; reverts with `GovernorNonexistentProposal` for an unknown id.
+    function getProposal(uint256 proposalId) external view returns (ProposalView memory);
+
+    /// @notice Proposals in creation order from index `offset` (0-based; proposal id = index + 1), at most `limit`.
+    function proposalsPage(uint256 offset, uint256 limit) external view returns (ProposalView[] memory);
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+/// @title IStrategyRegistryV3
+/// @notice Onchain registry of agent trading strategies: submission with bounded risk parameters, and a lifecycle
+///         moved by roles (screening bot, guardians, manager, oracles) through a fixed transition table.
+/// @dev Transition table (every other move reverts with `StrategyIllegalTransition(id, from, to)`):
+///
+///      | from                    | to                      | caller        | function, condition                  |
+///      |-------------------------|-------------------------|---------------|--------------------------------------|
+///      | (none)                  | shadow                  | anyone        | submit (owner = msg.sender)          |
+///      | shadow                  | guardian_review         | SCREENER_ROLE | passScreening                        |
+///      | shadow                  | deprecated              | SCREENER_ROLE | failScreening                        |
+///      | guardian_review         | paper_trading           | GUARDIAN_ROLE | guardianVote(true): k-th approval    |
+///      | guardian_review         | deprecated              | GUARDIAN_ROLE | guardianVote(false): k-th rejection  |
+///      | paper_trading           | pending_oracle_approval | MANAGER_ROLE  | completePaperTrading, at least       |
+///      |                         |                         |               | minPaperTradingPeriod after entering |
+///      |                         |                         |               | (or resuming into) paper_trading     |
+///      | pending_oracle_approval | live                    | ORACLE_ROLE   | oracleVote(true): k-th approval      |
+///      | pending_oracle_approval | deprecated              | ORACLE_ROLE   | oracleVote(false): k-th rejection    |
+///      | any active state (*)    | paused                  | GUARDIAN_ROLE | pause (circuit breaker)              |
+///      | paused                  | the state it paused in  | GUARDIAN_ROLE | resume                               |
+///      | any but deprecated      | deprecated              | GUARDIAN_ROLE | deprecate                            |
+///      | deprecated              | -                       | -             | terminal                             |
+///
+///      (*) active: shadow, guardian_review, paper_trading, pending_oracle_approval, live.
+///      k is `guardianThreshold` / `oracleThreshold` (read when the vote is cast). Each guardian (oracle) votes once
+///      per strategy; votes cast before a pause stay counted after resume.
+///      Invariants: `createdAt` never changes after submission; `lastStatusChange` equals the timestamp of the last
+///      `StrategyStatusChanged` event of the strategy (or `createdAt` before the first one); a deprecated strategy
+///      never changes again; a paused strategy always remembers a non-paused, non-deprecated state to resume to.
+interface IStrategyRegistryV3 {
+    /// @notice Lifecycle states, in the onchain order shared with the API (0 = Shadow ... 6 = Deprecated).
+    enum Status {
+        Shadow,
+        GuardianReview,
+        PaperTrading,
+        PendingOracleApproval,
+        Live,
+        Paused,
+        Deprecated
+    }
+
+    /// @notice The seven risk parameters of the live API, in its units.
+    /// @param maxPositionSizePercent Percent of AUM, 1-100.
+    /// @param maxLeverage 100 = 1x, 100-1000.
+    /// @param stopLossPercent Basis points, 50-5000.
+    /// @param slippageToleranceBps Basis points, 1-1000.
+    /// @param correlationThreshold 70 = 0.7, 0-100.
+    /// @param velocityLimit Maximum capital movement per period in USDC base units, at least 1000 (and at most
+    ///        2^184 - 1, the width it is stored in).
+    /// @param flashLoansEnabled Whether flash loans are permitted.
+    struct RiskParams {
+        uint256 maxPositionSizePercent;
+        uint256 maxLeverage;
+        uint256 stopLossPercent;
+        uint256 slippageToleranceBps;
+        uint256 correlationThreshold;
+        uint256 velocityLimit;
+        bool flashLoansEnabled;
+    }
+
+    /// @notice Everything the API shows about one strategy, read in one call.
+    struct StrategyView {
+        bytes32 id;
+        address owner;
+        string name;
+        string description;
+        bytes32 dna;
+        Status status;
+        Status pausedFrom;
+        uint256 createdAt;
+        uint256 lastStatusChange;
+        RiskParams params;
+        uint256 guardianApprovals;
+        uint256 guardianRejections;
+        uint256 oracleApprovals;
+        uint256 oracleRejections;
+    }
+
+    /// @notice Emitted once per submission, with every field the API and the data API index.
+    event StrategySubmitted(
+        bytes32 indexed strategyId,
+        address indexed owner,
+        bytes32 indexed dna,
+        string name,
+        string description,
+        RiskParams params,
+        uint256 createdAt
+    );
+
+    /// @notice Emitted on every lifecycle move; `at` is the new `lastStatusChange`.
+    event StrategyStatusChanged(
+        bytes32 indexed strategyId,
+        Status indexed from,
+        Status indexed to,
+        address by,
+        uint256 at
+    );
+
+    /// @notice Emitted when a guardian votes on a strategy in guardian_review, with the tallies after the vote.
+    event GuardianVoteCast(
+        bytes32 indexed strategyId,
+        address indexed guardian,
+        bool approve,
+        uint256 approvals,
+        uint256 rejections
+    );
+
+    /// @notice Emitted when an oracle votes on a strategy in pending_oracle_approval, with the tallies after the vote.
+    event OracleVoteCast(
+        bytes32 indexed strategyId,
+        address indexed oracle,
+        bool approve,
+        uint256 approvals,
+        uint256 rejections
+    );
+
+    /// @notice Emitted when the admin changes the number of guardian votes that decide a review.
+    event GuardianThresholdSet(uint256 previous, uint256 current);
+
+    /// @notice Emitted when the admin changes the number of oracle votes that decide an approval.
+    event OracleThresholdSet(uint256 previous, uint256 current);
+
+    /// @notice Emitted when the admin changes the minimum paper-trading period (seconds).
+    event MinPaperTradingPeriodSet(uint256 previous, uint256 current);
+
+    /// @notice Thrown when a text field (`"name"` or `"description"`) has a byte length outside [min, max].
+    error StrategyTextLengthOutOfBounds(string field, uint256 length, uint256 min, uint256 max);
+
+    /// @notice Thrown when a risk parameter (named as in the API, e.g. `"max_leverage"`) is outside [min, max].
+    error StrategyRiskParamOutOfBounds(string param, uint256 value, uint256 min, uint256 max);
+
+    /// @notice Thrown when no strategy has id `strategyId`.
+    error StrategyUnknown(bytes32 strategyId);
+
+    /// @notice Thrown when a move from `from` to `to` is not in the transition table for the caller's function.
+    error StrategyIllegalTransition(bytes32 strategyId, Status from, Status to);
+
+    /// @notice Thrown when `voter` has already voted on `strategyId` in the current review.
+    error StrategyAlreadyVoted(bytes32 strategyId, address voter);
+
+    /// @notice Thrown when paper trading is completed before `readyAt` (now is `nowTs`).
+    error StrategyPaperTradingTooShort(bytes32 strategyId, uint256 readyAt, uint256 nowTs);
+
+    /// @notice Thrown when the admin sets a vote threshold outside [min, max].
+    error StrategyThresholdOutOfBounds(uint256 value, uint256 min, uint256 max);
+
+    /// @notice Thrown when the admin sets a minimum paper-trading period above `max` seconds.
+    error StrategyPeriodOutOfBounds(uint256 value, uint256 max);
+
+    /// @notice Records a new strategy owned by msg.sender in state shadow.
+    /// @dev Bounds: name 3-100 bytes, description 10-2000 bytes, and the risk bounds of `RiskParams`.
+    /// @param name Strategy name (UTF-8, byte length counted).
+    /// @param description Strategy description (UTF-8, byte length counted).
+    /// @param dna 32-byte strategy DNA chosen by the submitter (not required to be unique).
+    /// @param params Risk parameters.
+    /// @return strategyId keccak256(chainid, registry, owner, owner's strategy count before this one, dna): unique.
+    function submit(
+        string calldata name,
+        string calldata description,
+        bytes32 dna,
+        RiskParams calldata params
+    ) external returns (bytes32 strategyId);
+
+    /// @notice Screening passed: shadow -> guardian_review. SCREENER_ROLE only.
+    function passScreening(bytes32 strategyId) external;
+
+    /// @notice Screening failed: shadow -> deprecated. SCREENER_ROLE only.
+    function failScreening(bytes32 strategyId) external;
+
+    /// @notice A guardian's vote in guardian_review; the k-th approval moves to paper_trading, the k-th rejection to
+    ///         deprecated. GUARDIAN_ROLE only, one vote per guardian per strategy.
+    function guardianVote(bytes32 strategyId, bool approve) external;
+
+    /// @notice Ends paper trading: paper_trading -> pending_oracle_approval, once `minPaperTradingPeriod` seconds
+    ///         have passed since the strategy entered (or was resumed into) paper_trading. MANAGER_ROLE only.
+    function completePaperTrading(bytes32 strategyId) external;
+
+    /// @notice An oracle's vote in pending_oracle_approval; the k-th approval makes it live, the k-th rejection
+    ///         deprecates it. ORACLE_ROLE only, one vote per oracle per strategy.
+    function oracleVote(bytes32 strategyId, bool approve) external;
+
+    /// @notice Circuit breaker: any active state -> paused, remembering the state. GUARDIAN_ROLE only.
+    function pause(bytes32 strategyId) external;
+
+    /// @notice paused -> the state it was paused in. GUARDIAN_ROLE only.
+    function resume(bytes32 strategyId) external;
+
+    /// @notice Any state but deprecated -> deprecated (terminal). GUARDIAN_ROLE only.
+    function deprecate(bytes32 strategyId) external;
+
+    /// @notice Sets k for guardian reviews, 1-32. DEFAULT_ADMIN_ROLE (the timelock) only.
+    function setGuardianThreshold(uint256 threshold) external;
+
+    /// @notice Sets k for oracle approvals, 1-32. DEFAULT_ADMIN_ROLE (the timelock) only.
+    function setOracleThreshold(uint256 threshold) external;
+
+    /// @notice Sets the minimum paper-trading period in seconds, at most 365 days. DEFAULT_ADMIN_ROLE only.
+    function setMinPaperTradingPeriod(uint256 period) external;
+
+    /// @notice Number of guardian votes (of one kind) that decides a review.
+    function guardianThreshold() external view returns (uint256);
+
+    /// @notice Number of oracle votes (of one kind) that decides an approval.
+    function oracleThreshold() external view returns (uint256);
+
+    /// @notice Minimum seconds in paper_trading before `completePaperTrading`.
+    function minPaperTradingPeriod() external view returns (uint256);
+
+    /// @notice One strategy by id. Reverts with `StrategyUnknown` for an unknown id.
+    function getStrategy(bytes32 strategyId) external view returns (StrategyView memory);
+
+    /// @notice Number of strategies `owner` has submitted.
+    function strategyCountOf(address owner) external view returns (uint256);
+
+    /// @notice Strategies of `owner` in submission order, from index `offset`, at most `limit` of them (fewer at
+    ///         the end; empty when `offset` is past the end).
+    function strategiesOf(address owner, uint256 offset, uint256 limit) external view returns (StrategyView[] memory);
+
+    /// @notice Ids of `owner`'s strategies in submission order, paginated like `strategiesOf`.
+    function strategyIdsOf(address owner, uint256 offset, uint256 limit) external view returns (bytes32[] memory);
+
+    /// @notice The vote `voter` cast as guardian on `strategyId`: 0 none, 1 approve, 2 reject.
+    function guardianVoteOf(bytes32 strategyId, address voter) external view returns (uint8);
+
+    /// @notice The vote `voter` cast as oracle on `strategyId`: 0 none, 1 approve, 2 reject.
+    function oracleVoteOf(bytes32 strategyId, address voter) external view returns (uint8);
+}

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {IStrategyRegistryV3} from "../interfaces/IStrategyRegistryV3.sol";
+
+/// @title StrategyRegistryV3
+/// @notice Records agents' strategies and moves them through the lifecycle of `IStrategyRegistryV3` (see the
+///         transition table there). Texts are kept in storage so that the API lists an owner's strategies with one
+///         `eth_call` and no indexer or log-range queries (gas figures and the trade-off: docs/registry.md).
+/// @dev Storage per strategy: one packed header slot (owner, status, pausedFrom, createdAt, lastStatusChange), the
+///      DNA, one packed risk-parameter slot, the name and the description (Solidity string layout), plus one entry
+///      in the owner's id list. Vote tallies live in a separate mapping written only by votes.
+contract StrategyRegistryV3 is AccessControl, IStrategyRegistryV3 {
+    /// @notice The automated screening bot (the service relayer).
+    bytes32 public constant SCREENER_ROLE = keccak256("SCREENER_ROLE");
+    /// @notice Guardians: review votes, circuit breaker (pause / resume) and deprecation.
+    bytes32 public constant GUARDIAN_ROLE = keccak256("GUARDIAN_ROLE");
+    /// @notice Ends paper trading.
+    bytes32 public constant MANAGER_ROLE = keccak256("MANAGER_ROLE");
+    /// @notice Oracles: approval votes that make a strategy live.
+    bytes32 public constant ORACLE_ROLE = keccak256("ORACLE_ROLE");
+
+    uint256 internal constant NAME_MIN = 3;
+    uint256 internal constant NAME_MAX = 100;
+    uint256 internal constant DESCRIPTION_MIN = 10;
+    uint256 internal constant DESCRIPTION_MAX = 2000;
+    uint256 internal constant MAX_THRESHOLD = 32;
+    uint256 internal constant MAX_PAPER_TRADING_PERIOD = 365 days;
+
+    uint8 internal constant VOTE_NONE = 0;
+    uint8 internal constant VOTE_APPROVE = 1;
+    uint8 internal constant VOTE_REJECT = 2;
+
+    /// @dev Risk parameters packed in one slot (bounds guarantee that every value fits its width).
+    struct PackedRisk {
+        uint8 maxPositionSizePercent;
+        uint16 maxLeverage;
+        uint16 stopLossPercent;
+        uint16 slippageToleranceBps;
+        uint8 correlationThreshold;
+        bool flashLoansEnabled;
+        uint184 velocityLimit;
+    }
+
+    struct Record {
+        // slot 0: 20 + 1 + 1 + 5 + 5 bytes
+        address owner;
+        Status status;
+        Status pausedFrom;
+        uint40 createdAt;
+        uint40 lastStatusChange;
+        // slot 1
+        bytes32 dna;
+        // slot 2
+        PackedRisk risk;
+        // slots 3 and 4 (and their data slots)
+        string name;
+        string description;
+    }
+
+    struct Tally {
+        uint16 guardianApprovals;
+        uint16 guardianRejections;
+        uint16 oracleApprovals;
+        uint16 oracleRejections;
+    }
+
+    mapping(bytes32 strategyId => Record) private _records;
+    mapping(bytes32 strategyId => Tally) private _tallies;
+    mapping(address owner => bytes32[]) private _idsOf;
+    mapping(bytes32 strategyId => mapping(address guardian => uint8)) private _guardianVotes;
+    mapping(bytes32 strategyId => mapping(address oracle => uint8)) private _oracleVotes;
+
+    /// @inheritdoc IStrategyRegistryV3
+    uint256 public guardianThreshold;
+    /// @inheritdoc IStrategyRegistryV3
+    uint256 public oracleThreshold;
+    /// @inheritdoc IStrategyRegistryV3
+    uint256 public minPaperTradingPeriod;
+
+    /// @param admin Receives DEFAULT_ADMIN_ROLE (the governance timelock; the deployer while wiring).
+    /// @param guardianThreshold_ Guardian votes that decide a review (1-32).
+    /// @param oracleThreshold_ Oracle votes that decide an approval (1-32).
+    /// @param minPaperTradingPeriod_ Minimum paper-trading seconds (at most 365 days).
+    constructor(address admin, uint256 guardianThreshold_, uint256 oracleThreshold_, uint256 minPaperTradingPeriod_) {
+        _grantRole(DEFAULT_ADMIN_ROLE, admin);
+        _setGuardianThreshold(guardianThreshold_);
+        _setOracleThreshold(oracleThreshold_);
+        _setMinPaperTradingPeriod(minPaperTradingPeriod_);
+    }
+
+    // ---------------------------------------------------------------- submission
+
+    /// @inheritdoc IStrategyRegistryV3
+    function submit(
+        string calldata name,
+        string calldata description,
+        bytes32 dna,
+        RiskParams calldata params
+    ) external returns (bytes32 strategyId) {
+        _checkLength("name", bytes(name).length, NAME_MIN, NAME_MAX);
+        _checkLength("description", bytes(description).length, DESCRIPTION_MIN, DESCRIPTION_MAX);
+        _checkRisk(params);
+
+        bytes32[] storage ids = _idsOf[msg.sender];
+        strategyId = keccak256(abi.encode(block.chainid, address(this), msg.sender, ids.length, dna));
+        ids.push(strategyId);
+
+        Record storage record = _records[strategyId];
+        record.owner = msg.sender;
+        record.createdAt = uint40(block.timestamp);
+        record.lastStatusChange = uint40(block.timestamp);
+        // status and pausedFrom stay Shadow (0), written with the same slot.
+        record.dna = dna;
+        record.risk = PackedRisk({
+            maxPositionSizePercent: uint8(params.maxPositionSizePercent),
+            maxLeverage: uint16(params.maxLeverage),
+            stopLossPercent: uint16(params.stopLossPercent),
+            slippageToleranceBps: uint16(params.slippageToleranceBps),
+            correlationThreshold: uint8(params.correlationThreshold),
+            flashLoansEnabled: params.flashLoansEnabled,
+            velocityLimit: uint184(params.velocityLimit)
+        });
+        record.name = name;
+        record.description = description;
+
+        emit StrategySubmitted(strategyId, msg.sender, dna, name, description, params, block.timestamp);
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /// @inheritdoc IStrategyRegistryV3
+    function passScreening(bytes32 strategyId) external onlyRole(SCREENER_ROLE) {
+        _move(strategyId, Status.Shadow, Status.GuardianReview);
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function failScreening(bytes32 strategyId) external onlyRole(SCREENER_ROLE) {
+        _move(strategyId, Status.Shadow, Status.Deprecated);
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function guardianVote(bytes32 strategyId, bool approve) external onlyRole(GUARDIAN_ROLE) {
+        Status target = approve ? Status.PaperTrading : Status.Deprecated;
+        _requireStatus(strategyId, Status.GuardianReview, target);
+        if (_guardianVotes[strategyId][msg.sender] != VOTE_NONE) revert StrategyAlreadyVoted(strategyId, msg.sender);
+        _guardianVotes[strategyId][msg.sender] = approve ? VOTE_APPROVE : VOTE_REJECT;
+
+        Tally storage tally = _tallies[strategyId];
+        uint256 count;
+        if (approve) count = ++tally.guardianApprovals;
+        else count = ++tally.guardianRejections;
+        emit GuardianVoteCast(strategyId, msg.sender, approve, tally.guardianApprovals, tally.guardianRejections);
+
+        if (count >= guardianThreshold) _setStatus(strategyId, Status.GuardianReview, target);
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function completePaperTrading(bytes32 strategyId) external onlyRole(MANAGER_ROLE) {
+        Record storage record = _requireStatus(strategyId, Status.PaperTrading, Status.PendingOracleApproval);
+        uint256 readyAt = uint256(record.lastStatusChange) + minPaperTradingPeriod;
+        if (block.timestamp < readyAt) revert StrategyPaperTradingTooShort(strategyId, readyAt, block.timestamp);
+        _setStatus(strategyId, Status.PaperTrading, Status.PendingOracleApproval);
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function oracleVote(bytes32 strategyId, bool approve) external onlyRole(ORACLE_ROLE) {
+        Status target = approve ? Status.Live : Status.Deprecated;
+        _requireStatus(strategyId, Status.PendingOracleApproval, target);
+        if (_oracleVotes[strategyId][msg.sender] != VOTE_NONE) revert StrategyAlreadyVoted(strategyId, msg.sender);
+        _oracleVotes[strategyId][msg.sender] = approve ? VOTE_APPROVE : VOTE_REJECT;
+
+        Tally storage tally = _tallies[strategyId];
+        uint256 count;
+        if (approve) count = ++tally.oracleApprovals;
+        else count = ++tally.oracleRejections;
+        emit OracleVoteCast(strategyId, msg.sender, approve, tally.oracleApprovals, tally.oracleRejections);
+
+        if (count >= oracleThreshold) _setStatus(strategyId, Status.PendingOracleApproval, target);
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function pause(bytes32 strategyId) external onlyRole(GUARDIAN_ROLE) {
+        Record storage record = _recordOf(strategyId);
+        Status from = record.status;
+        if (from == Status.Paused || from == Status.Deprecated) {
+            revert StrategyIllegalTransition(strategyId, from, Status.Paused);
+        }
+        record.pausedFrom = from;
+        _setStatus(strategyId, from, Status.Paused);
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function resume(bytes32 strategyId) external onlyRole(GUARDIAN_ROLE) {
+        Record storage record = _recordOf(strategyId);
+        Status from = record.status;
+        if (from != Status.Paused) {
+            // The target a resume would reach is only defined for a paused strategy; report the attempted move
+            // as "from -> from" otherwise (there is no state to return to).
+            revert StrategyIllegalTransition(strategyId, from, from);
+        }
+        _setStatus(strategyId, Status.Paused, record.pausedFrom);
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function deprecate(bytes32 strategyId) external onlyRole(GUARDIAN_ROLE) {
+        Record storage record = _recordOf(strategyId);
+        Status from = record.status;
+        if (from == Status.Deprecated) revert StrategyIllegalTransition(strategyId, from, Status.Deprecated);
+        _setStatus(strategyId, from, Status.Deprecated);
+    }
+
+    // ---------------------------------------------------------------- parameters
+
+    /// @inheritdoc IStrategyRegistryV3
+    function setGuardianThreshold(uint256 threshold) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setGuardianThreshold(threshold);
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function setOracleThreshold(uint256 threshold) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setOracleThreshold(threshold);
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function setMinPaperTradingPeriod(uint256 period) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setMinPaperTradingPeriod(period);
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    /// @inheritdoc IStrategyRegistryV3
+    function getStrategy(bytes32 strategyId) external view returns (StrategyView memory) {
+        _recordOf(strategyId);
+        return _view(strategyId);
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function strategyCountOf(address owner) external view returns (uint256) {
+        return _idsOf[owner].length;
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function strategiesOf(
+        address owner,
+        uint256 offset,
+        uint256 limit
+    ) external view returns (StrategyView[] memory page) {
+        bytes32[] memory ids = _page(owner, offset, limit);
+        page = new StrategyView[](ids.length);
+        for (uint256 i = 0; i < ids.length; ++i) {
+            page[i] = _view(ids[i]);
+        }
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function strategyIdsOf(address owner, uint256 offset, uint256 limit) external view returns (bytes32[] memory) {
+        return _page(owner, offset, limit);
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function guardianVoteOf(bytes32 strategyId, address voter) external view returns (uint8) {
+        return _guardianVotes[strategyId][voter];
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function oracleVoteOf(bytes32 strategyId, address voter) external view returns (uint8) {
+        return _oracleVotes[strategyId][voter];
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    function _checkLength(string memory field, uint256 length, uint256 min, uint256 max) private pure {
+        if (length < min || length > max) revert StrategyTextLengthOutOfBounds(field, length, min, max);
+    }
+
+    function _checkRange(string memory param, uint256 value, uint256 min, uint256 max) private pure {
+        if (value < min || value > max) revert StrategyRiskParamOutOfBounds(param, value, min, max);
+    }
+
+    function _checkRisk(RiskParams calldata params) private pure {
+        _checkRange("max_position_size_percent", params.maxPositionSizePercent, 1, 100);
+        _checkRange("max_leverage", params.maxLeverage, 100, 1000);
+        _checkRange("stop_loss_percent", params.stopLossPercent, 50, 5000);
+        _checkRange("slippage_tolerance_bps", params.slippageToleranceBps, 1, 1000);
+        _checkRange("correlation_threshold", params.correlationThreshold, 0, 100);
+        _checkRange("velocity_limit", params.velocityLimit, 1000, type(uint184).max);
+    }
+
+    function _recordOf(bytes32 strategyId) private view returns (Record storage record) {
+        record = _records[strategyId];
+        if (record.owner == address(0)) revert StrategyUnknown(strategyId);
+    }
+
+    /// @dev Loads the record and checks that it is in `expected`, reporting the attempted move `status -> to`.
+    function _requireStatus(bytes32 strategyId, Status expected, Status to) private view returns (Record storage) {
+        Record storage record = _recordOf(strategyId);
+        if (record.status != expected) revert StrategyIllegalTransition(strategyId, record.status, to);
+        return record;
+    }
+
+    function _move(bytes32 strategyId, Status from, Status to) private {
+        _requireStatus(strategyId, from, to);
+        _setStatus(strategyId, from, to);
+    }
+
+    /// @dev Writes status and timestamp in the header slot, then emits. Callers have checked the table.
+    function _setStatus(bytes32 strategyId, Status from, Status to) private {
+        Record storage record = _records[strategyId];
+        record.status = to;
+        record.lastStatusChange = uint40(block.timestamp);
+        emit StrategyStatusChanged(strategyId, from, to, msg.sender, block.timestamp);
+    }
+
+    function _page(address owner, uint256 offset, uint256 limit) private view returns (bytes32[] memory ids) {
+        bytes32[] storage all = _idsOf[owner];
+        uint256 total = all.length;
+        if (offset >= total) return new bytes32[](0);
+        uint256 end = total - offset < limit ? total : offset + limit;
+        ids = new bytes32[](end - offset);
+        for (uint256 i = offset; i < end; ++i) {
+            ids[i - offset] = all[i];
+        }
+    }
+
+    function _view(bytes32 strategyId) private view returns (StrategyView memory out) {
+        Record storage record = _records[strategyId];
+        Tally storage tally = _tallies[strategyId];
+        PackedRisk memory risk = record.risk;
+        out.id = strategyId;
+        out.owner = record.owner;
+        out.name = record.name;
+        out.description = record.description;
+        out.dna = record.dna;
+        out.status = record.status;
+        out.pausedFrom = record.pausedFrom;
+        out.createdAt = record.createdAt;
+        out.lastStatusChange = record.lastStatusChange;
+        out.params = RiskParams({
+            maxPositionSizePercent: risk.maxPositionSizePercent,
+            maxLeverage: risk.maxLeverage,
+            stopLossPercent: risk.stopLossPercent,
+            slippageToleranceBps: risk.slippageToleranceBps,
+            correlationThreshold: risk.correlationThreshold,
+            velocityLimit: risk.velocityLimit,
+            flashLoansEnabled: risk.flashLoansEnabled
+        });
+        out.guardianApprovals = tally.guardianApprovals;
+        out.guardianRejections = tally.guardianRejections;
+        out.oracleApprovals = tally.oracleApprovals;
+        out.oracleRejections = tally.oracleRejections;
+    }
+
+    function _setGuardianThreshold(uint256 threshold) private {
+        if (threshold == 0 || threshold > MAX_THRESHOLD) {
+            revert StrategyThresholdOutOfBounds(threshold, 1, MAX_THRESHOLD);
+        }
+        emit GuardianThresholdSet(guardianThreshold, threshold);
+        guardianThreshold = threshold;
+    }
+
+    function _setOracleThreshold(uint256 threshold) private {
+        if (threshold == 0 || threshold > MAX_THRESHOLD) {
+            revert StrategyThresholdOutOfBounds(threshold, 1, MAX_THRESHOLD);
+        }
+        emit OracleThresholdSet(oracleThreshold, threshold);
+        oracleThreshold = threshold;
+    }
+
+    function _setMinPaperTradingPeriod(uint256 period) private {
+        if (period > MAX_PAPER_TRADING_PERIOD) revert StrategyPeriodOutOfBounds(period, MAX_PAPER_TRADING_PERIOD);
+        emit MinPaperTradingPeriodSet(minPaperTradingPeriod, period);
+        minPaperTradingPeriod = period;
+    }
+}
