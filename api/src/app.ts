@@ -43,7 +43,8 @@ export function createApp(deps: AppDeps): NapApp {
   const { config, logger, store, chain } = deps;
   const clock = deps.clock ?? (() => new Date());
   const verifier: SignatureVerifier =
-    deps.signatureVerifier ?? ((wallet, message, signature) => verifyWalletSignature(chain.provider, wallet, message, signature));
+    deps.signatureVerifier ??
+    ((wallet, message, signature) => verifyWalletSignature(chain.provider, wallet, message, signature));
 
   const services: Services = {
     config,
@@ -75,7 +76,10 @@ export function createApp(deps: AppDeps): NapApp {
   const routes: RouteDefinition[] = [
     ...apiRoutes(services),
     ...(deps.extraRoutes ? deps.extraRoutes(services) : []),
-    ...docsRoutes((): Record<string, unknown> => (document ??= buildOpenApiDocument(routes, { version: SERVICE_VERSION, serverUrl: config.publicUrl }))),
+    ...docsRoutes(
+      (): Record<string, unknown> =>
+        (document ??= buildOpenApiDocument(routes, { version: SERVICE_VERSION, serverUrl: config.publicUrl })),
+    ),
   ];
 
   const router = new Router();

@@ -47,7 +47,9 @@ export async function loadDeployment(file: string, expectedChainId: number): Pro
     throw new Error(`Deployment file ${file} is invalid: ${problems}`);
   }
   if (parsed.data.chainId !== expectedChainId) {
-    throw new Error(`Deployment file ${file} is for chain ${parsed.data.chainId}, but the RPC serves ${expectedChainId}`);
+    throw new Error(
+      `Deployment file ${file} is for chain ${parsed.data.chainId}, but the RPC serves ${expectedChainId}`,
+    );
   }
   return parsed.data;
 }

@@ -10,6 +10,7 @@ export interface ChainAccess {
   readonly chainName: string;
   /** Null when no deployment file was found (the vault endpoints answer 503). */
   readonly deployment: Deployment | null;
+  /** Null without a deployment or without a VaultLens in it. */
   readonly vaults: VaultReader | null;
   /** Answers within `timeoutMs` whether the RPC endpoint serves requests. */
   isConnected(timeoutMs?: number): Promise<boolean>;
@@ -39,14 +40,22 @@ export function createChainAccess(provider: Provider, chainId: number, deploymen
     chainId,
     chainName: deployment?.network && deployment.network !== "localhost" ? deployment.network : chainNameOf(chainId),
     deployment,
-    vaults: deployment ? new VaultReader(provider, sources) : null,
+    vaults: deployment?.contracts.VaultLens
+      ? new VaultReader(provider, sources, deployment.contracts.VaultLens.address)
+      : null,
     async isConnected(timeoutMs = 2_000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<boolean>((resolve) => {
         timer = setTimeout(() => resolve(false), timeoutMs);
       });
       try {
-        return await Promise.race([provider.getBlockNumber().then(() => true, () => false), timeout]);
+        return await Promise.race([
+          provider.getBlockNumber().then(
+            () => true,
+            () => false,
+          ),
+          timeout,
+        ]);
       } finally {
         clearTimeout(timer);
       }
@@ -72,7 +81,9 @@ export async function connectChain(options: ConnectChainOptions): Promise<ChainA
     try {
       chainId = Number((await probe.getNetwork()).chainId);
     } catch (error) {
-      throw new Error(`RPC_URL ${options.rpcUrl} is unreachable and CHAIN_ID is not set: ${String(error)}`);
+      throw new Error(`RPC_URL ${options.rpcUrl} is unreachable and CHAIN_ID is not set: ${String(error)}`, {
+        cause: error,
+      });
     } finally {
       probe.destroy();
     }

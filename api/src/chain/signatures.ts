@@ -33,7 +33,9 @@ export async function verifyWalletSignature(
   if (code === "0x") return false;
   try {
     const contract = new Contract(expected, EIP1271_ABI, provider);
-    const result = (await contract.getFunction("isValidSignature").staticCall(hashMessage(message), signature)) as string;
+    const result = (await contract
+      .getFunction("isValidSignature")
+      .staticCall(hashMessage(message), signature)) as string;
     return result.toLowerCase() === EIP1271_MAGIC_VALUE;
   } catch {
     // A revert (or a contract without the function) means "not valid", as EIP-1271 prescribes for callers.

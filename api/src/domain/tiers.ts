@@ -20,12 +20,15 @@ export interface TierActivity {
 }
 
 /** Thresholds per tier, in ascending order; a tier is earned when every listed count is reached. */
-export const TIER_THRESHOLDS: ReadonlyArray<{ tier: Tier; strategiesSubmitted: number; strategiesPassedScreening: number }> =
-  [
-    { tier: "registered", strategiesSubmitted: 1, strategiesPassedScreening: 0 },
-    { tier: "established", strategiesSubmitted: 3, strategiesPassedScreening: 3 },
-    { tier: "core_contributor", strategiesSubmitted: 10, strategiesPassedScreening: 10 },
-  ];
+export const TIER_THRESHOLDS: ReadonlyArray<{
+  tier: Tier;
+  strategiesSubmitted: number;
+  strategiesPassedScreening: number;
+}> = [
+  { tier: "registered", strategiesSubmitted: 1, strategiesPassedScreening: 0 },
+  { tier: "established", strategiesSubmitted: 3, strategiesPassedScreening: 3 },
+  { tier: "core_contributor", strategiesSubmitted: 10, strategiesPassedScreening: 10 },
+];
 
 /** Minimum tier per permission. Issue 6's vote route uses `PERMISSIONS.governanceVote`. */
 export const PERMISSIONS = {

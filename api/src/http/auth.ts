@@ -12,9 +12,7 @@ import type { AgentRecord, Store } from "../store/types";
  * Keys are looked up by their SHA-256 hash only.
  */
 
-export type Principal =
-  | { kind: "agent"; keyId: string; agent: AgentRecord }
-  | { kind: "operator"; keyId: string };
+export type Principal = { kind: "agent"; keyId: string; agent: AgentRecord } | { kind: "operator"; keyId: string };
 
 /** Who may call a route. */
 export type AuthRequirement = { kind: "agent"; minTier: Tier } | { kind: "operator" };
@@ -56,13 +54,17 @@ export class Authenticator {
   /** Checks the requirement; throws 403 with what is missing. */
   authorize(principal: Principal, requirement: AuthRequirement): void {
     if (requirement.kind === "operator") {
-      if (principal.kind !== "operator") throw new PermissionError("this endpoint needs an operator key (AGENT_API_KEYS)");
+      if (principal.kind !== "operator")
+        throw new PermissionError("this endpoint needs an operator key (AGENT_API_KEYS)");
       return;
     }
-    if (principal.kind !== "agent") throw new PermissionError("this endpoint needs an agent's API key, not an operator key");
+    if (principal.kind !== "agent")
+      throw new PermissionError("this endpoint needs an agent's API key, not an operator key");
     if (principal.agent.status !== "active") throw new PermissionError(`agent status is ${principal.agent.status}`);
     if (!tierAtLeast(principal.agent.tier, requirement.minTier)) {
-      throw new PermissionError(`tier ${requirement.minTier} or higher required; this agent's tier is ${principal.agent.tier}`);
+      throw new PermissionError(
+        `tier ${requirement.minTier} or higher required; this agent's tier is ${principal.agent.tier}`,
+      );
     }
   }
 }
@@ -70,7 +72,8 @@ export class Authenticator {
 /** The authenticated agent of a keyed agent route (set by the route's auth step). */
 export function authenticatedAgent(ctx: Context): AgentRecord {
   const principal = ctx.state.principal as Principal | undefined;
-  if (!principal || principal.kind !== "agent") throw new Error("authenticatedAgent called on a route without agent auth");
+  if (!principal || principal.kind !== "agent")
+    throw new Error("authenticatedAgent called on a route without agent auth");
   return principal.agent;
 }
 

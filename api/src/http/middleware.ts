@@ -38,7 +38,9 @@ export function errorHandler(logger: Logger): Middleware {
           ctx.status = 404;
           ctx.body = { error: `no route for ${ctx.method} ${ctx.path}` };
         } else if (ctx.status === 405) {
-          ctx.body = { error: `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${ctx.response.get("Allow")}` };
+          ctx.body = {
+            error: `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${ctx.response.get("Allow")}`,
+          };
         } else if (ctx.status >= 400) {
           const status = ctx.status;
           ctx.body = { error: ctx.message || `HTTP ${status}` };
@@ -82,7 +84,13 @@ export function accessLog(logger: Logger): Middleware {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info(
-        { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 },
+        {
+          requestId: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+        },
         "request",
       );
     }

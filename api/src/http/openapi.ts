@@ -20,7 +20,9 @@ function rewriteRefs(node: unknown): unknown {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
     out[key] =
-      key === "$ref" && typeof value === "string" ? value.replace("#/$defs/", "#/components/schemas/") : rewriteRefs(value);
+      key === "$ref" && typeof value === "string"
+        ? value.replace("#/$defs/", "#/components/schemas/")
+        : rewriteRefs(value);
   }
   return out;
 }
@@ -87,18 +89,28 @@ function operation(route: RouteDefinition, components: Components): JsonSchema {
     tags: [route.tag],
     parameters: [...parameters(route.params, "path", components), ...parameters(route.query, "query", components)],
     ...(route.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input", components) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: toSchema(route.body, "input", components) } },
+          },
+        }
       : {}),
     ...(route.auth ? { security: [{ ApiKey: [] }] } : {}),
     ...(route.rateLimit
-      ? { "x-rate-limit": { max: RATE_LIMITS[route.rateLimit].max, per: "minute", by: RATE_LIMITS[route.rateLimit].by } }
+      ? {
+          "x-rate-limit": { max: RATE_LIMITS[route.rateLimit].max, per: "minute", by: RATE_LIMITS[route.rateLimit].by },
+        }
       : {}),
     responses,
     ...(route.openapi ?? {}),
   };
 }
 
-export function buildOpenApiDocument(routes: RouteDefinition[], info: { version: string; serverUrl: string }): JsonSchema {
+export function buildOpenApiDocument(
+  routes: RouteDefinition[],
+  info: { version: string; serverUrl: string },
+): JsonSchema {
   const components: Components = {};
   toSchema(errorBodySchema, "output", components); // registers components.schemas.Error (its meta id)
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -113,7 +125,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[], info: { version:
       title: "NAP agent API",
       version: info.version,
       description:
-        "Live agent API: registration by wallet signature, API keys, agent directory, health and vaults. Every error body is { \"error\": \"...\" }.",
+        'Live agent API: registration by wallet signature, API keys, agent directory, health and vaults. Every error body is { "error": "..." }.',
     },
     servers: [{ url: info.serverUrl }],
     paths,

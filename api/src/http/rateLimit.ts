@@ -57,7 +57,10 @@ function normaliseReset(ctx: Context): void {
   if (reset !== "") ctx.set("X-RateLimit-Reset", String(Math.ceil(Number(reset))));
 }
 
-export function createRateLimiters(backend: RateLimitBackend, options: { disabled: boolean; prefix?: string }): RateLimiters {
+export function createRateLimiters(
+  backend: RateLimitBackend,
+  options: { disabled: boolean; prefix?: string },
+): RateLimiters {
   const sweeper = backend.driver === "memory" ? startSweeper(backend.db) : undefined;
   const prefix = options.prefix ?? "nap";
   const cache = new Map<RateLimitClass, Middleware>();

@@ -19,7 +19,9 @@ describe("tiers and performance score", function () {
     expect(promotedTier("core_contributor", { strategiesSubmitted: 0, strategiesPassedScreening: 0 })).to.equal(
       "core_contributor",
     );
-    expect(promotedTier("registered", { strategiesSubmitted: 5, strategiesPassedScreening: 4 })).to.equal("established");
+    expect(promotedTier("registered", { strategiesSubmitted: 5, strategiesPassedScreening: 4 })).to.equal(
+      "established",
+    );
   });
 
   it("orders tiers", function () {

@@ -72,7 +72,9 @@ describe("API auth: 401/403/503 matrix and tier grants", function () {
 
     it("stops answering 503 once the first agent registers", async function () {
       const agent = await registerAgent(api.url);
-      const response = await request(api.url, "GET", "/api/v1/test/agent-any", { headers: { "X-API-Key": agent.apiKey } });
+      const response = await request(api.url, "GET", "/api/v1/test/agent-any", {
+        headers: { "X-API-Key": agent.apiKey },
+      });
       expect(response.status).to.equal(200);
       expect(response.body).to.deep.equal({ agent_id: agent.agentId });
     });
@@ -136,7 +138,9 @@ describe("API auth: 401/403/503 matrix and tier grants", function () {
       });
       expect(byAgent.status).to.equal(403);
       expect(byAgent.body).to.deep.equal({ error: "this endpoint needs an operator key (AGENT_API_KEYS)" });
-      const byOperator = await request(api.url, "GET", "/api/v1/test/agent-any", { headers: { "X-API-Key": OPERATOR_KEY } });
+      const byOperator = await request(api.url, "GET", "/api/v1/test/agent-any", {
+        headers: { "X-API-Key": OPERATOR_KEY },
+      });
       expect(byOperator.status).to.equal(403);
       expect(byOperator.body).to.deep.equal({ error: "this endpoint needs an agent's API key, not an operator key" });
     });
@@ -197,10 +201,14 @@ describe("API auth: 401/403/503 matrix and tier grants", function () {
     });
 
     it("never returns an API key on public reads", async function () {
-      for (const path of ["/api/v1/agents", "/api/v1/agents/stats", `/api/v1/agent/auth/lookup?wallet=${agent.wallet.address}`]) {
+      for (const path of [
+        "/api/v1/agents",
+        "/api/v1/agents/stats",
+        `/api/v1/agent/auth/lookup?wallet=${agent.wallet.address}`,
+      ]) {
         const response = await request(api.url, "GET", path);
         expect(JSON.stringify(response.body)).to.not.include(agent.apiKey.slice(12));
-        expect(JSON.stringify(response.body)).to.not.include("api_key\"");
+        expect(JSON.stringify(response.body)).to.not.include('api_key"');
       }
     });
   });

@@ -3,7 +3,7 @@ import Redis from "ioredis";
 import { z } from "zod";
 import { defineRoute, type RouteDefinition } from "../../../api/src/http/route";
 import { registerAgent, request, startTestApp, type TestApp } from "../helpers/app";
-import { startTestRedis, type TestRedis } from "../helpers/redis";
+import { testRedisUrl } from "../helpers/redis";
 
 /** Keyed routes in each limited class, as issue 6's submit/deposit/vote (write) and faucet routes will be. */
 function limitedRoutes(): RouteDefinition[] {
@@ -41,13 +41,17 @@ function expectLimitHeaders(headers: Headers, limit: number, remaining: number):
   const reset = Number(headers.get("x-ratelimit-reset"));
   const nowSeconds = Date.now() / 1000;
   expect(Number.isInteger(reset)).to.equal(true);
-  expect(reset).to.be.greaterThan(nowSeconds).and.at.most(Math.ceil(nowSeconds) + 61);
+  expect(reset)
+    .to.be.greaterThan(nowSeconds)
+    .and.at.most(Math.ceil(nowSeconds) + 61);
 }
 
 async function expect429(response: { status: number; body: Record<string, unknown>; headers: Headers }, limit: number) {
   expect(response.status).to.equal(429);
   expect(response.body).to.have.property("error");
-  expect(response.body.error).to.match(new RegExp(`^rate limit exceeded: ${limit} requests per minute; retry in \\d+ s$`));
+  expect(response.body.error).to.match(
+    new RegExp(`^rate limit exceeded: ${limit} requests per minute; retry in \\d+ s$`),
+  );
   expectLimitHeaders(response.headers, limit, 0);
   const retryAfter = Number(response.headers.get("retry-after"));
   expect(Number.isInteger(retryAfter)).to.equal(true);
@@ -93,11 +97,17 @@ describe("API rate limits", function () {
     it("allows exactly 10 writes per minute per key, counted apart for another key and apart from the faucet", async function () {
       const [a, b] = keys;
       for (let i = 0; i < 10; i += 1) {
-        const response = await request(api.url, "POST", "/api/v1/test/write", { headers: { "X-API-Key": a }, body: {} });
+        const response = await request(api.url, "POST", "/api/v1/test/write", {
+          headers: { "X-API-Key": a },
+          body: {},
+        });
         expect(response.status).to.equal(200);
         expectLimitHeaders(response.headers, 10, 9 - i);
       }
-      await expect429(await request(api.url, "POST", "/api/v1/test/write", { headers: { "X-API-Key": a }, body: {} }), 10);
+      await expect429(
+        await request(api.url, "POST", "/api/v1/test/write", { headers: { "X-API-Key": a }, body: {} }),
+        10,
+      );
       const other = await request(api.url, "POST", "/api/v1/test/write", { headers: { "X-API-Key": b }, body: {} });
       expect(other.status).to.equal(200);
       expectLimitHeaders(other.headers, 10, 9);
@@ -109,11 +119,17 @@ describe("API rate limits", function () {
     it("allows exactly 5 faucet requests per minute per key", async function () {
       const key = keys[1];
       for (let i = 0; i < 5; i += 1) {
-        const response = await request(api.url, "POST", "/api/v1/test/faucet", { headers: { "X-API-Key": key }, body: {} });
+        const response = await request(api.url, "POST", "/api/v1/test/faucet", {
+          headers: { "X-API-Key": key },
+          body: {},
+        });
         expect(response.status).to.equal(200);
         expectLimitHeaders(response.headers, 5, 4 - i);
       }
-      await expect429(await request(api.url, "POST", "/api/v1/test/faucet", { headers: { "X-API-Key": key }, body: {} }), 5);
+      await expect429(
+        await request(api.url, "POST", "/api/v1/test/faucet", { headers: { "X-API-Key": key }, body: {} }),
+        5,
+      );
     });
   });
 
@@ -154,26 +170,28 @@ describe("API rate limits", function () {
   });
 
   describe("shared by two instances through Redis", function () {
-    let redisServer: TestRedis;
     const clients: Redis[] = [];
     const apps: TestApp[] = [];
 
     before(async function () {
-      redisServer = await startTestRedis();
+      const url = await testRedisUrl();
       for (let i = 0; i < 2; i += 1) {
-        const client = new Redis(redisServer.url);
+        const client = new Redis(url);
         clients.push(client);
         apps.push(
-          await startTestApp({ env: { ...LIMITED_ENV, TRUSTED_PROXY_COUNT: "1" }, rateLimitBackend: { driver: "redis", db: client } }),
+          await startTestApp({
+            env: { ...LIMITED_ENV, TRUSTED_PROXY_COUNT: "1" },
+            rateLimitBackend: { driver: "redis", db: client },
+          }),
         );
       }
-      await clients[0].flushdb();
+      // A fresh key space for this test (the server may be shared with other test files).
+      await clients[0].del(...((await clients[0].keys("nap:ratelimit:*")) as string[]), "nap:ratelimit:none");
     });
 
     after(async function () {
       for (const app of apps) await app.close();
       for (const client of clients) client.disconnect();
-      await redisServer.stop();
     });
 
     it("counts one budget of 60 across both instances, with headers from either", async function () {

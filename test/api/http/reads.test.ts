@@ -1,20 +1,34 @@
 import { expect } from "chai";
 import { Writable } from "node:stream";
 import { ethers } from "hardhat";
-import { time } from "@nomicfoundation/hardhat-network-helpers";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { createChainAccess } from "../../../api/src/chain";
-import { annualisedApy } from "../../../api/src/chain/vaults";
 import { createLogger } from "../../../api/src/logger";
 import { defineRoute } from "../../../api/src/http/route";
 import { openApiPath } from "../../../api/src/http/openapi";
 import type { MongoStore } from "../../../api/src/store/mongo";
 import { SERVICE_VERSION } from "../../../api/src/version";
-import { MockApiVault__factory, TestUSDC__factory } from "../../../typechain-types";
+import { TestUSDC__factory } from "../../../typechain-types";
 import { sampleAgent } from "../store/conformance";
 import { request, startTestApp, hardhatChain, type TestApp } from "../helpers/app";
 import { dropMongoStore, freshMongoStore } from "../helpers/mongo";
+import { deployTestSystem } from "../helpers/system";
 import { JsonRpcProvider } from "ethers";
+
+/* Just enough of the OpenAPI document's shape for the assertions below. */
+interface JsonSchemaNode {
+  [key: string]: unknown;
+  properties: Record<string, JsonSchemaNode & { enum: string[] }>;
+  required: string[];
+}
+interface OpenApiOperation {
+  requestBody: { content: Record<string, { schema: unknown }> };
+  security: unknown;
+  responses: Record<string, unknown>;
+}
+interface OpenApiDoc {
+  components: { schemas: Record<string, JsonSchemaNode> };
+}
 
 describe("API public reads (MongoDB store, Hardhat chain)", function () {
   let store: MongoStore;
@@ -97,16 +111,23 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
     });
 
     it("returns 50 agents by default, highest performance score first, never a key", async function () {
-      const response = await request<{ agents: Array<Record<string, unknown>>; count: number }>(api.url, "GET", "/api/v1/agents");
+      const response = await request<{ agents: Array<Record<string, unknown>>; count: number }>(
+        api.url,
+        "GET",
+        "/api/v1/agents",
+      );
       expect(response.status).to.equal(200);
       expect(response.body.count).to.equal(50);
       expect(response.body.agents).to.have.length(50);
       const scores = response.body.agents.map((a) => a.performance_score as number);
       expect(scores).to.deep.equal([...scores].sort((x, y) => y - x));
       expect(scores[0]).to.equal(10);
-      expect(Object.keys(response.body.agents[0]).sort()).to.deep.equal(
-        ["agent_name", "performance_score", "strategies_submitted", "tier"],
-      );
+      expect(Object.keys(response.body.agents[0]).sort()).to.deep.equal([
+        "agent_name",
+        "performance_score",
+        "strategies_submitted",
+        "tier",
+      ]);
       expect(JSON.stringify(response.body)).to.not.match(/api_key|nap-/);
     });
 
@@ -142,34 +163,10 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
 
   describe("GET /api/v1/vaults", function () {
     let vaultApi: TestApp;
-    let addresses: string[];
+    let deployment: Deployment;
 
     before(async function () {
-      const [deployer] = await ethers.getSigners();
-      const usdc = await new TestUSDC__factory(deployer).deploy(deployer.address);
-      const now = await time.latest();
-      const yearAgo = now - 365 * 24 * 3600;
-      const conservative = await new MockApiVault__factory(deployer).deploy(usdc, "NAP Conservative", "napCON", yearAgo);
-      const aggressive = await new MockApiVault__factory(deployer).deploy(usdc, "NAP Aggressive", "napAGG", now);
-      addresses = [await conservative.getAddress(), await aggressive.getAddress()];
-      await usdc.mint(deployer.address, 2_000_000_000n);
-      await usdc.approve(conservative, 1_000_000_000n);
-      await conservative.deposit(1_000_000_000n, deployer.address); // 1000 USDC
-      await usdc.transfer(conservative, 100_500_000n); // yield: 100.5 USDC -> share price 1.1005 after one year
-      await aggressive.setPaused(true);
-      const deployment: Deployment = {
-        chainId: 31337,
-        network: "localhost",
-        deployer: deployer.address,
-        updatedAt: new Date().toISOString(),
-        usdc: { address: await usdc.getAddress(), deployedByUs: true },
-        contracts: { TestUSDC: { address: await usdc.getAddress(), block: 1 } },
-        vaults: {
-          conservative: { address: addresses[0], block: 2 },
-          aggressive: { address: addresses[1], block: 3 },
-        },
-        roles: { admin: deployer.address, relayer: deployer.address, guardians: [], oracles: [] },
-      };
+      deployment = await deployTestSystem();
       vaultApi = await startTestApp({ chain: await hardhatChain(deployment) });
     });
 
@@ -177,32 +174,52 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
       await vaultApi.close();
     });
 
-    it("lists the deployment's vaults from the chain with every field of the spec", async function () {
+    async function listVaults() {
       const response = await request<{ vaults: Array<Record<string, unknown>>; total: number }>(
         vaultApi.url,
         "GET",
         "/api/v1/vaults",
       );
       expect(response.status).to.equal(200);
-      expect(response.body.total).to.equal(2);
-      const [conservative, aggressive] = response.body.vaults;
-      expect(conservative).to.deep.include({
-        address: addresses[0],
-        name: "NAP Conservative",
-        asset: "USDC",
-        total_assets: "1100.5",
-        status: "active",
-      });
-      // One year (to within the few seconds of the test's blocks) at a share price of 1.1005: about 10.05 %.
-      expect(conservative.apy as number).to.be.within(10.04, 10.06);
-      expect(aggressive).to.deep.equal({
-        address: addresses[1],
-        name: "NAP Aggressive",
-        asset: "USDC",
-        total_assets: "0",
-        apy: 0,
-        status: "paused",
-      });
+      return response.body;
+    }
+
+    it("lists the six vaults of the deployment through the VaultLens, with every field of the spec", async function () {
+      const body = await listVaults();
+      expect(body.total).to.equal(6);
+      const ids = ["conservative", "moderate", "aggressive", "inverse", "hedged", "configurable"] as const;
+      expect(body.vaults.map((v) => v.address)).to.deep.equal(ids.map((id) => deployment.vaults[id]!.address));
+      for (const [i, vault] of body.vaults.entries()) {
+        const token = await ethers.getContractAt("IERC20Metadata", deployment.vaults[ids[i]]!.address);
+        expect(vault).to.deep.equal({
+          address: deployment.vaults[ids[i]]!.address,
+          name: await token.name(),
+          asset: "USDC",
+          total_assets: "0",
+          apy: 0,
+          status: "active",
+        });
+      }
+    });
+
+    it("shows deposits as whole USDC and a paused vault as paused, after a new block", async function () {
+      const [, guardian, holder] = await ethers.getSigners();
+      const faucet = deployment.contracts.NapFaucet!.address;
+      await ethers.provider.send("hardhat_impersonateAccount", [faucet]);
+      await ethers.provider.send("hardhat_setBalance", [faucet, "0x56BC75E2D63100000"]);
+      const usdc = TestUSDC__factory.connect(deployment.usdc.address, await ethers.getSigner(faucet));
+      await usdc.mint(holder.address, 1_250_500_000n);
+      await ethers.provider.send("hardhat_stopImpersonatingAccount", [faucet]);
+      const conservative = deployment.vaults.conservative!.address;
+      await TestUSDC__factory.connect(deployment.usdc.address, holder).approve(conservative, 1_250_500_000n);
+      const vault = await ethers.getContractAt("IERC4626", conservative, holder);
+      await vault.deposit(1_250_500_000n, holder.address);
+      const pausable = await ethers.getContractAt("INapVault", deployment.vaults.aggressive!.address, guardian);
+      await pausable.pause();
+
+      const body = await listVaults();
+      expect(body.vaults[0]).to.include({ total_assets: "1250.5", status: "active" });
+      expect(body.vaults[2]).to.include({ status: "paused" });
     });
 
     it("serves repeated reads in one block from the cache and re-reads after a new block", async function () {
@@ -210,13 +227,24 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
       const first = await reader.list();
       expect(await reader.list()).to.equal(first);
       await ethers.provider.send("evm_mine", []);
-      expect(await reader.list()).to.not.equal(first);
+      const second = await reader.list();
+      expect(second).to.not.equal(first);
+      expect(second).to.deep.equal(first);
     });
 
-    it("annualises share-price growth", function () {
-      expect(annualisedApy(1_100_000n, 6, 365 * 24 * 3600)).to.equal(10);
-      expect(annualisedApy(1_010_000n, 6, (365 * 24 * 3600) / 2)).to.equal(2.01);
-      expect(annualisedApy(1_100_000n, 6, 3600)).to.equal(0);
+    it("answers 503 when the deployment lists no VaultLens", async function () {
+      const withoutLens: Deployment = { ...deployment, contracts: { ...deployment.contracts } };
+      delete withoutLens.contracts.VaultLens;
+      const other = await startTestApp({ chain: await hardhatChain(withoutLens) });
+      try {
+        const response = await request(other.url, "GET", "/api/v1/vaults");
+        expect(response.status).to.equal(503);
+        expect(response.body).to.deep.equal({
+          error: "the deployment file lists no VaultLens: vaults are unavailable",
+        });
+      } finally {
+        await other.close();
+      }
     });
   });
 
@@ -254,23 +282,37 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
       ]) {
         expect(documented).to.include(expected);
       }
-      const register = response.body.paths["/api/v1/agent/auth/register"].post as Record<string, any>;
+      const register = response.body.paths["/api/v1/agent/auth/register"].post as OpenApiOperation;
       expect(register.requestBody.content["application/json"].schema).to.deep.equal({
         $ref: "#/components/schemas/RegisterRequest",
       });
-      const schema = (response.body as any).components.schemas.RegisterRequest;
+      const schema = (response.body as unknown as OpenApiDoc).components.schemas.RegisterRequest;
       expect(schema.additionalProperties).to.equal(false);
-      expect(schema.required.sort()).to.deep.equal(["agent_name", "nonce", "operator_address", "signature", "wallet_address"]);
+      expect(schema.required.sort()).to.deep.equal([
+        "agent_name",
+        "nonce",
+        "operator_address",
+        "signature",
+        "wallet_address",
+      ]);
       expect(schema.properties.agent_name).to.include({ minLength: 3, maxLength: 100 });
       expect(schema.properties.description).to.include({ maxLength: 500 });
-      expect(schema.properties.agent_type.enum).to.deep.equal(["trading", "governance", "analytics", "custom", "quant", "cfo", "research"]);
-      expect((response.body as any).components.schemas.Error).to.deep.equal({
+      expect(schema.properties.agent_type.enum).to.deep.equal([
+        "trading",
+        "governance",
+        "analytics",
+        "custom",
+        "quant",
+        "cfo",
+        "research",
+      ]);
+      expect((response.body as unknown as OpenApiDoc).components.schemas.Error).to.deep.equal({
         type: "object",
         properties: { error: { type: "string", description: "human-readable description of what was wrong" } },
         required: ["error"],
         additionalProperties: false,
       });
-      const tier = response.body.paths["/api/v1/operator/agents/{agent_id}/tier"].post as Record<string, any>;
+      const tier = response.body.paths["/api/v1/operator/agents/{agent_id}/tier"].post as OpenApiOperation;
       expect(tier.security).to.deep.equal([{ ApiKey: [] }]);
       expect(Object.keys(tier.responses)).to.include.members(["200", "400", "401", "403", "404", "429", "503"]);
     });

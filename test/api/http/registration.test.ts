@@ -188,7 +188,9 @@ describe("API registration (HTTP, MongoDB store, Hardhat chain)", function () {
       expect(response.status).to.equal(200);
       expect((await store.agents.findByWallet(address))?.walletAddress).to.equal(address);
 
-      const issued2 = await nonceFor(await (await new MockERC1271Wallet__factory(deployer).deploy(owner.address)).getAddress());
+      const issued2 = await nonceFor(
+        await (await new MockERC1271Wallet__factory(deployer).deploy(owner.address)).getAddress(),
+      );
       const stranger = newWallet();
       const refused = await request(api.url, "POST", REGISTER_PATH, {
         body: {
@@ -282,12 +284,18 @@ describe("API registration (HTTP, MongoDB store, Hardhat chain)", function () {
       const forged = [
         await newWallet().signMessage(issued.message),
         await wallet.signMessage(`${issued.message} `),
-        await wallet.signMessage(buildSignInMessage({ ...base, domain: "evil.example", uri: "http://api.nap.test", chainId: 31337 })),
-        await wallet.signMessage(buildSignInMessage({ ...base, domain: "api.nap.test", uri: "http://api.nap.test", chainId: 84532 })),
+        await wallet.signMessage(
+          buildSignInMessage({ ...base, domain: "evil.example", uri: "http://api.nap.test", chainId: 31337 }),
+        ),
+        await wallet.signMessage(
+          buildSignInMessage({ ...base, domain: "api.nap.test", uri: "http://api.nap.test", chainId: 84532 }),
+        ),
         await wallet.signMessage(issued.nonce),
       ];
       for (const signature of forged) {
-        const response = await request(api.url, "POST", REGISTER_PATH, { body: registration(wallet, issued.nonce, signature) });
+        const response = await request(api.url, "POST", REGISTER_PATH, {
+          body: registration(wallet, issued.nonce, signature),
+        });
         expect(response.status).to.equal(400);
         expect(response.body).to.deep.equal({
           error: "signature: not a valid signature by wallet_address of the message issued with this nonce",
@@ -309,7 +317,9 @@ describe("API registration (HTTP, MongoDB store, Hardhat chain)", function () {
     ]) {
       it(`rejects the malformed signature ${signature.slice(0, 10)} (${signature.length} chars)`, async function () {
         const wallet = newWallet();
-        const response = await request(api.url, "POST", REGISTER_PATH, { body: registration(wallet, "0".repeat(32), signature) });
+        const response = await request(api.url, "POST", REGISTER_PATH, {
+          body: registration(wallet, "0".repeat(32), signature),
+        });
         expect(response.status).to.equal(400);
         expect(response.body).to.deep.equal({ error });
       });
@@ -321,7 +331,9 @@ describe("API registration (HTTP, MongoDB store, Hardhat chain)", function () {
       const good = await wallet.signMessage(issued.message);
       // (64 bytes would be a valid EIP-2098 compact signature half of the time, so truncate further.)
       for (const signature of [good.slice(0, 122), `0x${"00".repeat(65)}`, `${good.slice(0, 130)}1f`]) {
-        const response = await request(api.url, "POST", REGISTER_PATH, { body: registration(wallet, issued.nonce, signature) });
+        const response = await request(api.url, "POST", REGISTER_PATH, {
+          body: registration(wallet, issued.nonce, signature),
+        });
         expect(response.status).to.equal(400);
         expect(response.body.error).to.match(/^signature: /);
       }
@@ -329,7 +341,9 @@ describe("API registration (HTTP, MongoDB store, Hardhat chain)", function () {
 
     it("answers 409 for a second agent on the same wallet", async function () {
       const wallet = newWallet();
-      expect((await request(api.url, "POST", REGISTER_PATH, { body: await signedRegistration(wallet) })).status).to.equal(200);
+      expect(
+        (await request(api.url, "POST", REGISTER_PATH, { body: await signedRegistration(wallet) })).status,
+      ).to.equal(200);
       const again = await request(api.url, "POST", REGISTER_PATH, { body: await signedRegistration(wallet) });
       expect(again.status).to.equal(409);
       expect(again.body).to.deep.equal({ error: "wallet_address: an agent is already registered for this wallet" });
@@ -367,16 +381,28 @@ describe("API registration (HTTP, MongoDB store, Hardhat chain)", function () {
       ["agent_name of 101 characters", { agent_name: "a".repeat(101) }, "agent_name: must be at most 100 characters"],
       ["agent_name with a newline", { agent_name: "abc\ndef" }, "agent_name: must not contain control characters"],
       ["agent_name as a number", { agent_name: 12345 }, "agent_name: must be a string"],
-      ["description of 501 characters", { description: "d".repeat(501) }, "description: must be at most 500 characters"],
+      [
+        "description of 501 characters",
+        { description: "d".repeat(501) },
+        "description: must be at most 500 characters",
+      ],
       [
         "unknown agent_type",
         { agent_type: "wizard" },
         "agent_type: must be one of trading, governance, analytics, custom, quant, cfo, research",
       ],
-      ["malformed operator_address", { operator_address: "0xdead" }, "operator_address: must be a 0x-prefixed 42-character hex address"],
+      [
+        "malformed operator_address",
+        { operator_address: "0xdead" },
+        "operator_address: must be a 0x-prefixed 42-character hex address",
+      ],
       ["malformed operator_email", { operator_email: "not-an-email" }, "operator_email: must be an email address"],
       ["empty operator_name", { operator_name: "" }, "operator_name: must be at least 1 characters"],
-      ["operator_name of 101 characters", { operator_name: "n".repeat(101) }, "operator_name: must be at most 100 characters"],
+      [
+        "operator_name of 101 characters",
+        { operator_name: "n".repeat(101) },
+        "operator_name: must be at most 100 characters",
+      ],
       ["framework of 51 characters", { framework: "f".repeat(51) }, "framework: must be at most 50 characters"],
       ["ftp repo_url", { repo_url: "ftp://example.org/x" }, "repo_url: must be an http(s) URL"],
       ["unknown field", { api_key: "nap-x", tier: "core_contributor" }, "unknown fields api_key, tier"],
@@ -408,7 +434,11 @@ describe("API registration (HTTP, MongoDB store, Hardhat chain)", function () {
         const wallet = newWallet();
         const name = i % 2 === 0 ? "abc" : "x".repeat(100);
         const response = await request(api.url, "POST", REGISTER_PATH, {
-          body: await signedRegistration(wallet, { agent_name: name, agent_type: agentType, description: "d".repeat(500) }),
+          body: await signedRegistration(wallet, {
+            agent_name: name,
+            agent_type: agentType,
+            description: "d".repeat(500),
+          }),
         });
         expect(response.status, JSON.stringify(response.body)).to.equal(200);
         const stored = await store.agents.findByWallet(wallet.address);

@@ -190,7 +190,12 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(updated?.tierGrantedBy).to.equal("operator:1");
         expect(updated?.performanceScore).to.equal(7);
         expect(
-          await store.agents.updateStanding(agent.agentId, "unverified", { tier: "registered", performanceScore: 1 }, now),
+          await store.agents.updateStanding(
+            agent.agentId,
+            "unverified",
+            { tier: "registered", performanceScore: 1 },
+            now,
+          ),
         ).to.equal(null);
         const cleared = await store.agents.updateStanding(
           agent.agentId,

@@ -5,13 +5,17 @@ import type { Services } from "../../services";
 import { defineRoute, type RouteDefinition } from "../route";
 import { addressSchema, isoTimestamp } from "../schemas";
 
-const noControlCharacters = (value: string) => !/[\u0000-\u001f\u007f]/.test(value);
+/** True when no character is a C0 control character or DEL (no newlines or escapes in names). */
+const noControlCharacters = (value: string) =>
+  ![...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
 
 export const nonceQuery = z.strictObject({ wallet: addressSchema });
 
 export const nonceResponse = z
   .object({
-    nonce: z.string().meta({ description: "32 hex characters; single use", example: "9f86d081884c7d659a2feaa0c55ad015" }),
+    nonce: z
+      .string()
+      .meta({ description: "32 hex characters; single use", example: "9f86d081884c7d659a2feaa0c55ad015" }),
     message: z.string().meta({ description: "full text to sign with EIP-191 personal_sign (EIP-4361 format)" }),
     expires_in_seconds: z.number().int().meta({ example: NONCE_TTL_SECONDS }),
   })

@@ -9,12 +9,17 @@ export const vaultItem = z
     name: z.string(),
     asset: z.string().meta({ description: "asset symbol", example: "USDC" }),
     total_assets: z.string().meta({ description: "decimal, whole asset units", example: "1250.5" }),
-    apy: z.number().meta({ description: "percent, annualised share-price growth since creation" }),
+    apy: z.number().meta({
+      description:
+        "percent per year: the rate at which reported profit is unlocking now, gross of fees (VaultLens apyBps / 100)",
+    }),
     status: z.enum(["active", "paused"]),
   })
   .meta({ id: "Vault" });
 
-export const vaultListResponse = z.object({ vaults: z.array(vaultItem), total: z.number().int() }).meta({ id: "VaultList" });
+export const vaultListResponse = z
+  .object({ vaults: z.array(vaultItem), total: z.number().int() })
+  .meta({ id: "VaultList" });
 
 export function vaultRoutes(services: Services): RouteDefinition[] {
   return [
@@ -29,7 +34,11 @@ export function vaultRoutes(services: Services): RouteDefinition[] {
       handler: async () => {
         const reader = services.chain.vaults;
         if (!reader) {
-          throw new UnavailableError(`no deployment file for chain ${services.chain.chainId}: vaults are unavailable`);
+          throw new UnavailableError(
+            services.chain.deployment
+              ? "the deployment file lists no VaultLens: vaults are unavailable"
+              : `no deployment file for chain ${services.chain.chainId}: vaults are unavailable`,
+          );
         }
         let vaults;
         try {

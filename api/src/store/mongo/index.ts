@@ -145,10 +145,7 @@ export class MongoAgentStore implements AgentStore {
     await this.collection.createIndex({ walletKey: 1 }, { unique: true, name: "agents_wallet_unique" });
     await this.collection.createIndex({ apiKeyHash: 1 }, { unique: true, name: "agents_key_hash_unique" });
     await this.collection.createIndex({ agentIndex: 1 }, { unique: true, name: "agents_index_unique" });
-    await this.collection.createIndex(
-      { performanceScore: -1, createdAt: 1, _id: 1 },
-      { name: "agents_leaderboard" },
-    );
+    await this.collection.createIndex({ performanceScore: -1, createdAt: 1, _id: 1 }, { name: "agents_leaderboard" });
   }
 
   async insert(agent: AgentRecord): Promise<void> {
@@ -257,7 +254,11 @@ export class MongoAgentStore implements AgentStore {
     update: { tier: Tier; tierGrantedBy?: string | null; performanceScore: number },
     now: Date,
   ): Promise<AgentRecord | null> {
-    const set: Partial<AgentDocument> = { tier: update.tier, performanceScore: update.performanceScore, updatedAt: now };
+    const set: Partial<AgentDocument> = {
+      tier: update.tier,
+      performanceScore: update.performanceScore,
+      updatedAt: now,
+    };
     if (typeof update.tierGrantedBy === "string") set.tierGrantedBy = update.tierGrantedBy;
     const doc = await this.collection.findOneAndUpdate(
       { _id: agentId, tier: expectedTier },
@@ -317,9 +318,7 @@ export class MongoNonceStore implements NonceStore {
   }
 
   async purgeExpired(before: Date): Promise<number> {
-    const expired = await this.collection
-      .find({ expiresAt: { $lt: before } }, { projection: { _id: 1 } })
-      .toArray();
+    const expired = await this.collection.find({ expiresAt: { $lt: before } }, { projection: { _id: 1 } }).toArray();
     if (expired.length === 0) return 0;
     const ids = expired.map((doc) => doc._id);
     const result = await this.collection.deleteMany({ _id: { $in: ids } });
