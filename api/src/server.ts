@@ -62,7 +62,10 @@ export async function startServer(
     server.once("listening", resolve);
     server.once("error", reject);
   });
-  server.keepAliveTimeout = 5_000;
+  // Longer than the usual 60 s idle timeout of load balancers and of HTTP clients, so that the server is never the
+  // side that closes an idle keep-alive connection a client is about to reuse ("other side closed").
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
