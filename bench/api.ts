@@ -77,7 +77,7 @@ async function registrations(
 ): Promise<{ perSecond: number; signMs: number }> {
   const wallets = Array.from({ length: count }, () => Wallet.createRandom());
   const signStart = performance.now();
-  const prepared = [];
+  const prepared: Array<Record<string, string>> = [];
   for (const wallet of wallets) {
     const nonce = (await (await fetch(`${api}/api/v1/agent/auth/nonce?wallet=${wallet.address}`)).json()) as {
       nonce: string;
@@ -110,8 +110,6 @@ async function registrations(
 function verifyCost(): number {
   const wallet = Wallet.createRandom();
   const message = "x".repeat(400);
-  const signature = wallet.signingKey.sign(`0x${"11".repeat(32)}`).serialized;
-  void signature;
   const signed = wallet.signMessageSync(message);
   const rounds = 300;
   const started = performance.now();

@@ -1,6 +1,7 @@
 import Router from "@koa/router";
 import Koa from "koa";
 import type { ChainAccess } from "./chain";
+import { RecoveryPool } from "./chain/recoveryPool";
 import { verifyWalletSignature } from "./chain/signatures";
 import type { Config } from "./config";
 import { AgentService } from "./domain/agents";
@@ -36,15 +37,19 @@ export interface NapApp extends Koa {
   routeDefinitions: RouteDefinition[];
   services: Services;
   rateLimiters: RateLimiters;
+  /** Stops timers and worker threads (the server calls it on shutdown). */
+  closeResources(): Promise<void>;
 }
 
 /** Builds the Koa app (does not listen): middleware, services and every route. */
 export function createApp(deps: AppDeps): NapApp {
   const { config, logger, store, chain } = deps;
   const clock = deps.clock ?? (() => new Date());
+  const recoveryPool = new RecoveryPool(deps.signatureVerifier ? 0 : config.signatureWorkers);
   const verifier: SignatureVerifier =
     deps.signatureVerifier ??
-    ((wallet, message, signature) => verifyWalletSignature(chain.provider, wallet, message, signature));
+    ((wallet, message, signature) =>
+      verifyWalletSignature(chain.provider, wallet, message, signature, recoveryPool.recover));
 
   const services: Services = {
     config,
@@ -95,5 +100,9 @@ export function createApp(deps: AppDeps): NapApp {
   app.routeDefinitions = routes;
   app.services = services;
   app.rateLimiters = rateLimiters;
+  app.closeResources = async () => {
+    rateLimiters.close();
+    await recoveryPool.close();
+  };
   return app;
 }

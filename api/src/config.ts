@@ -56,6 +56,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SERVER_WALLET_MNEMONIC: mnemonicSetting,
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  SIGNATURE_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
 });
 
 export interface Config {
@@ -84,6 +85,8 @@ export interface Config {
   serverWalletMnemonic?: string;
   /** Largest accepted request body. */
   bodyLimitBytes: number;
+  /** Worker threads that recover registration signatures (0: on the HTTP thread). */
+  signatureWorkers: number;
 }
 
 /** Thrown for an invalid environment; the message names every bad setting. */
@@ -135,5 +138,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     serverWalletMnemonic: e.SERVER_WALLET_MNEMONIC,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    signatureWorkers: e.SIGNATURE_WORKERS,
   };
 }

@@ -77,7 +77,7 @@ export async function startServer(
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      app.rateLimiters.close();
+      await app.closeResources();
       await store.close();
       if (redis) await redis.quit().catch(() => undefined);
       chain.provider.destroy();

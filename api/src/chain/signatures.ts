@@ -1,5 +1,6 @@
-import { Contract, getAddress, hashMessage, verifyMessage, type Provider } from "ethers";
+import { Contract, getAddress, hashMessage, type Provider } from "ethers";
 import { UnavailableError } from "../errors";
+import { recoverOnThisThread, type Recover } from "./recoveryPool";
 
 /** EIP-1271 magic value returned by `isValidSignature` for a valid signature. */
 export const EIP1271_MAGIC_VALUE = "0x1626ba7e";
@@ -17,13 +18,11 @@ export async function verifyWalletSignature(
   wallet: string,
   message: string,
   signature: string,
+  recover: Recover = recoverOnThisThread,
 ): Promise<boolean> {
   const expected = getAddress(wallet);
-  try {
-    if (verifyMessage(message, signature) === expected) return true;
-  } catch {
-    // Not a 65-byte ECDSA signature: it may still be a contract wallet's signature.
-  }
+  // null: not an ECDSA signature at all; it may still be a contract wallet's signature.
+  if ((await recover(message, signature)) === expected) return true;
   let code: string;
   try {
     code = await provider.getCode(expected);

@@ -69,7 +69,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      app.rateLimiters.close();
+      await app.closeResources();
     },
   };
 }
