@@ -1,0 +1,143 @@
+import { z } from "zod";
+
+/**
+ * Service configuration, read from the environment once at start-up and validated.
+ * A bad or missing setting stops the process with a message that names it; nothing else in the service reads
+ * `process.env`.
+ */
+
+const booleanSetting = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .transform((value) => value === "1" || value === "true" || value === "yes");
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.trim()));
+
+const urlSetting = (protocols: string[]) =>
+  z
+    .string()
+    .url()
+    .refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
+      message: `must use ${protocols.map((p) => p.replace(":", "")).join(" or ")}`,
+    });
+
+const mnemonicSetting = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.trim().replace(/\s+/g, " ")))
+  .refine((value) => value === undefined || [12, 15, 18, 21, 24].includes(value.split(" ").length), {
+    message: "must be a BIP-39 mnemonic of 12 to 24 words",
+  });
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  MONGODB_URI: optionalString.pipe(urlSetting(["mongodb:", "mongodb+srv:"]).optional()),
+  MONGODB_DB: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,63}$/, "must be 1-63 letters, digits, _ or -")
+    .default("nap"),
+  REDIS_URL: optionalString.pipe(urlSetting(["redis:", "rediss:"]).optional()),
+  RPC_URL: urlSetting(["http:", "https:", "ws:", "wss:"]).default("http://127.0.0.1:8545"),
+  CHAIN_ID: optionalString.pipe(z.coerce.number<string | undefined>().int().positive().optional()),
+  DEPLOYMENT_FILE: optionalString,
+  PUBLIC_URL: optionalString.pipe(urlSetting(["http:", "https:"]).optional()),
+  SERVICE_DOMAIN: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, "must be a host name with an optional port")
+      .optional(),
+  ),
+  AGENT_API_KEYS: optionalString,
+  TRUSTED_PROXY_COUNT: z.coerce.number().int().min(0).max(10).default(0),
+  RATE_LIMITS_DISABLED: booleanSetting.default(false),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SERVER_WALLET_MNEMONIC: mnemonicSetting,
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  SIGNATURE_WORKERS: z.coerce.number().int().min(0).max(16).default(2),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absent: the in-memory store is used (and the start-up log says so). */
+  mongodbUri?: string;
+  mongodbDb: string;
+  /** Absent: rate limits are counted in this process only. */
+  redisUrl?: string;
+  rpcUrl: string;
+  /** Absent: read from the RPC endpoint at start-up. */
+  chainId?: number;
+  /** Absent: deployments/<chainId>.json. */
+  deploymentFile?: string;
+  /** Base address of this service, the `URI` of the sign-in message. */
+  publicUrl: string;
+  /** The `domain` of the sign-in message (host[:port] of publicUrl unless set). */
+  serviceDomain: string;
+  /** Operator keys from AGENT_API_KEYS. */
+  operatorApiKeys: string[];
+  trustedProxyCount: number;
+  rateLimitsDisabled: boolean;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Never logged; only chain/wallets derives keys from it. */
+  serverWalletMnemonic?: string;
+  /** Largest accepted request body. */
+  bodyLimitBytes: number;
+  /** Worker threads that recover registration signatures (0: on the HTTP thread). */
+  signatureWorkers: number;
+}
+
+/** Thrown for an invalid environment; the message names every bad setting. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+const OPERATOR_KEY_PATTERN = /^[A-Za-z0-9_-]{16,200}$/;
+
+/** Reads and validates the configuration from `env` (the process environment unless given). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  const e = parsed.data;
+  const operatorApiKeys = (e.AGENT_API_KEYS ?? "")
+    .split(",")
+    .map((key) => key.trim())
+    .filter((key) => key.length > 0);
+  for (const key of operatorApiKeys) {
+    if (!OPERATOR_KEY_PATTERN.test(key)) {
+      // The key itself is never echoed: only its position.
+      throw new ConfigError(
+        `Invalid configuration: AGENT_API_KEYS: key number ${operatorApiKeys.indexOf(key) + 1} must be 16-200 characters of A-Z a-z 0-9 _ -`,
+      );
+    }
+  }
+  const publicHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
+  const publicUrl = (e.PUBLIC_URL ?? `http://${publicHost}:${e.PORT}`).replace(/\/+$/, "");
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    mongodbUri: e.MONGODB_URI,
+    mongodbDb: e.MONGODB_DB,
+    redisUrl: e.REDIS_URL,
+    rpcUrl: e.RPC_URL,
+    chainId: e.CHAIN_ID,
+    deploymentFile: e.DEPLOYMENT_FILE,
+    publicUrl,
+    serviceDomain: e.SERVICE_DOMAIN ?? new URL(publicUrl).host,
+    operatorApiKeys,
+    trustedProxyCount: e.TRUSTED_PROXY_COUNT,
+    rateLimitsDisabled: e.RATE_LIMITS_DISABLED,
+    logLevel: e.LOG_LEVEL,
+    serverWalletMnemonic: e.SERVER_WALLET_MNEMONIC,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    signatureWorkers: e.SIGNATURE_WORKERS,
+  };
+}

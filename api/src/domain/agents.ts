@@ -1,0 +1,120 @@
+import { NotFoundError } from "../errors";
+import type { AgentActivityDelta, AgentRecord, AgentStats, Store } from "../store/types";
+import type { Tier } from "./model";
+import { performanceScore } from "./performance";
+import { promotedTier } from "./tiers";
+
+/**
+ * How long a leaderboard page or the statistics may be served from memory. Public aggregate reads are the hottest
+ * endpoints and their exact freshness does not matter; one second keeps the store from being scanned per request.
+ */
+export const PUBLIC_READ_CACHE_MS = 1_000;
+
+/** A value computed at most once per `ttlMs` (concurrent callers share the computation). */
+class TtlCache<K, V> {
+  private readonly entries = new Map<K, { at: number; value: Promise<V> }>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  get(key: K, compute: () => Promise<V>): Promise<V> {
+    const now = Date.now();
+    const entry = this.entries.get(key);
+    if (entry && now - entry.at < this.ttlMs) return entry.value;
+    const value = compute();
+    this.entries.set(key, { at: now, value });
+    value.catch(() => this.entries.delete(key));
+    return value;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/** Public views of agents (leaderboard, statistics, lookup) and the write paths that change an agent's standing. */
+export class AgentService {
+  private readonly boards: TtlCache<number, AgentRecord[]>;
+  private readonly totals: TtlCache<"stats", AgentStats>;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: () => Date = () => new Date(),
+    publicReadCacheMs = PUBLIC_READ_CACHE_MS,
+  ) {
+    this.boards = new TtlCache(publicReadCacheMs);
+    this.totals = new TtlCache(publicReadCacheMs);
+  }
+
+  /** Highest performance score first (served from memory for up to PUBLIC_READ_CACHE_MS). */
+  leaderboard(limit: number): Promise<AgentRecord[]> {
+    return this.boards.get(limit, () => this.store.agents.leaderboard(limit));
+  }
+
+  /** Aggregate statistics (served from memory for up to PUBLIC_READ_CACHE_MS). */
+  stats(): Promise<AgentStats> {
+    return this.totals.get("stats", () => this.store.agents.stats());
+  }
+
+  findByWallet(walletAddress: string): Promise<AgentRecord | null> {
+    return this.store.agents.findByWallet(walletAddress);
+  }
+
+  async getById(agentId: string): Promise<AgentRecord> {
+    const agent = await this.store.agents.findById(agentId);
+    if (!agent) throw new NotFoundError(`agent_id: no agent ${agentId}`);
+    return agent;
+  }
+
+  /**
+   * Records measurable activity (strategies submitted or passing screening, deposits) and re-evaluates tier and
+   * score. Issue 6's routes call this after the chain confirms the action.
+   */
+  async recordActivity(agentId: string, delta: AgentActivityDelta): Promise<AgentRecord> {
+    const updated = await this.store.agents.addActivity(agentId, delta, this.clock());
+    if (!updated) throw new NotFoundError(`agent_id: no agent ${agentId}`);
+    const result = await this.reevaluate(updated);
+    this.forgetPublicReads();
+    return result;
+  }
+
+  /** An operator sets the tier (up or down); automatic promotion may raise it again later, never lower it. */
+  async grantTier(agentId: string, tier: Tier, operatorId: string): Promise<AgentRecord> {
+    for (;;) {
+      const agent = await this.getById(agentId);
+      const updated = await this.store.agents.updateStanding(
+        agentId,
+        agent.tier,
+        { tier, tierGrantedBy: operatorId, performanceScore: performanceScore(agent) },
+        this.clock(),
+      );
+      if (updated) {
+        this.forgetPublicReads();
+        return updated;
+      }
+      // The tier changed between read and write (a concurrent promotion): read again and re-apply.
+    }
+  }
+
+  /** Drops cached public reads after a change made through this process. */
+  forgetPublicReads(): void {
+    this.boards.clear();
+    this.totals.clear();
+  }
+
+  private async reevaluate(agent: AgentRecord): Promise<AgentRecord> {
+    let current = agent;
+    for (;;) {
+      const tier = promotedTier(current.tier, current);
+      const score = performanceScore(current);
+      if (tier === current.tier && score === current.performanceScore) return current;
+      const updated = await this.store.agents.updateStanding(
+        current.agentId,
+        current.tier,
+        { tier, performanceScore: score },
+        this.clock(),
+      );
+      if (updated) return updated;
+      current = await this.getById(agent.agentId);
+    }
+  }
+}

@@ -1,0 +1,151 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { getAddress } from "ethers";
+import { ConflictError, DuplicateKeyError, ValidationError } from "../errors";
+import type { AgentRecord, NonceRecord, Store } from "../store/types";
+import { apiKeyPrefix, generateApiKey, hashApiKey } from "./apiKeys";
+import type { AgentType } from "./model";
+import { buildSignInMessage } from "./signInMessage";
+
+/** Nonce lifetime of the spec. */
+export const NONCE_TTL_SECONDS = 600;
+/** Counter that allocates agent wallet indexes (HD path m/44'/60'/1'/0/i). */
+export const AGENT_INDEX_SEQUENCE = "agent_index";
+
+export interface RegistrationSettings {
+  /** EIP-4361 domain (host[:port]). */
+  domain: string;
+  /** EIP-4361 URI (public base URL). */
+  uri: string;
+  chainId: number;
+}
+
+/** Checks a wallet signature (EIP-191, or EIP-1271 for contract wallets). */
+export type SignatureVerifier = (wallet: string, message: string, signature: string) => Promise<boolean>;
+
+export interface RegistrationInput {
+  wallet_address: string;
+  signature: string;
+  nonce: string;
+  agent_name: string;
+  agent_type: AgentType;
+  description?: string;
+  operator_address: string;
+  operator_email?: string;
+  operator_name?: string;
+  framework?: string;
+  repo_url?: string;
+}
+
+export interface IssuedNonce {
+  nonce: string;
+  message: string;
+  expires_in_seconds: number;
+}
+
+export interface RegistrationResult {
+  agent: AgentRecord;
+  /** The API key in clear: returned to the caller once, never stored. */
+  apiKey: string;
+}
+
+export class RegistrationService {
+  constructor(
+    private readonly store: Store,
+    private readonly settings: RegistrationSettings,
+    private readonly verifySignature: SignatureVerifier,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** Issues a single-use nonce for `wallet` and the exact message to sign. */
+  async issueNonce(wallet: string): Promise<IssuedNonce> {
+    const walletAddress = getAddress(wallet);
+    // Whole seconds, so that the message (which shows seconds) can be rebuilt exactly from the stored record.
+    const issuedAt = new Date(Math.floor(this.clock().getTime() / 1000) * 1000);
+    const record: NonceRecord = {
+      nonce: randomBytes(16).toString("hex"),
+      walletAddress,
+      issuedAt,
+      expiresAt: new Date(issuedAt.getTime() + NONCE_TTL_SECONDS * 1000),
+    };
+    await this.store.nonces.insert(record);
+    return { nonce: record.nonce, message: this.messageFor(record), expires_in_seconds: NONCE_TTL_SECONDS };
+  }
+
+  /** The message a nonce record stands for (rebuilt, never stored, so it cannot drift from the rules). */
+  messageFor(record: NonceRecord): string {
+    return buildSignInMessage({ ...this.settings, ...record });
+  }
+
+  /**
+   * Registers an agent: checks the nonce, verifies the signature of the nonce's message, consumes the nonce
+   * atomically (one winner among concurrent requests), allocates the agent's wallet index and issues the key.
+   */
+  async register(input: RegistrationInput): Promise<RegistrationResult> {
+    const walletAddress = getAddress(input.wallet_address);
+    const now = this.clock();
+    const record = await this.store.nonces.find(input.nonce);
+    this.assertNonceUsable(record, walletAddress, now);
+
+    const valid = await this.verifySignature(walletAddress, this.messageFor(record!), input.signature);
+    if (!valid) {
+      throw new ValidationError(
+        "signature: not a valid signature by wallet_address of the message issued with this nonce",
+      );
+    }
+    if (await this.store.agents.findByWallet(walletAddress)) {
+      throw new ConflictError("wallet_address: an agent is already registered for this wallet");
+    }
+    const consumed = await this.store.nonces.consume(input.nonce, walletAddress, this.clock());
+    if (!consumed) {
+      // Lost a race (another request consumed it) or it expired meanwhile: report which.
+      this.assertNonceUsable(await this.store.nonces.find(input.nonce), walletAddress, this.clock());
+      throw new ValidationError("nonce: already used; request a new nonce");
+    }
+
+    const apiKey = generateApiKey();
+    const createdAt = this.clock();
+    const agent: AgentRecord = {
+      agentId: randomUUID(),
+      agentIndex: await this.store.counters.next(AGENT_INDEX_SEQUENCE),
+      walletAddress,
+      agentName: input.agent_name,
+      agentType: input.agent_type,
+      description: input.description ?? "",
+      operatorAddress: getAddress(input.operator_address),
+      tier: "unverified",
+      status: "active",
+      strategiesSubmitted: 0,
+      strategiesPassedScreening: 0,
+      depositsMicroUsdc: "0",
+      performanceScore: 0,
+      apiKeyHash: hashApiKey(apiKey),
+      apiKeyPrefix: apiKeyPrefix(apiKey),
+      createdAt,
+      updatedAt: createdAt,
+      ...(input.operator_email !== undefined ? { operatorEmail: input.operator_email } : {}),
+      ...(input.operator_name !== undefined ? { operatorName: input.operator_name } : {}),
+      ...(input.framework !== undefined ? { framework: input.framework } : {}),
+      ...(input.repo_url !== undefined ? { repoUrl: input.repo_url } : {}),
+    };
+    try {
+      await this.store.agents.insert(agent);
+    } catch (error) {
+      if (error instanceof DuplicateKeyError && error.field === "walletAddress") {
+        throw new ConflictError("wallet_address: an agent is already registered for this wallet");
+      }
+      throw error;
+    }
+    return { agent, apiKey };
+  }
+
+  private assertNonceUsable(record: NonceRecord | null, walletAddress: string, now: Date): void {
+    if (!record) throw new ValidationError("nonce: unknown nonce; request one from GET /api/v1/agent/auth/nonce");
+    if (record.consumedAt) throw new ValidationError("nonce: already used; request a new nonce");
+    if (record.walletAddress.toLowerCase() !== walletAddress.toLowerCase()) {
+      throw new ValidationError("nonce: issued for another wallet than wallet_address");
+    }
+    if (record.expiresAt.getTime() <= now.getTime()) {
+      throw new ValidationError(`nonce: expired (valid for ${NONCE_TTL_SECONDS} seconds); request a new nonce`);
+    }
+  }
+}

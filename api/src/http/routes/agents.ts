@@ -1,0 +1,85 @@
+import { formatUnits } from "ethers";
+import { z } from "zod";
+import type { Services } from "../../services";
+import type { AgentRecord } from "../../store/types";
+import { defineRoute, type RouteDefinition } from "../route";
+
+export const leaderboardQuery = z.strictObject({
+  limit: z.coerce.number<string>().int().min(1).max(100).default(50).meta({ description: "default 50, maximum 100" }),
+});
+
+export const leaderboardResponse = z
+  .object({
+    agents: z.array(
+      z.object({
+        agent_name: z.string(),
+        tier: z.string(),
+        performance_score: z.number(),
+        strategies_submitted: z.number().int(),
+      }),
+    ),
+    count: z.number().int(),
+  })
+  .meta({ id: "Leaderboard" });
+
+export const statsResponse = z
+  .object({
+    total_agents: z.number().int(),
+    active_agents: z.number().int(),
+    strategies_submitted: z.number().int(),
+    total_deposits_usdc: z.number(),
+  })
+  .meta({ id: "AgentStats" });
+
+export function agentRoutes(services: Services): RouteDefinition[] {
+  // The service hands out the same array while its one-second cache holds, so the serialized page can be reused.
+  const serialized = new WeakMap<AgentRecord[], string>();
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/v1/agents",
+      tag: "agents",
+      summary: "Agent leaderboard, highest performance score first",
+      auth: null,
+      rateLimit: "public",
+      query: leaderboardQuery,
+      responses: { 200: { description: "leaderboard", schema: leaderboardResponse } },
+      handler: async ({ query, ctx }) => {
+        const agents = await services.agents.leaderboard(query.limit);
+        let body = serialized.get(agents);
+        if (body === undefined) {
+          body = JSON.stringify({
+            agents: agents.map((agent) => ({
+              agent_name: agent.agentName,
+              tier: agent.tier,
+              performance_score: agent.performanceScore,
+              strategies_submitted: agent.strategiesSubmitted,
+            })),
+            count: agents.length,
+          });
+          serialized.set(agents, body);
+        }
+        ctx.type = "application/json; charset=utf-8";
+        return body;
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/agents/stats",
+      tag: "agents",
+      summary: "Aggregate agent statistics",
+      auth: null,
+      rateLimit: "public",
+      responses: { 200: { description: "statistics", schema: statsResponse } },
+      handler: async () => {
+        const stats = await services.agents.stats();
+        return {
+          total_agents: stats.totalAgents,
+          active_agents: stats.activeAgents,
+          strategies_submitted: stats.strategiesSubmitted,
+          total_deposits_usdc: Number(formatUnits(stats.depositsMicroUsdc, 6)),
+        };
+      },
+    }),
+  ];
+}

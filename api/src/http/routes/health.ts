@@ -1,0 +1,40 @@
+import { z } from "zod";
+import type { Services } from "../../services";
+import { SERVICE_VERSION } from "../../version";
+import { defineRoute, type RouteDefinition } from "../route";
+
+export const healthResponse = z
+  .object({
+    status: z.enum(["ok", "degraded"]).meta({ description: "ok when the chain RPC and the store both answer" }),
+    version: z.string(),
+    chain_id: z.number().int(),
+    chain_name: z.string(),
+    rpc_connected: z.boolean(),
+    store: z.object({ kind: z.enum(["mongodb", "memory"]), connected: z.boolean() }),
+  })
+  .meta({ id: "Health" });
+
+export function healthRoutes(services: Services): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: "get",
+      path: "/health",
+      tag: "service",
+      summary: "Service health",
+      auth: null,
+      rateLimit: "public",
+      responses: { 200: { description: "health (also when degraded)", schema: healthResponse } },
+      handler: async () => {
+        const [rpcConnected, store] = await Promise.all([services.chain.isConnected(), services.store.health()]);
+        return {
+          status: rpcConnected && store.connected ? "ok" : "degraded",
+          version: SERVICE_VERSION,
+          chain_id: services.chain.chainId,
+          chain_name: services.chain.chainName,
+          rpc_connected: rpcConnected,
+          store,
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { UnavailableError } from "../../errors";
+import type { Services } from "../../services";
+import { defineRoute, type RouteDefinition } from "../route";
+
+export const vaultItem = z
+  .object({
+    address: z.string().meta({ description: "0x address" }),
+    name: z.string(),
+    asset: z.string().meta({ description: "asset symbol", example: "USDC" }),
+    total_assets: z.string().meta({ description: "decimal, whole asset units", example: "1250.5" }),
+    apy: z.number().meta({
+      description:
+        "percent per year: the rate at which reported profit is unlocking now, gross of fees (VaultLens apyBps / 100)",
+    }),
+    status: z.enum(["active", "paused"]),
+  })
+  .meta({ id: "Vault" });
+
+export const vaultListResponse = z
+  .object({ vaults: z.array(vaultItem), total: z.number().int() })
+  .meta({ id: "VaultList" });
+
+export function vaultRoutes(services: Services): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/v1/vaults",
+      tag: "vaults",
+      summary: "Vaults of the deployment, read from the chain (cached per block)",
+      auth: null,
+      rateLimit: "public",
+      responses: { 200: { description: "vaults", schema: vaultListResponse } },
+      handler: async () => {
+        const reader = services.chain.vaults;
+        if (!reader) {
+          throw new UnavailableError(
+            services.chain.deployment
+              ? "the deployment file lists no VaultLens: vaults are unavailable"
+              : `no deployment file for chain ${services.chain.chainId}: vaults are unavailable`,
+          );
+        }
+        let vaults;
+        try {
+          vaults = await reader.list();
+        } catch (error) {
+          services.logger.warn({ err: error }, "vault read failed");
+          throw new UnavailableError("chain unreachable: cannot read the vaults");
+        }
+        return {
+          vaults: vaults.map((vault) => ({
+            address: vault.address,
+            name: vault.name,
+            asset: vault.asset,
+            total_assets: vault.totalAssets,
+            apy: vault.apy,
+            status: vault.status,
+          })),
+          total: vaults.length,
+        };
+      },
+    }),
+  ];
+}

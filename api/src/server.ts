@@ -1,0 +1,103 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import Redis from "ioredis";
+import { createApp, type AppDeps, type NapApp } from "./app";
+import { connectChain, type ChainAccess } from "./chain";
+import type { Config } from "./config";
+import type { Logger } from "./logger";
+import type { RateLimitBackend } from "./http/rateLimit";
+import { createMemoryStore } from "./store/memory";
+import { connectMongoStore } from "./store/mongo";
+import type { Store } from "./store/types";
+
+const NONCE_RETENTION_MS = 24 * 3600 * 1000;
+const NONCE_PURGE_INTERVAL_MS = 10 * 60 * 1000;
+/** Longest wait at shutdown for handlers whose client already left. */
+const DRAIN_TIMEOUT_MS = 5_000;
+
+export interface RunningServer {
+  app: NapApp;
+  server: Server;
+  /** http://host:port actually bound. */
+  url: string;
+  store: Store;
+  chain: ChainAccess;
+  /** Stops accepting connections, drains, then closes store, Redis and provider. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Opens the dependencies named by the configuration, builds the app and listens. */
+export async function startServer(
+  config: Config,
+  logger: Logger,
+  overrides: Partial<Pick<AppDeps, "extraRoutes" | "clock">> = {},
+): Promise<RunningServer> {
+  let store: Store;
+  if (config.mongodbUri) {
+    store = await connectMongoStore({ uri: config.mongodbUri, dbName: config.mongodbDb });
+    logger.info({ db: config.mongodbDb }, "store: MongoDB");
+  } else {
+    store = createMemoryStore();
+    logger.warn("store: in-memory (MONGODB_URI not set): agents and nonces are lost when the process stops");
+  }
+
+  let redis: Redis | undefined;
+  let rateLimitBackend: RateLimitBackend | undefined;
+  if (config.redisUrl) {
+    redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    await redis.connect();
+    rateLimitBackend = { driver: "redis", db: redis };
+    logger.info("rate limits: Redis (shared between instances)");
+  } else {
+    logger.info("rate limits: in this process");
+  }
+  if (config.rateLimitsDisabled) logger.warn("rate limits DISABLED (RATE_LIMITS_DISABLED)");
+
+  const chain = await connectChain({
+    rpcUrl: config.rpcUrl,
+    chainId: config.chainId,
+    deploymentFile: config.deploymentFile,
+    warn: (message) => logger.warn(message),
+  });
+  logger.info({ chainId: chain.chainId, rpc: config.rpcUrl }, "chain");
+
+  const app = createApp({ config, logger, store, chain, rateLimitBackend, ...overrides });
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  // Longer than the usual 60 s idle timeout of load balancers and of HTTP clients, so that the server is never the
+  // side that closes an idle keep-alive connection a client is about to reuse ("other side closed").
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+
+  // Nonces are kept a day past expiry (so late attempts still get "expired" or "already used"), then deleted.
+  const purge = setInterval(() => {
+    store.nonces.purgeExpired(new Date(Date.now() - NONCE_RETENTION_MS)).catch((error: unknown) => {
+      logger.warn({ err: error }, "nonce purge failed");
+    });
+  }, NONCE_PURGE_INTERVAL_MS);
+  purge.unref();
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      clearInterval(purge);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      // Handlers still running (their client may have hung up) finish before the store closes.
+      await app.drain(DRAIN_TIMEOUT_MS);
+      await app.closeResources();
+      await store.close();
+      if (redis) await redis.quit().catch(() => undefined);
+      chain.provider.destroy();
+    })());
+
+  return { app, server, url, store, chain, close };
+}

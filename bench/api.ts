@@ -1,0 +1,224 @@
+/**
+ * `npm run bench:api`: throughput of the agent API's public reads beside a bare Koa JSON handler, and registrations
+ * per second.
+ *
+ * Everything runs as separate processes on loopback: a Hardhat node with the whole system deployed, the API (rate
+ * limits lifted with RATE_LIMITS_DISABLED, in-memory store unless MONGODB_URI is set) and the bare Koa baseline.
+ * autocannon runs in this process. Settings: BENCH_DURATION (seconds per endpoint, default 10), BENCH_CONNECTIONS
+ * (default 50), BENCH_REGISTRATIONS (default 600), BENCH_ROUNDS (alternating endpoint/baseline pairs per endpoint,
+ * default 3; the table gives medians).
+ */
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { Wallet, verifyMessage } from "ethers";
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const REGISTRATIONS = Number(process.env.BENCH_REGISTRATIONS ?? 600);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const HARDHAT_CLI = require.resolve("hardhat/internal/cli/cli.js");
+const TS_NODE = ["-r", "ts-node/register/transpile-only"];
+const children: ChildProcess[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what} did not come up within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function runToEnd(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"], env });
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(" ")} exited ${code}`))));
+  });
+}
+
+function httpOk(url: string): () => Promise<boolean> {
+  return async () => (await fetch(url)).ok;
+}
+
+async function load(url: string) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx responses and ${result.errors} errors under load`);
+  }
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+async function post(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** Registers `count` agents with `concurrency` requests in flight; returns registrations per second. */
+async function registrations(
+  api: string,
+  count: number,
+  concurrency: number,
+): Promise<{ perSecond: number; signMs: number }> {
+  const wallets = Array.from({ length: count }, () => Wallet.createRandom());
+  const signStart = performance.now();
+  const prepared: Array<Record<string, string>> = [];
+  for (const wallet of wallets) {
+    const nonce = (await (await fetch(`${api}/api/v1/agent/auth/nonce?wallet=${wallet.address}`)).json()) as {
+      nonce: string;
+      message: string;
+    };
+    prepared.push({
+      wallet_address: wallet.address,
+      signature: await wallet.signMessage(nonce.message),
+      nonce: nonce.nonce,
+      agent_name: `bench agent ${wallet.address.slice(2, 10)}`,
+      operator_address: wallet.address,
+    });
+  }
+  const signMs = (performance.now() - signStart) / count;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < prepared.length) {
+        const body = prepared[next++];
+        const response = await post(`${api}/api/v1/agent/auth/register`, body);
+        if (response.status !== 200)
+          throw new Error(`registration failed: ${response.status} ${JSON.stringify(response.body)}`);
+      }
+    }),
+  );
+  return { perSecond: count / ((performance.now() - started) / 1000), signMs };
+}
+
+function verifyCost(): number {
+  const wallet = Wallet.createRandom();
+  const message = "x".repeat(400);
+  const signed = wallet.signMessageSync(message);
+  const rounds = 300;
+  const started = performance.now();
+  for (let i = 0; i < rounds; i++) verifyMessage(message, signed);
+  return (performance.now() - started) / rounds;
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), "nap-bench-api-"));
+  try {
+    const rpcPort = await freePort();
+    const rpcUrl = `http://127.0.0.1:${rpcPort}`;
+    console.log(`local chain on ${rpcUrl}; deploying ...`);
+    children.push(
+      spawn(process.execPath, [HARDHAT_CLI, "node", "--hostname", "127.0.0.1", "--port", String(rpcPort)], {
+        stdio: "ignore",
+      }),
+    );
+    await waitFor(async () => {
+      const response = await fetch(rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      });
+      return response.ok;
+    }, "hardhat node");
+    await runToEnd([HARDHAT_CLI, "run", "scripts/deploy.ts", "--network", "localhost"], {
+      ...process.env,
+      LOCAL_RPC_URL: rpcUrl,
+      DEPLOYMENTS_DIR: work,
+    });
+
+    const apiPort = await freePort();
+    const api = `http://127.0.0.1:${apiPort}`;
+    children.push(
+      fork(join(__dirname, "../api/src/main.ts"), [], {
+        execArgv: TS_NODE,
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+        env: {
+          ...process.env,
+          PORT: String(apiPort),
+          RPC_URL: rpcUrl,
+          CHAIN_ID: "31337",
+          DEPLOYMENT_FILE: join(work, "31337.json"),
+          RATE_LIMITS_DISABLED: "true",
+          LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
+        },
+      }),
+    );
+    const barePort = await freePort();
+    const bare = `http://127.0.0.1:${barePort}`;
+    children.push(
+      fork(join(__dirname, "bareKoa.ts"), [], {
+        execArgv: TS_NODE,
+        stdio: ["ignore", "ignore", "inherit", "ipc"],
+        env: { ...process.env, PORT: String(barePort) },
+      }),
+    );
+    await waitFor(httpOk(`${api}/health`), "API");
+    await waitFor(httpOk(bare), "bare Koa");
+
+    console.log(`registering ${REGISTRATIONS} agents (20 in flight) ...`);
+    const reg = await registrations(api, REGISTRATIONS, 20);
+    const verifyMs = verifyCost();
+
+    // The machine is shared, so its speed drifts: each endpoint run is paired with a bare-Koa run right before it,
+    // over several rounds, and the table gives the medians.
+    console.log(
+      `load: ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} endpoint/baseline pairs per endpoint`,
+    );
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const rows: string[] = [];
+    for (const path of ["/health", "/api/v1/vaults", "/api/v1/agents"]) {
+      await autocannon({ url: api + path, connections: CONNECTIONS, duration: 1 }); // warm-up
+      const pairs: Array<{ base: { rps: number; p99: number }; result: { rps: number; p99: number } }> = [];
+      for (let round = 0; round < ROUNDS; round++)
+        pairs.push({ base: await load(bare), result: await load(api + path) });
+      rows.push(
+        `| ${path} | ${Math.round(median(pairs.map((p) => p.result.rps)))} | ${median(pairs.map((p) => p.result.p99))} | ` +
+          `${Math.round(median(pairs.map((p) => p.base.rps)))} | ${median(pairs.map((p) => p.base.p99))} | ` +
+          `${median(pairs.map((p) => p.result.rps / p.base.rps)).toFixed(2)} |`,
+      );
+    }
+
+    console.log("");
+    console.log("| endpoint | req/s | p99 (ms) | bare Koa req/s | bare Koa p99 (ms) | ratio |");
+    console.log("|---|---:|---:|---:|---:|---:|");
+    for (const row of rows) console.log(row);
+    console.log("");
+    console.log(
+      `registrations: ${reg.perSecond.toFixed(0)} per second (${REGISTRATIONS} agents, 20 in flight, ${process.env.MONGODB_URI ? "MongoDB" : "in-memory"} store)`,
+    );
+    console.log(
+      `EIP-191 verifyMessage: ${verifyMs.toFixed(2)} ms per signature (${(1000 / verifyMs).toFixed(0)} per second on one core)`,
+    );
+    console.log(`client-side nonce + sign: ${reg.signMs.toFixed(2)} ms per registration (not counted above)`);
+  } finally {
+    for (const child of children) child.kill("SIGTERM");
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    for (const child of children) child.kill("SIGKILL");
+    process.exit(1);
+  },
+);

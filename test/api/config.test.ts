@@ -1,0 +1,83 @@
+import { expect } from "chai";
+import { ConfigError, loadConfig } from "../../api/src/config";
+
+describe("API configuration", function () {
+  it("applies the documented defaults", function () {
+    const config = loadConfig({});
+    expect(config).to.deep.equal({
+      port: 3000,
+      host: "127.0.0.1",
+      mongodbUri: undefined,
+      mongodbDb: "nap",
+      redisUrl: undefined,
+      rpcUrl: "http://127.0.0.1:8545",
+      chainId: undefined,
+      deploymentFile: undefined,
+      publicUrl: "http://127.0.0.1:3000",
+      serviceDomain: "127.0.0.1:3000",
+      operatorApiKeys: [],
+      trustedProxyCount: 0,
+      rateLimitsDisabled: false,
+      logLevel: "info",
+      serverWalletMnemonic: undefined,
+      bodyLimitBytes: 65536,
+      signatureWorkers: 2,
+    });
+  });
+
+  it("reads every setting", function () {
+    const config = loadConfig({
+      PORT: "8080",
+      HOST: "0.0.0.0",
+      MONGODB_URI: "mongodb://127.0.0.1:27017/",
+      MONGODB_DB: "nap_prod",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      RPC_URL: "https://sepolia.base.org",
+      CHAIN_ID: "84532",
+      DEPLOYMENT_FILE: "deployments/84532.json",
+      PUBLIC_URL: "https://api.nap.example/",
+      AGENT_API_KEYS: "abcdefghijklmnop, qrstuvwxyz012345",
+      TRUSTED_PROXY_COUNT: "2",
+      RATE_LIMITS_DISABLED: "1",
+      LOG_LEVEL: "warn",
+      SERVER_WALLET_MNEMONIC: " myth like bonus scare over problem client lizard pioneer submit female collect ",
+    });
+    expect(config.port).to.equal(8080);
+    expect(config.chainId).to.equal(84532);
+    expect(config.publicUrl).to.equal("https://api.nap.example");
+    expect(config.serviceDomain).to.equal("api.nap.example");
+    expect(config.operatorApiKeys).to.deep.equal(["abcdefghijklmnop", "qrstuvwxyz012345"]);
+    expect(config.trustedProxyCount).to.equal(2);
+    expect(config.rateLimitsDisabled).to.equal(true);
+    expect(config.serverWalletMnemonic).to.equal(
+      "myth like bonus scare over problem client lizard pioneer submit female collect",
+    );
+  });
+
+  for (const [env, message] of [
+    [{ PORT: "70000" }, "PORT"],
+    [{ PORT: "http" }, "PORT"],
+    [{ MONGODB_URI: "postgres://x" }, "MONGODB_URI: must use mongodb or mongodb+srv"],
+    [{ REDIS_URL: "not a url" }, "REDIS_URL"],
+    [{ RPC_URL: "ftp://x" }, "RPC_URL"],
+    [{ CHAIN_ID: "-1" }, "CHAIN_ID"],
+    [{ TRUSTED_PROXY_COUNT: "x" }, "TRUSTED_PROXY_COUNT"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ RATE_LIMITS_DISABLED: "maybe" }, "RATE_LIMITS_DISABLED"],
+    [{ SERVER_WALLET_MNEMONIC: "one two three" }, "SERVER_WALLET_MNEMONIC: must be a BIP-39 mnemonic"],
+    [{ AGENT_API_KEYS: "good-key-0123456789,short" }, "AGENT_API_KEYS: key number 2"],
+  ] as Array<[Record<string, string>, string]>) {
+    it(`fails fast naming ${Object.keys(env)[0]}`, function () {
+      let error: unknown;
+      try {
+        loadConfig(env);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).to.be.instanceOf(ConfigError);
+      expect((error as Error).message).to.include(message);
+      if (env.AGENT_API_KEYS) expect((error as Error).message).to.not.include("short");
+      if (env.SERVER_WALLET_MNEMONIC) expect((error as Error).message).to.not.include("three");
+    });
+  }
+});

@@ -1,0 +1,285 @@
+import { expect } from "chai";
+import { randomUUID } from "node:crypto";
+import { DuplicateKeyError } from "../../../api/src/errors";
+import type { AgentRecord, Store } from "../../../api/src/store/types";
+
+/**
+ * One behavioural contract for every store adapter. Each adapter's test file calls this with a factory that returns
+ * an empty store and a disposer.
+ */
+export interface StoreHarness {
+  create(): Promise<Store>;
+  dispose(store: Store): Promise<void>;
+}
+
+let sequence = 0;
+
+export function sampleAgent(overrides: Partial<AgentRecord> = {}): AgentRecord {
+  sequence += 1;
+  const hex = sequence.toString(16).padStart(40, "0");
+  const created = new Date(Date.UTC(2026, 0, 1, 0, 0, sequence));
+  return {
+    agentId: randomUUID(),
+    agentIndex: sequence,
+    walletAddress: `0x${hex.slice(4)}AbCd`,
+    agentName: `agent-${sequence}`,
+    agentType: "custom",
+    description: "",
+    operatorAddress: "0x000000000000000000000000000000000000dEaD",
+    tier: "unverified",
+    status: "active",
+    strategiesSubmitted: 0,
+    strategiesPassedScreening: 0,
+    depositsMicroUsdc: "0",
+    performanceScore: 0,
+    apiKeyHash: `${sequence.toString(16).padStart(64, "0")}`,
+    apiKeyPrefix: "nap-abcdefgh",
+    createdAt: created,
+    updatedAt: created,
+    ...overrides,
+  };
+}
+
+export function storeConformance(name: string, harness: StoreHarness): void {
+  describe(`store conformance: ${name}`, function () {
+    let store: Store;
+
+    beforeEach(async function () {
+      store = await harness.create();
+    });
+
+    afterEach(async function () {
+      await harness.dispose(store);
+    });
+
+    describe("agents", function () {
+      it("returns an inserted agent by id, wallet (any case) and key hash, with every field intact", async function () {
+        const agent = sampleAgent({
+          operatorEmail: "ops@example.org",
+          operatorName: "Ops",
+          framework: "custom",
+          repoUrl: "https://example.org/repo",
+        });
+        await store.agents.insert(agent);
+        expect(await store.agents.findById(agent.agentId)).to.deep.equal(agent);
+        expect(await store.agents.findByWallet(agent.walletAddress.toLowerCase())).to.deep.equal(agent);
+        expect(await store.agents.findByWallet(agent.walletAddress.toUpperCase().replace("0X", "0x"))).to.deep.equal(
+          agent,
+        );
+        expect(await store.agents.findByKeyHash(agent.apiKeyHash)).to.deep.equal(agent);
+      });
+
+      it("omits optional fields that were not given", async function () {
+        const agent = sampleAgent();
+        await store.agents.insert(agent);
+        const found = await store.agents.findById(agent.agentId);
+        expect(found).to.not.have.property("operatorEmail");
+        expect(found).to.not.have.property("tierGrantedBy");
+      });
+
+      it("returns null for unknown id, wallet and key hash", async function () {
+        expect(await store.agents.findById(randomUUID())).to.equal(null);
+        expect(await store.agents.findByWallet("0x0000000000000000000000000000000000000001")).to.equal(null);
+        expect(await store.agents.findByKeyHash("f".repeat(64))).to.equal(null);
+      });
+
+      it("rejects a second agent for the same wallet in another letter case with DuplicateKeyError(walletAddress)", async function () {
+        const first = sampleAgent();
+        await store.agents.insert(first);
+        const second = sampleAgent({ walletAddress: first.walletAddress.toLowerCase() });
+        const error = await store.agents.insert(second).catch((e: unknown) => e);
+        expect(error).to.be.instanceOf(DuplicateKeyError);
+        expect((error as DuplicateKeyError).field).to.equal("walletAddress");
+        expect(await store.agents.findById(second.agentId)).to.equal(null);
+      });
+
+      it("rejects a duplicate key hash with DuplicateKeyError(apiKeyHash)", async function () {
+        const first = sampleAgent();
+        await store.agents.insert(first);
+        const error = await store.agents.insert(sampleAgent({ apiKeyHash: first.apiKeyHash })).catch((e: unknown) => e);
+        expect(error).to.be.instanceOf(DuplicateKeyError);
+        expect((error as DuplicateKeyError).field).to.equal("apiKeyHash");
+      });
+
+      it("rejects a duplicate agent index with DuplicateKeyError(agentIndex)", async function () {
+        const first = sampleAgent();
+        await store.agents.insert(first);
+        const error = await store.agents.insert(sampleAgent({ agentIndex: first.agentIndex })).catch((e: unknown) => e);
+        expect(error).to.be.instanceOf(DuplicateKeyError);
+        expect((error as DuplicateKeyError).field).to.equal("agentIndex");
+      });
+
+      it("lets exactly one of many concurrent inserts for one wallet succeed", async function () {
+        const wallet = sampleAgent().walletAddress;
+        const results = await Promise.allSettled(
+          Array.from({ length: 20 }, () => store.agents.insert(sampleAgent({ walletAddress: wallet }))),
+        );
+        expect(results.filter((r) => r.status === "fulfilled")).to.have.length(1);
+        for (const r of results) {
+          if (r.status === "rejected") expect(r.reason).to.be.instanceOf(DuplicateKeyError);
+        }
+      });
+
+      it("orders the leaderboard by score (highest first), then creation time, and applies the limit", async function () {
+        const a = sampleAgent({ performanceScore: 5 });
+        const b = sampleAgent({ performanceScore: 12.5 });
+        const c = sampleAgent({ performanceScore: 5 });
+        const d = sampleAgent({ performanceScore: 0 });
+        for (const agent of [d, c, a, b]) await store.agents.insert(agent);
+        const board = await store.agents.leaderboard(10);
+        expect(board.map((x) => x.agentId)).to.deep.equal([b.agentId, a.agentId, c.agentId, d.agentId]);
+        expect((await store.agents.leaderboard(2)).map((x) => x.agentId)).to.deep.equal([b.agentId, a.agentId]);
+      });
+
+      it("reports any() false on an empty store and true after an insert", async function () {
+        expect(await store.agents.any()).to.equal(false);
+        await store.agents.insert(sampleAgent());
+        expect(await store.agents.any()).to.equal(true);
+      });
+
+      it("sums statistics over all agents", async function () {
+        expect(await store.agents.stats()).to.deep.equal({
+          totalAgents: 0,
+          activeAgents: 0,
+          strategiesSubmitted: 0,
+          depositsMicroUsdc: 0n,
+        });
+        await store.agents.insert(sampleAgent({ strategiesSubmitted: 3, depositsMicroUsdc: "2500000" }));
+        await store.agents.insert(sampleAgent({ strategiesSubmitted: 4, status: "suspended" }));
+        await store.agents.insert(sampleAgent({ depositsMicroUsdc: "9007199254740993" }));
+        expect(await store.agents.stats()).to.deep.equal({
+          totalAgents: 3,
+          activeAgents: 2,
+          strategiesSubmitted: 7,
+          depositsMicroUsdc: 9007199257240993n,
+        });
+      });
+
+      it("adds activity atomically under concurrency and returns the updated record", async function () {
+        const agent = sampleAgent();
+        await store.agents.insert(agent);
+        const now = new Date(Date.UTC(2026, 5, 1));
+        await Promise.all(
+          Array.from({ length: 25 }, () =>
+            store.agents.addActivity(
+              agent.agentId,
+              { strategiesSubmitted: 1, strategiesPassedScreening: 2, depositsMicroUsdc: 1_000_000n },
+              now,
+            ),
+          ),
+        );
+        const updated = await store.agents.findById(agent.agentId);
+        expect(updated?.strategiesSubmitted).to.equal(25);
+        expect(updated?.strategiesPassedScreening).to.equal(50);
+        expect(updated?.depositsMicroUsdc).to.equal("25000000");
+        expect(updated?.updatedAt.getTime()).to.equal(now.getTime());
+        expect(await store.agents.addActivity("missing", { strategiesSubmitted: 1 }, now)).to.equal(null);
+      });
+
+      it("updates standing only when the tier still has the expected value", async function () {
+        const agent = sampleAgent();
+        await store.agents.insert(agent);
+        const now = new Date(Date.UTC(2026, 5, 2));
+        const updated = await store.agents.updateStanding(
+          agent.agentId,
+          "unverified",
+          { tier: "established", tierGrantedBy: "operator:1", performanceScore: 7 },
+          now,
+        );
+        expect(updated?.tier).to.equal("established");
+        expect(updated?.tierGrantedBy).to.equal("operator:1");
+        expect(updated?.performanceScore).to.equal(7);
+        expect(
+          await store.agents.updateStanding(
+            agent.agentId,
+            "unverified",
+            { tier: "registered", performanceScore: 1 },
+            now,
+          ),
+        ).to.equal(null);
+        const cleared = await store.agents.updateStanding(
+          agent.agentId,
+          "established",
+          { tier: "registered", tierGrantedBy: null, performanceScore: 8 },
+          now,
+        );
+        expect(cleared?.tier).to.equal("registered");
+        expect(cleared).to.not.have.property("tierGrantedBy");
+      });
+    });
+
+    describe("nonces", function () {
+      const wallet = "0x1111111111111111111111111111111111111111";
+      const issuedAt = new Date(Date.UTC(2026, 0, 1, 12, 0, 0));
+      const expiresAt = new Date(issuedAt.getTime() + 600_000);
+
+      it("stores and finds a nonce", async function () {
+        await store.nonces.insert({ nonce: "a".repeat(32), walletAddress: wallet, issuedAt, expiresAt });
+        expect(await store.nonces.find("a".repeat(32))).to.deep.equal({
+          nonce: "a".repeat(32),
+          walletAddress: wallet,
+          issuedAt,
+          expiresAt,
+        });
+        expect(await store.nonces.find("b".repeat(32))).to.equal(null);
+      });
+
+      it("rejects a duplicate nonce", async function () {
+        await store.nonces.insert({ nonce: "c".repeat(32), walletAddress: wallet, issuedAt, expiresAt });
+        const error = await store.nonces
+          .insert({ nonce: "c".repeat(32), walletAddress: wallet, issuedAt, expiresAt })
+          .catch((e: unknown) => e);
+        expect(error).to.be.instanceOf(DuplicateKeyError);
+      });
+
+      it("consumes once, for the right wallet (any case), before expiry only", async function () {
+        const nonce = "d".repeat(32);
+        await store.nonces.insert({ nonce, walletAddress: wallet, issuedAt, expiresAt });
+        const other = "0x2222222222222222222222222222222222222222";
+        expect(await store.nonces.consume(nonce, other, issuedAt)).to.equal(null);
+        expect(await store.nonces.consume(nonce, wallet, expiresAt)).to.equal(null, "expired at expiresAt");
+        const consumed = await store.nonces.consume(nonce, wallet.toUpperCase().replace("0X", "0x"), issuedAt);
+        expect(consumed).to.deep.equal({ nonce, walletAddress: wallet, issuedAt, expiresAt });
+        expect(await store.nonces.consume(nonce, wallet, issuedAt)).to.equal(null);
+        expect((await store.nonces.find(nonce))?.consumedAt?.getTime()).to.equal(issuedAt.getTime());
+        expect(await store.nonces.consume("e".repeat(32), wallet, issuedAt)).to.equal(null);
+      });
+
+      it("lets exactly one of 100 concurrent consumers win", async function () {
+        const nonce = "f".repeat(32);
+        await store.nonces.insert({ nonce, walletAddress: wallet, issuedAt, expiresAt });
+        const results = await Promise.all(
+          Array.from({ length: 100 }, () => store.nonces.consume(nonce, wallet, issuedAt)),
+        );
+        expect(results.filter((r) => r !== null)).to.have.length(1);
+      });
+
+      it("purges nonces that expired before the given time", async function () {
+        await store.nonces.insert({ nonce: "1".repeat(32), walletAddress: wallet, issuedAt, expiresAt });
+        const later = new Date(expiresAt.getTime() + 1);
+        await store.nonces.insert({
+          nonce: "2".repeat(32),
+          walletAddress: wallet,
+          issuedAt: later,
+          expiresAt: new Date(later.getTime() + 600_000),
+        });
+        expect(await store.nonces.purgeExpired(later)).to.equal(1);
+        expect(await store.nonces.find("1".repeat(32))).to.equal(null);
+        expect(await store.nonces.find("2".repeat(32))).to.not.equal(null);
+      });
+    });
+
+    describe("counters", function () {
+      it("starts at 0 and never hands out one value twice under concurrency", async function () {
+        const values = await Promise.all(Array.from({ length: 50 }, () => store.counters.next("agent_index")));
+        expect([...values].sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 50 }, (_, i) => i));
+        expect(await store.counters.next("other")).to.equal(0);
+        expect(await store.counters.next("agent_index")).to.equal(50);
+      });
+    });
+
+    it("reports itself connected", async function () {
+      expect((await store.health()).connected).to.equal(true);
+    });
+  });
+}
