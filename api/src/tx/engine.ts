@@ -308,13 +308,29 @@ export class TxEngine {
       for (let round = 0; round < 20; round++) {
         if (FINAL_STATES.includes(entry.state)) return this.#settled(entry);
         if (entry.state === "intent") {
-          entry = await lane.exclusive(() => this.#signAndBroadcast(lane, entry.intentKey));
+          entry = await lane.exclusive(() => this.#signAndBroadcast(lane, entry.intentKey)).catch((err: unknown) =>
+            this.#failUnsigned(entry, err),
+          );
           continue;
         }
         entry = await this.#awaitReceipt(lane, entry);
       }
       throw new TxRejectedError(`transaction ${entry.intentKey} did not settle after 20 attempts`);
     });
+  }
+
+  /**
+   * The lane could not start (chain unreachable while reading the nonce, wallet leased elsewhere): nothing was
+   * signed, so the intent fails with a retryable error rather than running much later behind the client's back.
+   */
+  async #failUnsigned(entry: TxJournalEntry, err: unknown): Promise<TxJournalEntry> {
+    if (!(err instanceof TxError) || !RETRYABLE_BEFORE_SIGNING.has(err.code)) throw err;
+    const failed = await this.#journal.transition(
+      entry.intentKey,
+      { states: ["intent"], hash: null },
+      { state: "failed", error: err.toJournal() },
+    );
+    return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
   }
 
   async #awaitPrevious(entry: TxJournalEntry): Promise<TxJournalEntry> {
