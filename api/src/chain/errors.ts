@@ -64,14 +64,11 @@ export class RevertDecoder {
   readonly #iface: Interface;
 
   constructor(fragments: readonly ErrorFragment[] = loadErrorFragments()) {
-    this.#iface = new Interface([
-      ...fragments,
-      ErrorFragment.from("error Error(string message)"),
-      ErrorFragment.from("error Panic(uint256 code)"),
-    ]);
+    // Error(string) and Panic(uint256) are known to every ethers Interface as built-ins.
+    this.#iface = new Interface([...fragments]);
   }
 
-  /** Number of distinct errors known (custom errors plus the two built-ins). */
+  /** Number of distinct custom errors known (the built-ins Error and Panic come on top). */
   get size(): number {
     let count = 0;
     this.#iface.forEachError(() => count++);
@@ -89,8 +86,10 @@ export class RevertDecoder {
     }
     if (!parsed) return null;
     const args: Record<string, JsonValue> = {};
+    // ethers answers the built-ins with its own unnamed fragments; give their one value a name.
+    const builtinName = parsed.name === "Error" ? "message" : parsed.name === "Panic" ? "code" : null;
     parsed.fragment.inputs.forEach((input, i) => {
-      args[input.name || String(i)] = toJson(parsed.args[i]);
+      args[input.name || builtinName || String(i)] = toJson(parsed.args[i]);
     });
     return { name: parsed.name, signature: parsed.signature, selector: parsed.selector, args };
   }
