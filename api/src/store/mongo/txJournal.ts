@@ -39,7 +39,7 @@ interface IntentDoc {
   meta: TxJournalEntry["meta"];
   after: string | null;
   createdAt: Date;
-  /** Cache of the folded state for listings; the step log is the truth. */
+  /** Listing cache: the folded state when it last changed between open and final; the step log is the truth. */
   state: TxState;
   version: number;
 }
@@ -73,6 +73,8 @@ export class MongoTxJournal implements TxJournalStore {
   readonly #intents: Collection<IntentDoc>;
   readonly #steps: Collection<StepDoc>;
   readonly #leases: Collection<LeaseDoc>;
+  /** Entries this process wrote or read last, by key: a guess that saves a read per transition. */
+  readonly #recent = new Map<string, Folded>();
 
   constructor(db: Db) {
     this.#intents = db.collection<IntentDoc>(TX_INTENTS_COLLECTION);
@@ -100,7 +102,7 @@ export class MongoTxJournal implements TxJournalStore {
     };
     try {
       await this.#intents.insertOne(doc);
-      return { created: true, entry: strip(fold(doc, [])) };
+      return { created: true, entry: strip(this.#remember(fold(doc, []))) };
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       const existing = await this.#load(intentKey);
@@ -120,21 +122,32 @@ export class MongoTxJournal implements TxJournalStore {
     patch: TxPatch,
     now: Date = new Date(),
   ): Promise<TxJournalEntry | null> {
-    const current = await this.#load(intentKey);
-    if (!current || !expect.states.includes(current.state)) return null;
-    if (expect.hash !== undefined && current.hash !== expect.hash) return null;
-    const version = current.version + 1;
-    try {
-      await this.#steps.insertOne({ _id: `${intentKey}#${version}`, intentKey, version, patch, at: now });
-    } catch (err) {
-      if (isDuplicateKey(err)) return null; // another writer moved it from this version first
-      throw err;
+    // Try first from the entry this process last saw: if it is stale, the insert of its next version collides and
+    // we load the truth. A cached entry that fails the expectation is also checked against the database.
+    let current = this.#recent.get(intentKey) ?? null;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (!current || !matches(current, expect)) {
+        current = await this.#load(intentKey);
+        if (!current || !matches(current, expect)) return null;
+      }
+      const version = current.version + 1;
+      try {
+        await this.#steps.insertOne({ _id: `${intentKey}#${version}`, intentKey, version, patch, at: now });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        // Someone moved it from this version first (or our copy was stale): look again once.
+        current = null;
+        continue;
+      }
+      const next: Folded = { ...current, ...patch, updatedAt: now, version };
+      this.#remember(next);
+      // The listing cache only needs to know open versus final; intermediate states are folded at read time.
+      if (isOpen(current.state) !== isOpen(next.state)) {
+        await this.#intents.updateOne({ _id: intentKey }, { $set: { state: next.state, version } });
+      }
+      return strip(next);
     }
-    const next = { ...current, ...patch, updatedAt: now, version };
-    // Listing cache. Writers of one entry are sequential in practice (one engine drives an intent), and a stale
-    // value only makes listOpen look at an entry it then filters by its folded state.
-    await this.#intents.updateOne({ _id: intentKey }, { $set: { state: next.state, version } });
-    return strip(next);
+    return null;
   }
 
   async listOpen(from?: string): Promise<TxJournalEntry[]> {
@@ -197,7 +210,17 @@ export class MongoTxJournal implements TxJournalStore {
     const doc = await this.#intents.findOne({ _id: intentKey });
     if (!doc) return null;
     const steps = await this.#steps.find({ intentKey }).sort({ version: 1 }).toArray();
-    return fold(doc, steps);
+    return this.#remember(fold(doc, steps));
+  }
+
+  #remember(entry: Folded): Folded {
+    this.#recent.delete(entry.intentKey);
+    this.#recent.set(entry.intentKey, entry);
+    if (this.#recent.size > 5_000) {
+      const oldest = this.#recent.keys().next().value;
+      if (oldest !== undefined) this.#recent.delete(oldest);
+    }
+    return entry;
   }
 
   async #foldMany(docs: IntentDoc[]): Promise<Folded[]> {
@@ -214,6 +237,14 @@ export class MongoTxJournal implements TxJournalStore {
     }
     return docs.map((doc) => fold(doc, byIntent.get(doc._id) ?? []));
   }
+}
+
+function matches(entry: Folded, expect: TxExpectation): boolean {
+  return expect.states.includes(entry.state) && (expect.hash === undefined || entry.hash === expect.hash);
+}
+
+function isOpen(state: TxState): boolean {
+  return OPEN_STATES.includes(state);
 }
 
 function fold(doc: IntentDoc, steps: StepDoc[]): Folded {
