@@ -182,11 +182,14 @@ export class TxEngine {
       recorded.push(await this.#record(step, key, previous));
       previous = key;
     }
-    const results: SendResult[] = [];
-    for (const { created, entry } of recorded) {
-      results.push(this.#finish(created, await this.#track(entry.intentKey, () => this.#drive(entry))));
-    }
-    return results;
+    // Every step is driven (each waits for its predecessor), so that all of them reach a final state: a step after
+    // a failed one is failed too rather than left open for a later reconcile.
+    const outcomes = await Promise.allSettled(
+      recorded.map(({ entry }) => this.#track(entry.intentKey, () => this.#drive(entry))),
+    );
+    const firstFailure = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
+    if (firstFailure) throw firstFailure.reason;
+    return outcomes.map((o, i) => this.#finish(recorded[i].created, (o as PromiseFulfilledResult<TxJournalEntry>).value));
   }
 
   /**
@@ -196,6 +199,11 @@ export class TxEngine {
    */
   async reconcile(): Promise<ReconcileReport> {
     const open = await this.#journal.listOpen();
+    if (!this.#wallets.configured) {
+      // Nothing can be signed or re-derived without the mnemonic; the entries wait for a configured start.
+      this.#log.warn({ open: open.length }, "tx journal not reconciled: server wallets are not configured");
+      return { open: open.length, mined: 0, failed: 0, pending: open.length };
+    }
     const outcomes = await Promise.allSettled(
       open.map((entry) => this.#track(entry.intentKey, () => this.#drive(entry))),
     );

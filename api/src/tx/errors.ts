@@ -65,9 +65,17 @@ export class ContractRevertError extends TxError {
   }
 }
 
-/** 503: the chain's RPC endpoint did not answer. */
-export class ChainUnavailableError extends TxError {
+/** 503 with Retry-After: the condition is temporary and the same request (same Idempotency-Key) may be retried. */
+abstract class RetryLaterError extends TxError {
   readonly status = 503;
+  constructor(message: string, details: Record<string, JsonValue> = {}) {
+    super(message, details);
+    this.headers["Retry-After"] = "5";
+  }
+}
+
+/** 503: the chain's RPC endpoint did not answer. */
+export class ChainUnavailableError extends RetryLaterError {
   readonly code = "CHAIN_UNAVAILABLE";
   static create(cause: unknown): ChainUnavailableError {
     const reason = cause instanceof Error ? cause.message.split("\n")[0].slice(0, 200) : String(cause);
@@ -76,14 +84,12 @@ export class ChainUnavailableError extends TxError {
 }
 
 /** 503: another instance holds this wallet's lease for longer than the engine waits. */
-export class WalletBusyError extends TxError {
-  readonly status = 503;
+export class WalletBusyError extends RetryLaterError {
   readonly code = "WALLET_BUSY";
 }
 
 /** 503: the transaction was sent but is not mined within the wait; a retry with the same key picks it up. */
-export class TxPendingError extends TxError {
-  readonly status = 503;
+export class TxPendingError extends RetryLaterError {
   readonly code = "TX_PENDING";
 }
 
@@ -128,4 +134,10 @@ export function errorFromJournal(error: JournalError): TxError {
  * Errors raised before anything was signed (balance, estimation, reachability): a retry with the same key may
  * run the operation again, since no transaction exists for it. Everything else is final for its key.
  */
-export const RETRYABLE_BEFORE_SIGNING = new Set(["INSUFFICIENT_GAS", "CONTRACT_REVERT", "CHAIN_UNAVAILABLE", "WALLET_BUSY"]);
+export const RETRYABLE_BEFORE_SIGNING = new Set([
+  "INSUFFICIENT_GAS",
+  "CONTRACT_REVERT",
+  "CHAIN_UNAVAILABLE",
+  "WALLET_BUSY",
+  "PREVIOUS_STEP_FAILED",
+]);

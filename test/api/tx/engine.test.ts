@@ -240,6 +240,7 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
           .then(() => null, (e: unknown) => e);
         expect(err).to.be.instanceOf(ChainUnavailableError);
         expect((err as ChainUnavailableError).status).to.equal(503);
+        expect((err as ChainUnavailableError).headers).to.deep.equal({ "Retry-After": "5" });
         expect((err as Error).message).to.match(/^the chain is unreachable, try again later/);
         expect(await journal.get("off")).to.deep.include({ state: "failed", hash: null });
       } finally {
@@ -256,6 +257,16 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
         ServerWalletsNotConfiguredError,
         "server wallets are not configured: set SERVER_WALLET_MNEMONIC",
       );
+    });
+
+    it("leaves the journal untouched at reconcile when server wallets are not configured", async () => {
+      await journal.createIntent({
+        intentKey: "unconfigured", wallet: agent(0), from: devWallets.agentAddress(0), chainId: 31337, to: probeAddress,
+        data: "0x", value: "0", kind: "probe.hit", requestor: null, meta: {}, after: null,
+      });
+      const bare = new TxEngine({ provider, journal, wallets: new ServerWallets(undefined) });
+      expect(await bare.reconcile()).to.deep.equal({ open: 1, mined: 0, failed: 0, pending: 1 });
+      expect(await journal.get("unconfigured")).to.deep.include({ state: "intent" });
     });
 
     it("waits for another instance's lease, then answers WalletBusy (503)", async () => {
@@ -309,10 +320,25 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
         { step: "deposit", wallet: agent(a), to: probeAddress, data: hitData(probe, "never"), kind: "probe.hit" },
       ]);
       await expectRejection(failing, ContractRevertError, "TxProbeRejected");
+      expect(await journal.get("op-2:deposit")).to.deep.include({ state: "failed", hash: null });
+      expect((await journal.get("op-2:deposit"))!.error).to.deep.include({ code: "PREVIOUS_STEP_FAILED" });
       const deposit = engine.send({ wallet: agent(a), to: probeAddress, data: hitData(probe, "never"), kind: "probe.hit", intentKey: "op-2:deposit" });
       await expectRejection(deposit, PreviousStepFailedError, "not sent because the previous step failed: the contract rejected");
       expect(await journal.get("op-2:deposit")).to.deep.include({ state: "failed", hash: null });
       expect(await hitsOf("never")).to.equal(0n);
+    });
+
+    it("resumes a multi-step operation on retry after an earlier step was refused for gas", async () => {
+      const a = takeAgents(1);
+      const steps = ["approve", "deposit"].map((step) => ({
+        step, wallet: agent(a), to: probeAddress, data: hitData(probe, `resume-${step}`), kind: `probe.${step}`,
+      }));
+      await expectRejection(engine.sendSteps("op-3", steps), InsufficientGasError, "POST /api/v1/agent/faucet");
+      expect(await journal.get("op-3:deposit")).to.deep.include({ state: "failed", hash: null });
+      await fundAgents(1, "1", a);
+      const [approve, deposit] = await engine.sendSteps("op-3", steps);
+      expect([approve.journalEntry.state, deposit.journalEntry.state]).to.deep.equal(["mined", "mined"]);
+      expect(await hitsOf("resume-deposit")).to.equal(1n);
     });
   });
 
