@@ -5,11 +5,26 @@ import { performanceScore } from "./performance";
 import { promotedTier } from "./tiers";
 
 /** Public views of agents (leaderboard, statistics, lookup) and the write paths that change an agent's standing. */
+/** Called after an agent's tier changed (promotion or operator grant); issue 6 mints badges and NAP grants here. */
+export type TierChangeListener = (agent: AgentRecord, previousTier: Tier) => void;
+
 export class AgentService {
+  readonly #tierListeners: TierChangeListener[] = [];
+
   constructor(
     private readonly store: Store,
     private readonly clock: () => Date = () => new Date(),
   ) {}
+
+  /** Registers a listener for tier changes (called synchronously after the store write; it must not throw). */
+  onTierChange(listener: TierChangeListener): void {
+    this.#tierListeners.push(listener);
+  }
+
+  #tierChanged(agent: AgentRecord, previousTier: Tier): void {
+    if (agent.tier === previousTier) return;
+    for (const listener of this.#tierListeners) listener(agent, previousTier);
+  }
 
   leaderboard(limit: number): Promise<AgentRecord[]> {
     return this.store.agents.leaderboard(limit);
@@ -49,7 +64,10 @@ export class AgentService {
         { tier, tierGrantedBy: operatorId, performanceScore: performanceScore(agent) },
         this.clock(),
       );
-      if (updated) return updated;
+      if (updated) {
+        this.#tierChanged(updated, agent.tier);
+        return updated;
+      }
       // The tier changed between read and write (a concurrent promotion): read again and re-apply.
     }
   }
@@ -66,7 +84,10 @@ export class AgentService {
         { tier, performanceScore: score },
         this.clock(),
       );
-      if (updated) return updated;
+      if (updated) {
+        this.#tierChanged(updated, current.tier);
+        return updated;
+      }
       current = await this.getById(agent.agentId);
     }
   }
