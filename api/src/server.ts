@@ -10,6 +10,9 @@ import { createMemoryStore } from "./store/memory";
 import { connectMongoStore } from "./store/mongo";
 import type { Store } from "./store/types";
 
+const NONCE_RETENTION_MS = 24 * 3600 * 1000;
+const NONCE_PURGE_INTERVAL_MS = 10 * 60 * 1000;
+
 export interface RunningServer {
   app: NapApp;
   server: Server;
@@ -76,9 +79,18 @@ export async function startServer(
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
 
+  // Nonces are kept a day past expiry (so late attempts still get "expired" or "already used"), then deleted.
+  const purge = setInterval(() => {
+    store.nonces.purgeExpired(new Date(Date.now() - NONCE_RETENTION_MS)).catch((error: unknown) => {
+      logger.warn({ err: error }, "nonce purge failed");
+    });
+  }, NONCE_PURGE_INTERVAL_MS);
+  purge.unref();
+
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      clearInterval(purge);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -12,7 +12,7 @@ export interface ChainAccess {
   readonly deployment: Deployment | null;
   /** Null without a deployment or without a VaultLens in it. */
   readonly vaults: VaultReader | null;
-  /** Answers within `timeoutMs` whether the RPC endpoint serves requests. */
+  /** Answers within `timeoutMs` whether the RPC endpoint serves requests (cached for one second). */
   isConnected(timeoutMs?: number): Promise<boolean>;
 }
 
@@ -29,6 +29,7 @@ export function chainNameOf(chainId: number): string {
 }
 
 export function createChainAccess(provider: Provider, chainId: number, deployment: Deployment | null): ChainAccess {
+  let probe: { at: number; result: Promise<boolean> } | undefined;
   const sources = deployment
     ? VAULT_IDS.flatMap((id) => {
         const entry = deployment.vaults[id];
@@ -43,22 +44,19 @@ export function createChainAccess(provider: Provider, chainId: number, deploymen
     vaults: deployment?.contracts.VaultLens
       ? new VaultReader(provider, sources, deployment.contracts.VaultLens.address)
       : null,
-    async isConnected(timeoutMs = 2_000) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), timeoutMs);
+    isConnected(timeoutMs = 2_000) {
+      // One probe at a time, its answer reused for a second: health checks under load cost no extra RPC traffic.
+      const now = Date.now();
+      if (probe && now - probe.at < 1_000) return probe.result;
+      const result = new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), timeoutMs);
+        provider.getBlockNumber().then(
+          () => (clearTimeout(timer), resolve(true)),
+          () => (clearTimeout(timer), resolve(false)),
+        );
       });
-      try {
-        return await Promise.race([
-          provider.getBlockNumber().then(
-            () => true,
-            () => false,
-          ),
-          timeout,
-        ]);
-      } finally {
-        clearTimeout(timer);
-      }
+      probe = { at: now, result };
+      return result;
     },
   };
 }

@@ -80,6 +80,7 @@ export function errorHandler(logger: Logger): Middleware {
 
 /** One log line per request (method, path, status, duration, request id); no bodies, no headers. */
 export function accessLog(logger: Logger): Middleware {
+  if (!logger.isLevelEnabled("info")) return (_ctx, next) => next();
   return async (ctx: Context, next: Next) => {
     const started = process.hrtime.bigint();
     try {

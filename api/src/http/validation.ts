@@ -57,6 +57,7 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, locati
 /** Query values as strings; a parameter given twice is a 400 (never silently the first or last). */
 export function singleValuedQuery(ctx: Context): Record<string, string> {
   const out: Record<string, string> = {};
+  if (ctx.querystring === "") return out;
   for (const [name, value] of Object.entries(ctx.query)) {
     if (Array.isArray(value)) throw new ValidationError(`${name}: must be given once`);
     if (value !== undefined) out[name] = value;
