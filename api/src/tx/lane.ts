@@ -57,7 +57,10 @@ export class WalletLane {
     }
   }
 
-  /** Runs `task` alone on this lane (after every task queued before it), holding a valid lease. */
+  /**
+   * Runs `task` alone on this lane (after every task queued before it), holding a valid lease. A queued task keeps
+   * the lane busy even if its caller stopped waiting for it, so the lease is always released after it.
+   */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = this.#tail.then(async () => {
       await this.#ensureLease();
@@ -65,7 +68,7 @@ export class WalletLane {
     });
     // The chain continues whether the task succeeded or not.
     this.#tail = run.catch(() => undefined);
-    return run;
+    return this.busy(() => run);
   }
 
   /** Forgets the nonce so that the next task reads it from the chain again. */
