@@ -189,7 +189,9 @@ export class TxEngine {
     );
     const firstFailure = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
     if (firstFailure) throw firstFailure.reason;
-    return outcomes.map((o, i) => this.#finish(recorded[i].created, (o as PromiseFulfilledResult<TxJournalEntry>).value));
+    return outcomes.map((o, i) =>
+      this.#finish(recorded[i].created, (o as PromiseFulfilledResult<TxJournalEntry>).value),
+    );
   }
 
   /**
@@ -214,7 +216,10 @@ export class TxEngine {
       if (outcome.status === "fulfilled") {
         if (outcome.value.state === "mined" && outcome.value.status === 1) mined++;
         else failed++;
-      } else if (outcome.reason instanceof TxError && ["TX_PENDING", "WALLET_BUSY", "CHAIN_UNAVAILABLE"].includes(outcome.reason.code)) {
+      } else if (
+        outcome.reason instanceof TxError &&
+        ["TX_PENDING", "WALLET_BUSY", "CHAIN_UNAVAILABLE"].includes(outcome.reason.code)
+      ) {
         pending++;
       } else failed++;
     }
@@ -263,7 +268,12 @@ export class TxEngine {
     }
     // Nothing was signed for a failed intent without a hash: a retry may run it again (the agent fixed its gas,
     // or the chain is back). Its latest parameters replace the old ones.
-    if (entry.state === "failed" && entry.hash === null && entry.error && RETRYABLE_BEFORE_SIGNING.has(entry.error.code)) {
+    if (
+      entry.state === "failed" &&
+      entry.hash === null &&
+      entry.error &&
+      RETRYABLE_BEFORE_SIGNING.has(entry.error.code)
+    ) {
       const reopened = await this.#journal.transition(
         intentKey,
         { states: ["failed"], hash: null },
@@ -316,8 +326,9 @@ export class TxEngine {
       for (let round = 0; round < 20; round++) {
         if (FINAL_STATES.includes(entry.state)) return this.#settled(entry);
         if (entry.state === "intent") {
-          entry = await lane.exclusive(() => this.#signAndBroadcast(lane, entry.intentKey)).catch((err: unknown) =>
-            this.#failUnsigned(entry, err),
+          const current = entry;
+          entry = await this.#inLane(lane, current, () => this.#signAndBroadcast(lane, current.intentKey)).catch(
+            (err: unknown) => this.#failUnsigned(current, err),
           );
           continue;
         }
@@ -325,6 +336,37 @@ export class TxEngine {
       }
       throw new TxRejectedError(`transaction ${entry.intentKey} did not settle after 20 attempts`);
     });
+  }
+
+  /**
+   * Runs `task` in the wallet's lane, but stops waiting for its turn as soon as the journal shows that the entry
+   * moved on without us (another instance, holding the wallet's lease, drove it). The queued task still runs when
+   * its turn comes, re-reads the journal and finds nothing to do.
+   */
+  async #inLane(lane: WalletLane, start: TxJournalEntry, task: () => Promise<TxJournalEntry>): Promise<TxJournalEntry> {
+    let started = false;
+    let done = false;
+    const work = lane
+      .exclusive(() => {
+        started = true;
+        return task();
+      })
+      .finally(() => {
+        done = true;
+      });
+    work.catch(() => undefined);
+    const watch = async (): Promise<TxJournalEntry> => {
+      // Only tasks of a lane waiting for a lease held elsewhere look at the journal; the rest never poll.
+      while (!done) {
+        await sleep(2_000);
+        if (started || done) return work;
+        if (!lane.waitingForLease) continue;
+        const fresh = await this.#journal.get(start.intentKey).catch(() => null);
+        if (!started && fresh && (fresh.state !== start.state || fresh.hash !== start.hash)) return fresh;
+      }
+      return work;
+    };
+    return Promise.race([work, watch()]);
   }
 
   /**
@@ -373,7 +415,8 @@ export class TxEngine {
     if (entry.state === "mined" && entry.status === 1 && entry.hash) {
       if (!this.#receipts.has(entry.hash)) {
         const receipt = await this.#call(() => this.#provider.getTransactionReceipt(entry.hash as string));
-        if (!receipt) throw new TxPendingError(`transaction ${entry.hash} is journaled as mined but the node has no receipt`);
+        if (!receipt)
+          throw new TxPendingError(`transaction ${entry.hash} is journaled as mined but the node has no receipt`);
         this.#rememberReceipt(receipt);
       }
       return entry;
@@ -509,7 +552,11 @@ export class TxEngine {
     const hash = entry.hash as string;
     try {
       await this.#provider.broadcastTransaction(entry.rawTx as string);
-      const moved = await this.#journal.transition(entry.intentKey, { states: ["signed"], hash }, { state: "broadcast" });
+      const moved = await this.#journal.transition(
+        entry.intentKey,
+        { states: ["signed"], hash },
+        { state: "broadcast" },
+      );
       return moved ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
     } catch (err) {
       if (isNetworkError(err)) {
@@ -531,13 +578,21 @@ export class TxEngine {
     if (receipt) return this.#recordReceipt(lane, entry, receipt);
     const pending = await this.#call(() => this.#provider.getTransaction(hash));
     if (pending) {
-      const moved = await this.#journal.transition(entry.intentKey, { states: ["signed"], hash }, { state: "broadcast" });
+      const moved = await this.#journal.transition(
+        entry.intentKey,
+        { states: ["signed"], hash },
+        { state: "broadcast" },
+      );
       return moved ?? entry;
     }
     if (minedNonce > nonce) return this.#resign(lane, entry, "its nonce was used by another transaction");
 
     const failure = isInsufficientFunds(err)
-      ? InsufficientGasError.create(getAddress(entry.from), await this.#provider.getBalance(entry.from), lane.pendingCost.get(hash) ?? 0n)
+      ? InsufficientGasError.create(
+          getAddress(entry.from),
+          await this.#provider.getBalance(entry.from),
+          lane.pendingCost.get(hash) ?? 0n,
+        )
       : new TxRejectedError(`the node refused transaction ${hash}: ${shortMessage(err)}`);
     const failed = await this.#journal.transition(
       entry.intentKey,
@@ -545,7 +600,10 @@ export class TxEngine {
       { state: "failed", error: failure.toJournal() },
     );
     lane.pendingCost.delete(hash);
-    this.#log.warn({ intentKey: entry.intentKey, hash, nonce, reason: failure.message }, "transaction refused by the node");
+    this.#log.warn(
+      { intentKey: entry.intentKey, hash, nonce, reason: failure.message },
+      "transaction refused by the node",
+    );
     await this.#closeGap(lane, entry, nonce);
     return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
   }
@@ -644,11 +702,17 @@ export class TxEngine {
           const known = entry.state === "broadcast" && (await this.#provider.getTransaction(entry.hash as string));
           if (!known) {
             const current = entry;
-            entry = await lane.exclusive(async () => {
-              const fresh = (await this.#journal.get(current.intentKey)) as TxJournalEntry;
-              if (fresh.state !== "signed" && fresh.state !== "broadcast") return fresh;
-              return this.#broadcast(lane, fresh);
-            });
+            try {
+              entry = await this.#inLane(lane, current, async () => {
+                const fresh = (await this.#journal.get(current.intentKey)) as TxJournalEntry;
+                if (fresh.state !== "signed" && fresh.state !== "broadcast") return fresh;
+                return this.#broadcast(lane, fresh);
+              });
+            } catch (err) {
+              // Another instance holds the wallet: it re-broadcasts; we keep watching the receipt and the journal.
+              if (!(err instanceof TxError && err.code === "WALLET_BUSY")) throw err;
+              entry = ((await this.#journal.get(current.intentKey)) as TxJournalEntry) ?? current;
+            }
             if (FINAL_STATES.includes(entry.state)) return entry;
           }
         }
@@ -674,7 +738,13 @@ export class TxEngine {
     const mined = await this.#journal.transition(
       entry.intentKey,
       { states: ["signed", "broadcast"], hash },
-      { state: "mined", blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed.toString(), status: receipt.status ?? 0, error },
+      {
+        state: "mined",
+        blockNumber: receipt.blockNumber,
+        gasUsed: receipt.gasUsed.toString(),
+        status: receipt.status ?? 0,
+        error,
+      },
     );
     const final = mined ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
     if (mined) {
@@ -699,7 +769,11 @@ export class TxEngine {
     } catch (err) {
       const classified = this.#classify(err, entry);
       if (classified instanceof ContractRevertError) {
-        return new ContractRevertError(classified.message, { ...classified.details, hash: entry.hash, block: blockNumber });
+        return new ContractRevertError(classified.message, {
+          ...classified.details,
+          hash: entry.hash,
+          block: blockNumber,
+        });
       }
     }
     return ContractRevertError.create(null, `transaction ${entry.hash} reverted onchain in block ${blockNumber}`, {

@@ -29,6 +29,9 @@ export class WalletLane {
     private readonly onLeaseLost: (lane: WalletLane, reason: string) => void,
   ) {}
 
+  /** True while this lane waits for a lease another instance holds. */
+  waitingForLease = false;
+
   /** Sum of pendingCost. */
   get committedWei(): bigint {
     let sum = 0n;
@@ -54,7 +57,10 @@ export class WalletLane {
     }
   }
 
-  /** Runs `task` alone on this lane (after every task queued before it), holding a valid lease. */
+  /**
+   * Runs `task` alone on this lane (after every task queued before it), holding a valid lease. A queued task keeps
+   * the lane busy even if its caller stopped waiting for it, so the lease is always released after it.
+   */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
     const run = this.#tail.then(async () => {
       await this.#ensureLease();
@@ -62,7 +68,7 @@ export class WalletLane {
     });
     // The chain continues whether the task succeeded or not.
     this.#tail = run.catch(() => undefined);
-    return run;
+    return this.busy(() => run);
   }
 
   /** Forgets the nonce so that the next task reads it from the chain again. */
@@ -81,6 +87,7 @@ export class WalletLane {
     for (;;) {
       const now = Date.now();
       if (await this.journal.acquireLease(this.address, this.holder, this.leaseTtlMs, new Date(now))) {
+        this.waitingForLease = false;
         this.#leaseUntil = now + this.leaseTtlMs;
         this.#startRenewing();
         if (!hadLease || this.nextNonce === null) {
@@ -89,7 +96,9 @@ export class WalletLane {
         }
         return;
       }
+      this.waitingForLease = true;
       if (Date.now() >= deadline) {
+        this.waitingForLease = false;
         throw new WalletBusyError(
           `wallet ${this.address} is busy in another instance of the service; retry with the same Idempotency-Key`,
         );
@@ -101,23 +110,31 @@ export class WalletLane {
 
   #startRenewing(): void {
     if (this.#renewTimer) return;
-    this.#renewTimer = setInterval(() => {
-      const now = Date.now();
-      this.journal
-        .acquireLease(this.address, this.holder, this.leaseTtlMs, new Date(now))
-        .then((ok) => {
-          if (this.#renewTimer === null) {
-            // The lane went idle while this renewal was in flight: give the lease back again.
-            if (ok) this.#releasing = this.journal.releaseLease(this.address, this.holder).catch(() => undefined);
-          } else if (ok) this.#leaseUntil = now + this.leaseTtlMs;
-          else this.#lost("another instance took the lease");
-        })
-        .catch((err: unknown) => this.#lost(`lease renewal failed: ${String(err)}`));
-    }, Math.max(50, Math.floor(this.leaseTtlMs / 3)));
+    this.#renewTimer = setInterval(
+      () => {
+        const now = Date.now();
+        this.journal
+          .acquireLease(this.address, this.holder, this.leaseTtlMs, new Date(now))
+          .then((ok) => {
+            if (this.#renewTimer === null || this.#leaseUntil === 0) {
+              // The lane went idle, or lost the lease, while this renewal was in flight: do not keep what it got.
+              if (ok) this.#releasing = this.journal.releaseLease(this.address, this.holder).catch(() => undefined);
+            } else if (ok) this.#leaseUntil = now + this.leaseTtlMs;
+            else this.#lost("another instance took the lease");
+          })
+          .catch((err: unknown) => this.#lost(`lease renewal failed: ${String(err)}`));
+      },
+      Math.max(50, Math.floor(this.leaseTtlMs / 3)),
+    );
     this.#renewTimer.unref();
   }
 
   #lost(reason: string): void {
+    // Stop renewing: the next task takes the lease anew (waiting for the other holder) and then re-reads the
+    // journal and the nonce, since the other holder may have signed in between.
+    if (this.#renewTimer) clearInterval(this.#renewTimer);
+    this.#renewTimer = null;
+    if (this.#leaseUntil === 0) return;
     this.#leaseUntil = 0;
     this.nextNonce = null;
     this.onLeaseLost(this, reason);

@@ -5,7 +5,15 @@ import { isError } from "ethers";
  * engine can tell "the chain did not answer" from "the node refused this transaction".
  */
 
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EAI_AGAIN", "ENOTFOUND", "EPIPE", "UND_ERR_SOCKET"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+  "EPIPE",
+  "UND_ERR_SOCKET",
+]);
 const NETWORK_TEXT = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|socket hang up|fetch failed|network error|getaddrinfo/i;
 
 function* causes(err: unknown): Generator<Record<string, unknown>> {

@@ -19,7 +19,10 @@ describe("RevertDecoder", () => {
   it("decodes a custom error with named values", async () => {
     const probe = await (await ethers.getContractFactory("TxProbe")).deploy();
     const [caller] = await ethers.getSigners();
-    const err = await probe.fail(42n).then(() => null, (e: unknown) => e);
+    const err = await probe.fail(42n).then(
+      () => null,
+      (e: unknown) => e,
+    );
     const data = findRevertData(err);
     const decoded = decoder.decode(data);
     expect(decoded).to.deep.equal({
@@ -28,7 +31,9 @@ describe("RevertDecoder", () => {
       selector: selector("TxProbeRejected(address,uint256,string)"),
       args: { sender: caller.address, value: "42", reason: "asked to fail" },
     });
-    expect(decoder.describe(decoded!)).to.equal(`TxProbeRejected(sender="${caller.address}", value="42", reason="asked to fail")`);
+    expect(decoder.describe(decoded!)).to.equal(
+      `TxProbeRejected(sender="${caller.address}", value="42", reason="asked to fail")`,
+    );
   });
 
   it("decodes an error without values, Error(string) and Panic(uint256)", () => {
@@ -41,6 +46,7 @@ describe("RevertDecoder", () => {
   });
 
   it("answers null for empty, short, malformed or unknown data", () => {
-    for (const data of [null, undefined, "", "0x", "0x1234", "nothex", "0xdeadbeef"]) expect(decoder.decode(data)).to.equal(null);
+    for (const data of [null, undefined, "", "0x", "0x1234", "nothex", "0xdeadbeef"])
+      expect(decoder.decode(data)).to.equal(null);
   });
 });

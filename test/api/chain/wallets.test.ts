@@ -32,8 +32,13 @@ describe("ServerWallets", () => {
   });
 
   it("accepts the phrase with extra whitespace and refuses a bad index", () => {
-    expect(new ServerWallets(`  ${DEV_MNEMONIC.replace(/ /g, "   ")}\n`).agentAddress(3)).to.equal(wallets.agentAddress(3));
-    expect(() => wallets.agentAddress(-1)).to.throw(RangeError, "agent wallet index must be an integer from 0 to 2147483647, got -1");
+    expect(new ServerWallets(`  ${DEV_MNEMONIC.replace(/ /g, "   ")}\n`).agentAddress(3)).to.equal(
+      wallets.agentAddress(3),
+    );
+    expect(() => wallets.agentAddress(-1)).to.throw(
+      RangeError,
+      "agent wallet index must be an integer from 0 to 2147483647, got -1",
+    );
     expect(() => wallets.agentAddress(1.5)).to.throw(RangeError);
     expect(() => wallets.agentAddress(2 ** 31)).to.throw(RangeError);
   });
@@ -41,8 +46,15 @@ describe("ServerWallets", () => {
   it("signs transactions and messages that recover to the derived address", async () => {
     const signer = wallets.agentSigner(5);
     const raw = signer.signPopulated({
-      type: 2, chainId: 31337n, nonce: 3, to: wallets.relayerAddress(), data: "0x", value: 1n,
-      gasLimit: 21_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n,
+      type: 2,
+      chainId: 31337n,
+      nonce: 3,
+      to: wallets.relayerAddress(),
+      data: "0x",
+      value: 1n,
+      gasLimit: 21_000n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
     });
     expect(Transaction.from(raw).from).to.equal(wallets.agentAddress(5));
     expect(verifyMessage("hello", await signer.signMessage("hello"))).to.equal(wallets.agentAddress(5));
@@ -73,7 +85,10 @@ describe("ServerWallets", () => {
     for (const output of outputs) {
       for (const secret of secrets) expect(output.toLowerCase()).to.not.contain(secret.toLowerCase());
     }
-    expect(JSON.parse(JSON.stringify(signer))).to.deep.equal({ address: wallets.agentAddress(2), path: "m/44'/60'/1'/0/2" });
+    expect(JSON.parse(JSON.stringify(signer))).to.deep.equal({
+      address: wallets.agentAddress(2),
+      path: "m/44'/60'/1'/0/2",
+    });
     expect(JSON.parse(JSON.stringify(wallets))).to.deep.equal({ configured: true });
     expect(Object.keys(signer)).to.not.include("privateKey");
   });
@@ -82,8 +97,16 @@ describe("ServerWallets", () => {
     for (const empty of [undefined, null, "", "   "]) {
       const none = new ServerWallets(empty);
       expect(none.configured).to.equal(false);
-      for (const ask of [() => none.agentAddress(0), () => none.agentSigner(0), () => none.relayerSigner(), () => none.relayerAddress()]) {
-        expect(ask).to.throw(ServerWalletsNotConfiguredError, "server wallets are not configured: set SERVER_WALLET_MNEMONIC");
+      for (const ask of [
+        () => none.agentAddress(0),
+        () => none.agentSigner(0),
+        () => none.relayerSigner(),
+        () => none.relayerAddress(),
+      ]) {
+        expect(ask).to.throw(
+          ServerWalletsNotConfiguredError,
+          "server wallets are not configured: set SERVER_WALLET_MNEMONIC",
+        );
       }
       expect(new ServerWalletsNotConfiguredError().status).to.equal(503);
     }

@@ -57,23 +57,27 @@ describe("TxEngine crash safety (child process killed mid-burst, Mongo journal)"
     // Slow blocks, so that at the kill some transactions are broadcast but not yet mined.
     await network.provider.send("evm_setIntervalMining", [1_000]);
 
-    worker = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(__dirname, "fixtures/crashWorker.ts")], {
-      cwd: path.resolve(__dirname, "../../.."),
-      env: {
-        ...process.env,
-        RPC_URL: chain.url,
-        MONGODB_URI,
-        DB_NAME: db.databaseName,
-        PROBE: await probe.getAddress(),
-        FIRST_AGENT: String(FIRST_AGENT),
-        AGENTS: String(AGENTS),
-        PER_AGENT: String(PER_AGENT),
-        PREFIX,
-        WAVE_MS: "120",
-        SERVER_WALLET_MNEMONIC: DEV_MNEMONIC,
+    worker = spawn(
+      process.execPath,
+      ["-r", "ts-node/register/transpile-only", path.join(__dirname, "fixtures/crashWorker.ts")],
+      {
+        cwd: path.resolve(__dirname, "../../.."),
+        env: {
+          ...process.env,
+          RPC_URL: chain.url,
+          MONGODB_URI,
+          DB_NAME: db.databaseName,
+          PROBE: await probe.getAddress(),
+          FIRST_AGENT: String(FIRST_AGENT),
+          AGENTS: String(AGENTS),
+          PER_AGENT: String(PER_AGENT),
+          PREFIX,
+          WAVE_MS: "120",
+          SERVER_WALLET_MNEMONIC: DEV_MNEMONIC,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    );
     let output = "";
     worker.stdout!.on("data", (chunk) => (output += String(chunk)));
     worker.stderr!.on("data", (chunk) => (output += String(chunk)));
@@ -84,8 +88,11 @@ describe("TxEngine crash safety (child process killed mid-burst, Mongo journal)"
     const deadline = Date.now() + 90_000;
     for (;;) {
       const recorded = await intents.countDocuments({});
-      const mined = await intents.countDocuments({ state: "mined" });
-      const pendingBlock = (await network.provider.send("eth_getBlockByNumber", ["pending", false])) as { transactions: string[] };
+      // Entries leave tx_open when they are final (here: mined).
+      const mined = recorded - (await db.collection("tx_open").countDocuments({}));
+      const pendingBlock = (await network.provider.send("eth_getBlockByNumber", ["pending", false])) as {
+        transactions: string[];
+      };
       if (recorded >= total * 0.4 && mined >= total / 20 && pendingBlock.transactions.length >= 5) break;
       if (Date.now() > deadline || worker.exitCode !== null) throw new Error(`worker did not get going:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -110,8 +117,18 @@ describe("TxEngine crash safety (child process killed mid-burst, Mongo journal)"
     }
 
     await network.provider.send("evm_setIntervalMining", [100]);
-    const engine = new TxEngine({ provider, journal, wallets: devWallets, pollIntervalMs: 50, leaseTtlMs: 2_000, leaseWaitMs: 20_000 });
-    const states = openAtCrash.reduce<Record<string, number>>((acc, e) => ({ ...acc, [e.state]: (acc[e.state] ?? 0) + 1 }), {});
+    const engine = new TxEngine({
+      provider,
+      journal,
+      wallets: devWallets,
+      pollIntervalMs: 50,
+      leaseTtlMs: 2_000,
+      leaseWaitMs: 20_000,
+    });
+    const states = openAtCrash.reduce<Record<string, number>>(
+      (acc, e) => ({ ...acc, [e.state]: (acc[e.state] ?? 0) + 1 }),
+      {},
+    );
     const started = Date.now();
     try {
       const report = await engine.reconcile();
@@ -139,7 +156,8 @@ describe("TxEngine crash safety (child process killed mid-burst, Mongo journal)"
         expect(hits, key).to.equal(1n);
         const receipt = await provider.getTransactionReceipt(entry.hash!);
         expect(receipt?.status, key).to.equal(1);
-        for (const replaced of entry.replacedHashes) expect(await provider.getTransactionReceipt(replaced)).to.equal(null);
+        for (const replaced of entry.replacedHashes)
+          expect(await provider.getTransactionReceipt(replaced)).to.equal(null);
       }
     }
     for (let a = FIRST_AGENT; a < FIRST_AGENT + AGENTS; a++) {

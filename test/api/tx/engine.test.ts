@@ -18,7 +18,11 @@ import type { TxProbe } from "../../../typechain-types";
 import { agent, deployProbe, devWallets, fundAgents, hitData, provider } from "./helpers";
 
 /** Awaits a rejection and checks its class and that its message contains `part`. */
-async function expectRejection(promise: Promise<unknown>, type: abstract new (...args: never[]) => Error, part: string) {
+async function expectRejection(
+  promise: Promise<unknown>,
+  type: abstract new (...args: never[]) => Error,
+  part: string,
+) {
   const err = await promise.then(
     () => null,
     (e: unknown) => e,
@@ -56,7 +60,14 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
   });
 
   const hit = (index: number, tag: string, intentKey?: string) =>
-    engine.send({ wallet: agent(index), to: probeAddress, data: hitData(probe, tag), kind: "probe.hit", intentKey, requestor: `agent-${index}` });
+    engine.send({
+      wallet: agent(index),
+      to: probeAddress,
+      data: hitData(probe, tag),
+      kind: "probe.hit",
+      intentKey,
+      requestor: `agent-${index}`,
+    });
   const hitsOf = (tag: string) => probe.hits(ethers.id(tag));
 
   it("signs, broadcasts and journals a transaction through to its receipt", async () => {
@@ -141,7 +152,13 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       const a = takeAgents(1);
       await fundAgents(1, "1", a);
       await hit(a, "idem-conflict", "conflict-key");
-      const other = engine.send({ wallet: agent(a), to: probeAddress, data: hitData(probe, "x"), kind: "probe.other", intentKey: "conflict-key" });
+      const other = engine.send({
+        wallet: agent(a),
+        to: probeAddress,
+        data: hitData(probe, "x"),
+        kind: "probe.other",
+        intentKey: "conflict-key",
+      });
       await expectRejection(other, IdempotencyConflictError, "already used for a different operation");
     });
 
@@ -171,7 +188,9 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       const address = devWallets.agentAddress(first + w);
       expect(await probe.hitsBy(address)).to.equal(10n);
       expect(await provider.getTransactionCount(address)).to.equal(10);
-      const nonces = results.filter((r) => r.journalEntry.from === address.toLowerCase()).map((r) => r.journalEntry.nonce);
+      const nonces = results
+        .filter((r) => r.journalEntry.from === address.toLowerCase())
+        .map((r) => r.journalEntry.nonce);
       expect([...nonces].sort((x, y) => x! - y!)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
       for (let t = 0; t < 10; t++) expect(await hitsOf(`burst-${w}-${t}`)).to.equal(1n);
     }
@@ -221,7 +240,9 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       expect(err).to.be.instanceOf(InsufficientGasError);
       const gas = err as InsufficientGasError;
       expect(gas.status).to.equal(400);
-      expect(gas.message).to.match(new RegExp(`^wallet ${from} has 0\\.0 ETH but this transaction needs up to [0-9.]+ ETH`));
+      expect(gas.message).to.match(
+        new RegExp(`^wallet ${from} has 0\\.0 ETH but this transaction needs up to [0-9.]+ ETH`),
+      );
       expect(gas.message).to.contain("POST /api/v1/agent/faucet");
       expect(gas.details).to.include({ address: from, balance_wei: "0" });
       expect(await journal.get("gas-key")).to.deep.include({ state: "failed", hash: null });
@@ -236,8 +257,17 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       const offline = new TxEngine({ provider: dead, journal, wallets: devWallets, pollIntervalMs: 20 });
       try {
         const err = await offline
-          .send({ wallet: agent(takeAgents(1)), to: probeAddress, data: hitData(probe, "offline"), kind: "probe.hit", intentKey: "off" })
-          .then(() => null, (e: unknown) => e);
+          .send({
+            wallet: agent(takeAgents(1)),
+            to: probeAddress,
+            data: hitData(probe, "offline"),
+            kind: "probe.hit",
+            intentKey: "off",
+          })
+          .then(
+            () => null,
+            (e: unknown) => e,
+          );
         expect(err).to.be.instanceOf(ChainUnavailableError);
         expect((err as ChainUnavailableError).status).to.equal(503);
         expect((err as ChainUnavailableError).headers).to.deep.equal({ "Retry-After": "5" });
@@ -261,8 +291,17 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
 
     it("leaves the journal untouched at reconcile when server wallets are not configured", async () => {
       await journal.createIntent({
-        intentKey: "unconfigured", wallet: agent(0), from: devWallets.agentAddress(0), chainId: 31337, to: probeAddress,
-        data: "0x", value: "0", kind: "probe.hit", requestor: null, meta: {}, after: null,
+        intentKey: "unconfigured",
+        wallet: agent(0),
+        from: devWallets.agentAddress(0),
+        chainId: 31337,
+        to: probeAddress,
+        data: "0x",
+        value: "0",
+        kind: "probe.hit",
+        requestor: null,
+        meta: {},
+        after: null,
       });
       const bare = new TxEngine({ provider, journal, wallets: new ServerWallets(undefined) });
       expect(await bare.reconcile()).to.deep.equal({ open: 1, mined: 0, failed: 0, pending: 1 });
@@ -279,7 +318,10 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
         const started = Date.now();
         const err = await impatient
           .send({ wallet: agent(a), to: probeAddress, data: hitData(probe, "busy"), kind: "probe.hit" })
-          .then(() => null, (e: unknown) => e);
+          .then(
+            () => null,
+            (e: unknown) => e,
+          );
         expect(err).to.be.instanceOf(WalletBusyError);
         expect((err as WalletBusyError).status).to.equal(503);
         expect(Date.now() - started).to.be.gte(300);
@@ -316,14 +358,30 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       const a = takeAgents(1);
       await fundAgents(1, "1", a);
       const failing = engine.sendSteps("op-2", [
-        { step: "approve", wallet: agent(a), to: probeAddress, data: probe.interface.encodeFunctionData("fail", [1n]), kind: "probe.fail" },
+        {
+          step: "approve",
+          wallet: agent(a),
+          to: probeAddress,
+          data: probe.interface.encodeFunctionData("fail", [1n]),
+          kind: "probe.fail",
+        },
         { step: "deposit", wallet: agent(a), to: probeAddress, data: hitData(probe, "never"), kind: "probe.hit" },
       ]);
       await expectRejection(failing, ContractRevertError, "TxProbeRejected");
       expect(await journal.get("op-2:deposit")).to.deep.include({ state: "failed", hash: null });
       expect((await journal.get("op-2:deposit"))!.error).to.deep.include({ code: "PREVIOUS_STEP_FAILED" });
-      const deposit = engine.send({ wallet: agent(a), to: probeAddress, data: hitData(probe, "never"), kind: "probe.hit", intentKey: "op-2:deposit" });
-      await expectRejection(deposit, PreviousStepFailedError, "not sent because the previous step failed: the contract rejected");
+      const deposit = engine.send({
+        wallet: agent(a),
+        to: probeAddress,
+        data: hitData(probe, "never"),
+        kind: "probe.hit",
+        intentKey: "op-2:deposit",
+      });
+      await expectRejection(
+        deposit,
+        PreviousStepFailedError,
+        "not sent because the previous step failed: the contract rejected",
+      );
       expect(await journal.get("op-2:deposit")).to.deep.include({ state: "failed", hash: null });
       expect(await hitsOf("never")).to.equal(0n);
     });
@@ -331,7 +389,11 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
     it("resumes a multi-step operation on retry after an earlier step was refused for gas", async () => {
       const a = takeAgents(1);
       const steps = ["approve", "deposit"].map((step) => ({
-        step, wallet: agent(a), to: probeAddress, data: hitData(probe, `resume-${step}`), kind: `probe.${step}`,
+        step,
+        wallet: agent(a),
+        to: probeAddress,
+        data: hitData(probe, `resume-${step}`),
+        kind: `probe.${step}`,
       }));
       await expectRejection(engine.sendSteps("op-3", steps), InsufficientGasError, "POST /api/v1/agent/faucet");
       expect(await journal.get("op-3:deposit")).to.deep.include({ state: "failed", hash: null });
@@ -410,15 +472,35 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       const fee = await provider.getFeeData();
       const sign = (tag: string) =>
         devWallets.agentSigner(a).signPopulated({
-          type: 2, chainId: 31337n, nonce: 0, to: probeAddress, data: hitData(probe, tag), value: 0n,
-          gasLimit: 100_000n, maxFeePerGas: fee.maxFeePerGas!, maxPriorityFeePerGas: fee.maxPriorityFeePerGas!,
+          type: 2,
+          chainId: 31337n,
+          nonce: 0,
+          to: probeAddress,
+          data: hitData(probe, tag),
+          value: 0n,
+          gasLimit: 100_000n,
+          maxFeePerGas: fee.maxFeePerGas!,
+          maxPriorityFeePerGas: fee.maxPriorityFeePerGas!,
         });
       await journal.createIntent({
-        intentKey: "dead-nonce", wallet: agent(a), from, chainId: 31337, to: probeAddress,
-        data: hitData(probe, "dead-nonce"), value: "0", kind: "probe.hit", requestor: null, meta: {}, after: null,
+        intentKey: "dead-nonce",
+        wallet: agent(a),
+        from,
+        chainId: 31337,
+        to: probeAddress,
+        data: hitData(probe, "dead-nonce"),
+        value: "0",
+        kind: "probe.hit",
+        requestor: null,
+        meta: {},
+        after: null,
       });
       const deadRaw = sign("dead-nonce");
-      await journal.transition("dead-nonce", { states: ["intent"] }, { state: "signed", nonce: 0, hash: keccak256(deadRaw), rawTx: deadRaw });
+      await journal.transition(
+        "dead-nonce",
+        { states: ["intent"] },
+        { state: "signed", nonce: 0, hash: keccak256(deadRaw), rawTx: deadRaw },
+      );
       // Something else took nonce 0 (e.g. a transaction sent outside the engine).
       await provider.broadcastTransaction(sign("intruder"));
       expect(await engine.reconcile()).to.deep.equal({ open: 1, mined: 1, failed: 0, pending: 0 });

@@ -16,6 +16,6 @@ describe("MongoTxJournal", () => {
 
   journalConformance("mongo", async () => {
     const { db, drop } = uniqueDb(client, "txjournal");
-    return { store: new MongoTxJournal(db), cleanup: drop };
+    return { store: new MongoTxJournal(db), other: new MongoTxJournal(db), cleanup: drop };
   });
 });

@@ -8,6 +8,8 @@ import type { NewIntent, TxJournalStore, TxState } from "../../../api/src/store/
 
 export interface StoreFixture {
   readonly store: TxJournalStore;
+  /** A second store over the same data, as another process would open it (memory: the same store). */
+  readonly other: TxJournalStore;
   cleanup(): Promise<void>;
 }
 
@@ -88,7 +90,9 @@ export function journalConformance(adapter: string, makeFixture: () => Promise<S
 
       it("creates exactly one entry when 30 callers record one key at once", async () => {
         const results = await Promise.all(
-          Array.from({ length: 30 }, (_, i) => store.createIntent(intent("same", { data: `0x${i.toString(16).padStart(2, "0")}` }))),
+          Array.from({ length: 30 }, (_, i) =>
+            store.createIntent(intent("same", { data: `0x${i.toString(16).padStart(2, "0")}` })),
+          ),
         );
         expect(results.filter((r) => r.created)).to.have.length(1);
         const winner = results.find((r) => r.created)!.entry;
@@ -119,12 +123,22 @@ export function journalConformance(adapter: string, makeFixture: () => Promise<S
 
       it("refuses a patch when the state or the hash differs, leaving the entry as it was", async () => {
         await store.createIntent(intent("k1"));
-        const signed = await store.transition("k1", { states: ["intent"] }, { state: "signed", hash: "0x01", nonce: 1 });
+        const signed = await store.transition(
+          "k1",
+          { states: ["intent"] },
+          { state: "signed", hash: "0x01", nonce: 1 },
+        );
         expect(await store.transition("k1", { states: ["intent"] }, { state: "failed" })).to.equal(null);
-        expect(await store.transition("k1", { states: ["signed"], hash: "0x02" }, { state: "broadcast" })).to.equal(null);
+        expect(await store.transition("k1", { states: ["signed"], hash: "0x02" }, { state: "broadcast" })).to.equal(
+          null,
+        );
         expect(await store.transition("k1", { states: ["signed"], hash: null }, { state: "broadcast" })).to.equal(null);
         expect(await store.get("k1")).to.deep.equal(signed);
-        const broadcast = await store.transition("k1", { states: ["signed", "broadcast"], hash: "0x01" }, { state: "broadcast" });
+        const broadcast = await store.transition(
+          "k1",
+          { states: ["signed", "broadcast"], hash: "0x01" },
+          { state: "broadcast" },
+        );
         expect(broadcast?.state).to.equal("broadcast");
       });
 
@@ -142,7 +156,11 @@ export function journalConformance(adapter: string, makeFixture: () => Promise<S
 
       it("stores mined results and journal errors as given", async () => {
         await store.createIntent(intent("k1"));
-        await store.transition("k1", { states: ["intent"] }, { state: "signed", nonce: 0, hash: "0x01", rawTx: "0x02" });
+        await store.transition(
+          "k1",
+          { states: ["intent"] },
+          { state: "signed", nonce: 0, hash: "0x01", rawTx: "0x02" },
+        );
         const mined = await store.transition(
           "k1",
           { states: ["signed"], hash: "0x01" },
@@ -166,6 +184,41 @@ export function journalConformance(adapter: string, makeFixture: () => Promise<S
       });
     });
 
+    describe("two processes on one journal", () => {
+      it("refuses a transition decided from a stale copy; the stored entry wins", async () => {
+        const other = fixture.other;
+        await store.createIntent(intent("k1"));
+        expect(await store.get("k1")).to.include({ state: "intent" });
+        const theirs = await other.transition(
+          "k1",
+          { states: ["intent"], hash: null },
+          { state: "signed", hash: "0xaa", nonce: 1 },
+        );
+        expect(theirs).to.include({ state: "signed", hash: "0xaa" });
+        expect(
+          await store.transition("k1", { states: ["intent"], hash: null }, { state: "signed", hash: "0xbb", nonce: 2 }),
+        ).to.equal(null);
+        expect(await store.get("k1")).to.include({ state: "signed", hash: "0xaa", nonce: 1 });
+      });
+
+      it("applies a transition the stored entry permits even when this process last saw an older state", async () => {
+        const other = fixture.other;
+        await store.createIntent(intent("k1"));
+        await store.get("k1");
+        await other.transition("k1", { states: ["intent"] }, { state: "signed", hash: "0xaa", nonce: 1 });
+        const moved = await store.transition("k1", { states: ["signed"], hash: "0xaa" }, { state: "broadcast" });
+        expect(moved).to.include({ state: "broadcast", hash: "0xaa", nonce: 1 });
+        expect(await other.get("k1")).to.deep.equal(moved);
+      });
+
+      it("sees the other process's intents in open listings and its answer to a duplicate key", async () => {
+        const other = fixture.other;
+        await other.createIntent(intent("k1"));
+        expect((await store.listOpen()).map((e) => e.intentKey)).to.deep.equal(["k1"]);
+        expect((await store.createIntent(intent("k1"))).created).to.equal(false);
+      });
+    });
+
     describe("listings", () => {
       it("lists open entries oldest first, optionally of one wallet in any letter case", async () => {
         const t = (s: number) => new Date(Date.UTC(2026, 10, 22, 2, 0, s));
@@ -179,10 +232,9 @@ export function journalConformance(adapter: string, makeFixture: () => Promise<S
           await store.transition(key, { states: ["intent"] }, { state });
         }
         expect((await store.listOpen()).map((e) => e.intentKey)).to.deep.equal(["a1", "b1", "a2"]);
-        expect((await store.listOpen(WALLET_A.toUpperCase().replace("0X", "0x"))).map((e) => e.intentKey)).to.deep.equal([
-          "a1",
-          "a2",
-        ]);
+        expect(
+          (await store.listOpen(WALLET_A.toUpperCase().replace("0X", "0x"))).map((e) => e.intentKey),
+        ).to.deep.equal(["a1", "a2"]);
         expect((await store.listOpen(WALLET_B.toLowerCase())).map((e) => e.intentKey)).to.deep.equal(["b1"]);
       });
 
@@ -203,7 +255,11 @@ export function journalConformance(adapter: string, makeFixture: () => Promise<S
 
       it("grants a free lease, refuses another holder while it is valid, and renews for its holder", async () => {
         expect(await store.acquireLease(WALLET_A, "one", 1_000, t0)).to.equal(true);
-        expect(await store.getLease(WALLET_A)).to.deep.equal({ wallet: WALLET_A.toLowerCase(), holder: "one", expiresAt: at(1_000) });
+        expect(await store.getLease(WALLET_A)).to.deep.equal({
+          wallet: WALLET_A.toLowerCase(),
+          holder: "one",
+          expiresAt: at(1_000),
+        });
         expect(await store.acquireLease(WALLET_A.toLowerCase(), "two", 1_000, at(999))).to.equal(false);
         expect(await store.acquireLease(WALLET_A, "one", 1_000, at(500))).to.equal(true);
         expect((await store.getLease(WALLET_A))!.expiresAt).to.deep.equal(at(1_500));
@@ -214,7 +270,11 @@ export function journalConformance(adapter: string, makeFixture: () => Promise<S
       it("lets another holder take an expired lease (expiry checked in code)", async () => {
         expect(await store.acquireLease(WALLET_A, "one", 1_000, t0)).to.equal(true);
         expect(await store.acquireLease(WALLET_A, "two", 1_000, at(1_000))).to.equal(true);
-        expect(await store.getLease(WALLET_A)).to.deep.equal({ wallet: WALLET_A.toLowerCase(), holder: "two", expiresAt: at(2_000) });
+        expect(await store.getLease(WALLET_A)).to.deep.equal({
+          wallet: WALLET_A.toLowerCase(),
+          holder: "two",
+          expiresAt: at(2_000),
+        });
         expect(await store.acquireLease(WALLET_A, "one", 1_000, at(1_001))).to.equal(false);
       });
 

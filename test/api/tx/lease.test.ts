@@ -44,7 +44,8 @@ describe("TxEngine leases across instances (Mongo journal)", () => {
           const result = await target.transition(...args);
           if (result && args[2].state === "signed") {
             const lease = await target.getLease(result.from);
-            if (lease?.holder !== instanceId) violations.push(`${instanceId} signed nonce ${result.nonce} under ${lease?.holder}`);
+            if (lease?.holder !== instanceId)
+              violations.push(`${instanceId} signed nonce ${result.nonce} under ${lease?.holder}`);
           }
           return result;
         };
@@ -54,7 +55,10 @@ describe("TxEngine leases across instances (Mongo journal)", () => {
 
   beforeEach(() => {
     violations = [];
-    const options = { provider, wallets: devWallets, pollIntervalMs: 20, leaseTtlMs: 1_000 };
+    const log = (level: string) => (obj: object, msg?: string) =>
+      process.env.TX_DEBUG && console.log(level, msg, JSON.stringify(obj));
+    const logger = { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+    const options = { provider, wallets: devWallets, pollIntervalMs: 20, leaseTtlMs: 5_000, logger };
     one = new TxEngine({ ...options, journal: watched("instance-one"), instanceId: "instance-one" });
     two = new TxEngine({ ...options, journal: watched("instance-two"), instanceId: "instance-two" });
   });
@@ -87,6 +91,23 @@ describe("TxEngine leases across instances (Mongo journal)", () => {
     expect(violations).to.deep.equal([]);
     const signers = new Set(results.map((r) => r.journalEntry.intentKey));
     expect(signers.size).to.equal(20);
+  });
+
+  it("mines 5 wallets × 8 transactions sent alternately through both instances, each exactly once", async function () {
+    this.timeout(120_000);
+    await fundAgents(5, "1", 620);
+    const sends: Promise<SendResult>[] = [];
+    for (let w = 0; w < 5; w++)
+      for (let t = 0; t < 8; t++) sends.push(send(t % 2 ? one : two, 620 + w, `alt-${w}-${t}`));
+    const results = await Promise.all(sends);
+    expect(new Set(results.map((r) => r.hash)).size).to.equal(40);
+    for (let w = 0; w < 5; w++) {
+      const address = devWallets.agentAddress(620 + w);
+      expect(await probe.hitsBy(address)).to.equal(8n);
+      expect(await provider.getTransactionCount(address)).to.equal(8);
+      for (let t = 0; t < 8; t++) expect(await probe.hits(ethers.id(`alt-${w}-${t}`))).to.equal(1n);
+    }
+    expect(violations).to.deep.equal([]);
   });
 
   it("sends one transaction when two instances get the same key at once", async () => {

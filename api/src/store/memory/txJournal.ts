@@ -1,11 +1,4 @@
-import type {
-  NewIntent,
-  TxExpectation,
-  TxJournalEntry,
-  TxJournalStore,
-  TxPatch,
-  WalletLease,
-} from "../txJournal";
+import type { NewIntent, TxExpectation, TxJournalEntry, TxJournalStore, TxPatch, WalletLease } from "../txJournal";
 import { OPEN_STATES } from "../txJournal";
 
 /**

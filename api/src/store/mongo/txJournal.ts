@@ -11,16 +11,20 @@ import type {
 import { OPEN_STATES } from "../txJournal";
 
 /**
- * MongoDB journal and leases, written for the subset that FerretDB v1 serves correctly.
+ * MongoDB journal and leases, written for what FerretDB v1 serves correctly and fast.
  *
  * FerretDB v1 (SQLite backend, measured 2026-11-22) does NOT apply a conditional update atomically: of 50
  * concurrent `updateOne({ _id, state: "a" }, { $set: { state: "b" } })` up to 8 report a modification, and
- * `findOneAndUpdate` behaves the same. An insert into a unique `_id` is atomic. So every decision that must have
- * exactly one winner is an insert:
- * - The journal is an append-only log. `tx_intents` holds each intent as recorded (immutable, plus a cached
- *   state for listing); `tx_steps` holds each transition as a document with `_id = "<intentKey>#<version>"`.
- *   A transition reads the entry (intent folded with its steps), checks the expectation in code, and inserts the
+ * `findOneAndUpdate` behaves the same. An insert into the unique `_id` is atomic, and lookups by `_id` are the
+ * only ones it answers without scanning the collection. So:
+ * - The journal is append-only. `tx_intents` holds each intent as recorded (`_id` = intent key). Each transition
+ *   inserts a snapshot of the whole entry into `tx_steps` with `_id = "<intentKey>#<version>"`; the entry is the
+ *   snapshot of the highest version. A transition reads the entry, checks the expectation in code, and inserts the
  *   next version: of concurrent writers from one version exactly one insert succeeds.
+ * - Reading an entry probes `_id`s upward from the last version this process saw, so a read of an entry nobody
+ *   else moved is one lookup.
+ * - `tx_open` lists the keys of open entries (added before an entry can be open, removed after it is final), so
+ *   that start-up and lease take-over read only what is open, not the whole history.
  * - A wallet lease is a series of epochs, `_id = "<wallet>#<epoch>"`; taking a free or expired lease inserts the
  *   next epoch. Only the holder of the newest epoch writes to it (renewal, release), so those updates never race.
  *   Expiry is compared with the caller's clock in code; no TTL index is relied on.
@@ -39,17 +43,19 @@ interface IntentDoc {
   meta: TxJournalEntry["meta"];
   after: string | null;
   createdAt: Date;
-  /** Listing cache: the folded state when it last changed between open and final; the step log is the truth. */
-  state: TxState;
-  version: number;
 }
 
 interface StepDoc {
   _id: string;
   intentKey: string;
   version: number;
-  patch: TxPatch;
-  at: Date;
+  entry: Omit<TxJournalEntry, "intentKey">;
+}
+
+interface OpenDoc {
+  _id: string;
+  from: string;
+  createdAt: Date;
 }
 
 interface LeaseDoc {
@@ -62,31 +68,38 @@ interface LeaseDoc {
 }
 
 const DUPLICATE_KEY = 11000;
+/** A marker in tx_open whose entry is final (or missing) for this long is a leftover of a crash: removed. */
+const STALE_OPEN_MARKER_MS = 60_000;
 
 export const TX_INTENTS_COLLECTION = "tx_intents";
 export const TX_STEPS_COLLECTION = "tx_steps";
+export const TX_OPEN_COLLECTION = "tx_open";
 export const TX_LEASES_COLLECTION = "tx_leases";
 
-type Folded = TxJournalEntry & { readonly version: number };
+interface Versioned {
+  readonly entry: TxJournalEntry;
+  readonly version: number;
+}
 
 export class MongoTxJournal implements TxJournalStore {
   readonly #intents: Collection<IntentDoc>;
   readonly #steps: Collection<StepDoc>;
+  readonly #open: Collection<OpenDoc>;
   readonly #leases: Collection<LeaseDoc>;
-  /** Entries this process wrote or read last, by key: a guess that saves a read per transition. */
-  readonly #recent = new Map<string, Folded>();
+  /** Entries this process wrote or read last, by key: where reads start probing for newer versions. */
+  readonly #recent = new Map<string, Versioned>();
 
   constructor(db: Db) {
     this.#intents = db.collection<IntentDoc>(TX_INTENTS_COLLECTION);
     this.#steps = db.collection<StepDoc>(TX_STEPS_COLLECTION);
+    this.#open = db.collection<OpenDoc>(TX_OPEN_COLLECTION);
     this.#leases = db.collection<LeaseDoc>(TX_LEASES_COLLECTION);
   }
 
   async init(): Promise<void> {
-    await this.#intents.createIndex({ state: 1, from: 1, createdAt: 1 }, { name: "open_by_wallet" });
-    await this.#intents.createIndex({ requestor: 1, createdAt: -1 }, { name: "by_requestor" });
-    await this.#steps.createIndex({ intentKey: 1, version: 1 }, { name: "by_intent" });
-    await this.#leases.createIndex({ wallet: 1, epoch: -1 }, { name: "by_wallet" });
+    await retryBusy(() => this.#intents.createIndex({ requestor: 1, createdAt: -1 }, { name: "by_requestor" }));
+    await retryBusy(() => this.#open.createIndex({ from: 1, createdAt: 1 }, { name: "by_wallet" }));
+    await retryBusy(() => this.#leases.createIndex({ wallet: 1, epoch: -1 }, { name: "by_wallet" }));
   }
 
   async createIntent(intent: NewIntent, now: Date = new Date()): Promise<{ created: boolean; entry: TxJournalEntry }> {
@@ -97,23 +110,23 @@ export class MongoTxJournal implements TxJournalStore {
       from: intent.from.toLowerCase(),
       to: intent.to.toLowerCase(),
       createdAt: now,
-      state: "intent",
-      version: 0,
     };
+    // The open marker first: an intent must never exist without it, or a crash right here would hide it from
+    // reconcile. A marker without an intent is harmless (listOpen skips it).
+    await ignoreDuplicate(() => this.#open.insertOne({ _id: intentKey, from: doc.from, createdAt: now }));
     try {
-      await this.#intents.insertOne(doc);
-      return { created: true, entry: strip(this.#remember(fold(doc, []))) };
+      await retryBusy(() => this.#intents.insertOne(doc));
+      return { created: true, entry: this.#remember({ entry: initialEntry(doc), version: 0 }).entry };
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       const existing = await this.#load(intentKey);
       if (!existing) throw err;
-      return { created: false, entry: strip(existing) };
+      return { created: false, entry: existing.entry };
     }
   }
 
   async get(intentKey: string): Promise<TxJournalEntry | null> {
-    const entry = await this.#load(intentKey);
-    return entry ? strip(entry) : null;
+    return (await this.#load(intentKey))?.entry ?? null;
   }
 
   async transition(
@@ -122,76 +135,99 @@ export class MongoTxJournal implements TxJournalStore {
     patch: TxPatch,
     now: Date = new Date(),
   ): Promise<TxJournalEntry | null> {
-    // Try first from the entry this process last saw: if it is stale, the insert of its next version collides and
-    // we load the truth. A cached entry that fails the expectation is also checked against the database.
-    let current = this.#recent.get(intentKey) ?? null;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      if (!current || !matches(current, expect)) {
+    // Optimistic: start from the entry this process last saw, without reading. If it is stale, the insert of its
+    // next version collides (that version exists) and we read the truth; if it fails the expectation we read too,
+    // since only the stored entry may refuse a transition.
+    let current: Versioned | null = this.#recent.get(intentKey) ?? null;
+    for (let attempt = 0; attempt < 4; attempt++) {
+      if (!current || !matches(current.entry, expect)) {
         current = await this.#load(intentKey);
-        if (!current || !matches(current, expect)) return null;
+        if (!current || !matches(current.entry, expect)) return null;
       }
+      const next: TxJournalEntry = { ...current.entry, ...patch, updatedAt: now };
       const version = current.version + 1;
+      const reopening = !isOpen(current.entry.state) && isOpen(next.state);
+      if (reopening) {
+        await ignoreDuplicate(() =>
+          this.#open.insertOne({ _id: intentKey, from: next.from, createdAt: next.createdAt }),
+        );
+      }
+      const { intentKey: _key, ...snapshot } = next;
+      void _key;
       try {
-        await this.#steps.insertOne({ _id: `${intentKey}#${version}`, intentKey, version, patch, at: now });
+        await retryBusy(() =>
+          this.#steps.insertOne({ _id: stepId(intentKey, version), intentKey, version, entry: snapshot }),
+        );
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
-        // Someone moved it from this version first (or our copy was stale): look again once.
-        current = null;
+        current = null; // someone moved it from this version first: read again and re-check the expectation
         continue;
       }
-      const next: Folded = { ...current, ...patch, updatedAt: now, version };
-      this.#remember(next);
-      // The listing cache only needs to know open versus final; intermediate states are folded at read time.
-      if (isOpen(current.state) !== isOpen(next.state)) {
-        await this.#intents.updateOne({ _id: intentKey }, { $set: { state: next.state, version } });
-      }
-      return strip(next);
+      this.#remember({ entry: next, version });
+      if (isOpen(current.entry.state) && !isOpen(next.state))
+        await retryBusy(() => this.#open.deleteOne({ _id: intentKey }));
+      return next;
     }
     return null;
   }
 
   async listOpen(from?: string): Promise<TxJournalEntry[]> {
-    const filter: Record<string, unknown> = { state: { $in: [...OPEN_STATES] } };
-    if (from !== undefined) filter.from = from.toLowerCase();
-    const docs = await this.#intents.find(filter).sort({ createdAt: 1, _id: 1 }).toArray();
-    const entries = await this.#foldMany(docs);
-    return entries.filter((e) => OPEN_STATES.includes(e.state)).map(strip);
+    const filter = from === undefined ? {} : { from: from.toLowerCase() };
+    const markers = await retryBusy(() => this.#open.find(filter).sort({ createdAt: 1, _id: 1 }).toArray());
+    const open: TxJournalEntry[] = [];
+    for (const marker of markers) {
+      const loaded = await this.#load(marker._id);
+      if (loaded && isOpen(loaded.entry.state)) {
+        open.push(loaded.entry);
+        continue;
+      }
+      const age = Date.now() - (loaded?.entry.updatedAt ?? marker.createdAt).getTime();
+      if (age > STALE_OPEN_MARKER_MS) await retryBusy(() => this.#open.deleteOne({ _id: marker._id }));
+    }
+    return open;
   }
 
   async listByRequestor(requestor: string, limit: number): Promise<TxJournalEntry[]> {
-    const docs = await this.#intents.find({ requestor }).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray();
-    return (await this.#foldMany(docs)).map(strip);
+    const docs = await retryBusy(() =>
+      this.#intents.find({ requestor }).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray(),
+    );
+    const entries: TxJournalEntry[] = [];
+    for (const doc of docs) {
+      const loaded = await this.#load(doc._id);
+      if (loaded) entries.push(loaded.entry);
+    }
+    return entries;
   }
 
   async acquireLease(wallet: string, holder: string, ttlMs: number, now: Date = new Date()): Promise<boolean> {
     const key = wallet.toLowerCase();
     const expiresAt = new Date(now.getTime() + ttlMs);
     const latest = await this.#latestLease(key);
-    const live = latest && !latest.released && latest.expiresAt.getTime() > now.getTime();
     if (latest && !latest.released && latest.holder === holder) {
       // Renewal: only the holder writes its own epoch. Then make sure nobody took the next epoch meanwhile
       // (possible only if this renewal came after expiry).
-      await this.#leases.updateOne({ _id: latest._id }, { $set: { expiresAt } });
-      const newer = await this.#leases.findOne({ _id: leaseId(key, latest.epoch + 1) });
-      return newer === null;
+      await retryBusy(() => this.#leases.updateOne({ _id: latest._id }, { $set: { expiresAt } }));
+      return (await retryBusy(() => this.#leases.findOne({ _id: leaseId(key, latest.epoch + 1) }))) === null;
     }
-    if (live) return false;
+    if (latest && !latest.released && latest.expiresAt.getTime() > now.getTime()) return false;
     const epoch = (latest?.epoch ?? 0) + 1;
     try {
-      await this.#leases.insertOne({ _id: leaseId(key, epoch), wallet: key, epoch, holder, expiresAt, released: false });
+      await retryBusy(() =>
+        this.#leases.insertOne({ _id: leaseId(key, epoch), wallet: key, epoch, holder, expiresAt, released: false }),
+      );
     } catch (err) {
       if (isDuplicateKey(err)) return false;
       throw err;
     }
-    // Old epochs are history only; keep the previous one for reading, drop the rest.
-    await this.#leases.deleteMany({ wallet: key, epoch: { $lt: epoch - 1 } });
+    // Old epochs are history only; keep the previous one, drop the rest.
+    await retryBusy(() => this.#leases.deleteMany({ wallet: key, epoch: { $lt: epoch - 1 } }));
     return true;
   }
 
   async releaseLease(wallet: string, holder: string): Promise<void> {
     const latest = await this.#latestLease(wallet.toLowerCase());
     if (latest && latest.holder === holder && !latest.released) {
-      await this.#leases.updateOne({ _id: latest._id }, { $set: { released: true } });
+      await retryBusy(() => this.#leases.updateOne({ _id: latest._id }, { $set: { released: true } }));
     }
   }
 
@@ -202,64 +238,44 @@ export class MongoTxJournal implements TxJournalStore {
   }
 
   async #latestLease(wallet: string): Promise<LeaseDoc | null> {
-    const [latest] = await this.#leases.find({ wallet }).sort({ epoch: -1 }).limit(1).toArray();
+    const [latest] = await retryBusy(() => this.#leases.find({ wallet }).sort({ epoch: -1 }).limit(1).toArray());
     return latest ?? null;
   }
 
-  async #load(intentKey: string): Promise<Folded | null> {
-    const doc = await this.#intents.findOne({ _id: intentKey });
-    if (!doc) return null;
-    const steps = await this.#steps.find({ intentKey }).sort({ version: 1 }).toArray();
-    return this.#remember(fold(doc, steps));
+  /** The entry at its highest version: starts from what this process last saw and probes `_id`s upward. */
+  async #load(intentKey: string): Promise<Versioned | null> {
+    let current = this.#recent.get(intentKey) ?? null;
+    if (!current) {
+      const doc = await retryBusy(() => this.#intents.findOne({ _id: intentKey }));
+      if (!doc) return null;
+      current = { entry: initialEntry(doc), version: 0 };
+    }
+    for (;;) {
+      const next = stepId(intentKey, current.version + 1);
+      const step: StepDoc | null = await retryBusy(() => this.#steps.findOne({ _id: next }));
+      if (!step) break;
+      current = { entry: { intentKey, ...step.entry }, version: step.version };
+    }
+    return this.#remember(current);
   }
 
-  #remember(entry: Folded): Folded {
-    this.#recent.delete(entry.intentKey);
-    this.#recent.set(entry.intentKey, entry);
+  #remember(versioned: Versioned): Versioned {
+    const key = versioned.entry.intentKey;
+    this.#recent.delete(key);
+    this.#recent.set(key, versioned);
     if (this.#recent.size > 5_000) {
       const oldest = this.#recent.keys().next().value;
       if (oldest !== undefined) this.#recent.delete(oldest);
     }
-    return entry;
-  }
-
-  async #foldMany(docs: IntentDoc[]): Promise<Folded[]> {
-    if (docs.length === 0) return [];
-    const steps = await this.#steps
-      .find({ intentKey: { $in: docs.map((d) => d._id) } })
-      .sort({ version: 1 })
-      .toArray();
-    const byIntent = new Map<string, StepDoc[]>();
-    for (const step of steps) {
-      const list = byIntent.get(step.intentKey) ?? [];
-      list.push(step);
-      byIntent.set(step.intentKey, list);
-    }
-    return docs.map((doc) => fold(doc, byIntent.get(doc._id) ?? []));
+    return versioned;
   }
 }
 
-function matches(entry: Folded, expect: TxExpectation): boolean {
-  return expect.states.includes(entry.state) && (expect.hash === undefined || entry.hash === expect.hash);
-}
-
-function isOpen(state: TxState): boolean {
-  return OPEN_STATES.includes(state);
-}
-
-function fold(doc: IntentDoc, steps: StepDoc[]): Folded {
-  let entry: Folded = {
-    intentKey: doc._id,
-    wallet: doc.wallet,
-    from: doc.from,
-    chainId: doc.chainId,
-    to: doc.to,
-    data: doc.data,
-    value: doc.value,
-    kind: doc.kind,
-    requestor: doc.requestor,
-    meta: doc.meta,
-    after: doc.after,
+function initialEntry(doc: IntentDoc): TxJournalEntry {
+  const { _id, ...intent } = doc;
+  return {
+    intentKey: _id,
+    ...intent,
     state: "intent",
     nonce: null,
     hash: null,
@@ -269,22 +285,20 @@ function fold(doc: IntentDoc, steps: StepDoc[]): Folded {
     gasUsed: null,
     status: null,
     error: null,
-    createdAt: doc.createdAt,
     updatedAt: doc.createdAt,
-    version: 0,
   };
-  // Versions are contiguous from 1 (each is inserted only after its predecessor was read).
-  for (const step of [...steps].sort((a, b) => a.version - b.version)) {
-    if (step.version !== entry.version + 1) break;
-    entry = { ...entry, ...step.patch, updatedAt: step.at, version: step.version };
-  }
-  return entry;
 }
 
-function strip(entry: Folded): TxJournalEntry {
-  const { version: _version, ...rest } = entry;
-  void _version;
-  return rest;
+function matches(entry: TxJournalEntry, expect: TxExpectation): boolean {
+  return expect.states.includes(entry.state) && (expect.hash === undefined || entry.hash === expect.hash);
+}
+
+function isOpen(state: TxState): boolean {
+  return OPEN_STATES.includes(state);
+}
+
+function stepId(intentKey: string, version: number): string {
+  return `${intentKey}#${version}`;
 }
 
 function leaseId(wallet: string, epoch: number): string {
@@ -293,4 +307,28 @@ function leaseId(wallet: string, epoch: number): string {
 
 function isDuplicateKey(err: unknown): boolean {
   return err instanceof MongoServerError && err.code === DUPLICATE_KEY;
+}
+
+async function ignoreDuplicate(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await retryBusy(write);
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
+}
+
+/**
+ * FerretDB's SQLite backend answers "database is locked (SQLITE_BUSY)" when writers collide; the statement did not
+ * run, so it is retried after a short random pause.
+ */
+async function retryBusy<T>(operation: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await operation();
+    } catch (err) {
+      const busy = err instanceof MongoServerError && /SQLITE_BUSY|database is locked/.test(err.message);
+      if (!busy || attempt >= 30) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * Math.min(attempt + 1, 5)));
+    }
+  }
 }
