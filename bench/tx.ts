@@ -49,8 +49,14 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function reads(url: string, apiKey: string) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: { "X-API-Key": apiKey } });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { "X-API-Key": apiKey },
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
@@ -79,9 +85,14 @@ async function main(): Promise<void> {
         keys.push(key);
       }
       // Warm-up: one submission (compiles the hot paths, fills caches).
-      await json(`${api.url}/api/v1/agent/strategy/submit`, "POST", { name: "warm up", description: "warm-up submission" }, {
-        "X-API-Key": keys[0],
-      });
+      await json(
+        `${api.url}/api/v1/agent/strategy/submit`,
+        "POST",
+        { name: "warm up", description: "warm-up submission" },
+        {
+          "X-API-Key": keys[0],
+        },
+      );
 
       console.log(`${AGENTS} agents x ${PER_AGENT} submissions at once ...`);
       const latencies: number[] = [];
@@ -114,10 +125,14 @@ async function main(): Promise<void> {
       console.log("");
       console.log(`| measurement (store: ${store}, Hardhat node automine, 2 shared cores) | value |`);
       console.log("|---|---|");
-      console.log(`| strategy submissions/s (${AGENTS} agents at once, ${AGENTS * PER_AGENT} total) | ${(latencies.length / seconds).toFixed(1)} |`);
+      console.log(
+        `| strategy submissions/s (${AGENTS} agents at once, ${AGENTS * PER_AGENT} total) | ${(latencies.length / seconds).toFixed(1)} |`,
+      );
       console.log(`| submission latency p50 (ms) | ${percentile(latencies, 50).toFixed(0)} |`);
       console.log(`| submission latency p95 (ms) | ${percentile(latencies, 95).toFixed(0)} |`);
-      console.log(`| GET /api/v1/agent/wallet req/s (${CONNECTIONS} connections; p50 ${wallet.p50} ms, p99 ${wallet.p99} ms) | ${wallet.rps.toFixed(0)} |`);
+      console.log(
+        `| GET /api/v1/agent/wallet req/s (${CONNECTIONS} connections; p50 ${wallet.p50} ms, p99 ${wallet.p99} ms) | ${wallet.rps.toFixed(0)} |`,
+      );
       console.log(
         `| GET /api/v1/agent/vault/positions req/s (${CONNECTIONS} connections; p50 ${positions.p50} ms, p99 ${positions.p99} ms) | ${positions.rps.toFixed(0)} |`,
       );

@@ -63,7 +63,8 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
     await system?.close();
   });
 
-  const registry = () => StrategyRegistryV3__factory.connect(deployment.contracts.StrategyRegistryV3.address, ethers.provider);
+  const registry = () =>
+    StrategyRegistryV3__factory.connect(deployment.contracts.StrategyRegistryV3.address, ethers.provider);
 
   it("shows an empty, configured wallet before the faucet, and refuses a submission for lack of gas", async function () {
     const wallet = await call("GET", "/api/v1/agent/wallet");
@@ -171,9 +172,15 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       `amount_usdc: the agent wallet ${agentAddress} holds 899.5 USDC (raw 899500000), less than 5000; request test USDC with POST /api/v1/agent/faucet`,
     );
     const cases: [Body, string][] = [
-      [{ vault_id: "nope", amount_usdc: 1 }, "vault_id: must be one of conservative, moderate, aggressive, inverse, hedged, configurable"],
+      [
+        { vault_id: "nope", amount_usdc: 1 },
+        "vault_id: must be one of conservative, moderate, aggressive, inverse, hedged, configurable",
+      ],
       [{ vault_id: "moderate", amount_usdc: 0 }, "amount_usdc: must be greater than 0"],
-      [{ vault_id: "moderate", amount_usdc: 1.0000001 }, "amount_usdc: must be a number of USDC with at most 6 decimal places"],
+      [
+        { vault_id: "moderate", amount_usdc: 1.0000001 },
+        "amount_usdc: must be a number of USDC with at most 6 decimal places",
+      ],
       [{ vault_id: "moderate" }, "amount_usdc: is required"],
     ];
     for (const [body, message] of cases) {
@@ -217,7 +224,11 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       gas_used: Number(receipt!.gasUsed),
     });
     firstId = view.id;
-    const lookup = await request(base, "GET", `/api/v1/agent/auth/lookup?wallet=${(await system.store.agents.findById(agentId))!.walletAddress}`);
+    const lookup = await request(
+      base,
+      "GET",
+      `/api/v1/agent/auth/lookup?wallet=${(await system.store.agents.findById(agentId))!.walletAddress}`,
+    );
     expect(lookup.body).to.include({ tier: "registered", strategies_submitted: 1 });
   });
 
@@ -348,11 +359,16 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
     const governor = NapGovernor__factory.connect(deployment.contracts.NapGovernor.address, deployer);
     const reg = registry();
     const calldata = reg.interface.encodeFunctionData("setGuardianThreshold", [2]);
-    await (await governor.propose([await reg.getAddress()], [0n], [calldata], "Raise the guardian threshold to 2")).wait();
+    await (
+      await governor.propose([await reg.getAddress()], [0n], [calldata], "Raise the guardian threshold to 2")
+    ).wait();
     proposalId = await governor.proposalCount();
     const pending = await request(base, "GET", "/api/v1/proposals");
     expect((pending.body.proposals as Body[])[0].state).to.equal("pending");
-    const tooEarly = await call("POST", "/api/v1/agent/governance/vote", { proposal_id: Number(proposalId), support: 1 });
+    const tooEarly = await call("POST", "/api/v1/agent/governance/vote", {
+      proposal_id: Number(proposalId),
+      support: 1,
+    });
     expect(tooEarly.status).to.equal(400);
     expect(tooEarly.body.error).to.match(new RegExp(`^proposal_id: proposal ${proposalId} is pending, not active`));
     await time.increase(2);
@@ -406,7 +422,9 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
 
     const again = await call("POST", "/api/v1/agent/governance/vote", { proposal_id: Number(proposalId), support: 0 });
     expect(again.status).to.equal(400);
-    expect(again.body.error).to.equal(`proposal_id: this agent (${agentAddress}) already voted on proposal ${proposalId}`);
+    expect(again.body.error).to.equal(
+      `proposal_id: this agent (${agentAddress}) already voted on proposal ${proposalId}`,
+    );
     const unknown = await call("POST", "/api/v1/agent/governance/vote", { proposal_id: 999, support: 1 });
     expect(unknown.status).to.equal(400);
     expect(unknown.body.error).to.equal("proposal_id: no proposal 999");
@@ -429,7 +447,12 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
           met: true,
           value: record!.createdAt.toISOString(),
         },
-        { id: "tier_registered", description: "The agent's tier is registered or higher", met: true, value: "established" },
+        {
+          id: "tier_registered",
+          description: "The agent's tier is registered or higher",
+          met: true,
+          value: "established",
+        },
         {
           id: "strategy_submitted",
           description: "At least 1 strategy submitted onchain from the agent's wallet",
@@ -503,7 +526,7 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
     const block = await ethers.provider.getBlock("latest");
     const response = await call("POST", "/api/v1/agent/faucet");
     expect(response.status).to.equal(429);
-    const next = (response.body.next_eligible_timestamp as number);
+    const next = response.body.next_eligible_timestamp as number;
     const remaining = next - block!.timestamp;
     expect(remaining).to.be.greaterThan(86_000).and.at.most(86_400);
     expect(response.headers.get("retry-after")).to.equal(String(remaining));

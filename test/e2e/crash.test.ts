@@ -66,7 +66,7 @@ describe("E2E: API process killed mid-burst (spawned API and Hardhat node, Mongo
 
   it("ends every accepted submission mined exactly once after SIGKILL, restart and retries", async function () {
     api = await spawnApi(env);
-    const agents = [];
+    const agents: { apiKey: string; address: string }[] = [];
     for (let a = 0; a < AGENTS; a++) {
       const { apiKey } = await registerAgent(api.url);
       const call = client(api.url, apiKey);
@@ -118,14 +118,15 @@ describe("E2E: API process killed mid-burst (spawned API and Hardhat node, Mongo
     expect(cut.length, "some requests must be in flight at the kill").to.be.greaterThan(0);
     for (const r of requests) {
       const outcome = outcomes.get(r.key);
-      if (outcome && outcome.status !== 200) expect.fail(`unexpected answer before the kill: ${JSON.stringify(outcome)}`);
+      if (outcome && outcome.status !== 200)
+        expect.fail(`unexpected answer before the kill: ${JSON.stringify(outcome)}`);
     }
 
     // Half of the unmined journal transactions vanish from the mempool, as if they were never broadcast.
     const journal = new MongoTxJournal(mongo.db(dbName));
     const open = await journal.listOpen();
     // Open in the journal, and not mined (the dead process may not have seen a receipt yet).
-    const withHash = [];
+    const withHash: typeof open = [];
     for (const entry of open) {
       if (entry.hash && (await rpc(node.url, "eth_getTransactionReceipt", [entry.hash])) === null) withHash.push(entry);
     }

@@ -46,8 +46,7 @@ export function client(base: string, apiKey: string) {
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
-  ): Promise<JsonResponse<T>> =>
-    request<T>(base, method, path, { body, headers: { "X-API-Key": apiKey, ...headers } });
+  ): Promise<JsonResponse<T>> => request<T>(base, method, path, { body, headers: { "X-API-Key": apiKey, ...headers } });
 }
 
 export function randomWallet(): Wallet {

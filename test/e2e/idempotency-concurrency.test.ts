@@ -39,7 +39,8 @@ describe("E2E: idempotency and concurrency through HTTP", function () {
     return { call, address: drip.body.agent_address as string };
   }
 
-  const registry = () => StrategyRegistryV3__factory.connect(deployment.contracts.StrategyRegistryV3.address, ethers.provider);
+  const registry = () =>
+    StrategyRegistryV3__factory.connect(deployment.contracts.StrategyRegistryV3.address, ethers.provider);
 
   describe("Idempotency-Key", function () {
     it("answers a retry of a submission with the first body and sends one transaction", async function () {
@@ -54,7 +55,12 @@ describe("E2E: idempotency and concurrency through HTTP", function () {
       expect(await ethers.provider.getTransactionCount(address)).to.equal(nonce);
       expect(await registry().strategyCountOf(address)).to.equal(1n);
 
-      const other = await call("POST", "/api/v1/agent/strategy/submit", { ...body, name: "Other body" }, { "Idempotency-Key": "submit-1" });
+      const other = await call(
+        "POST",
+        "/api/v1/agent/strategy/submit",
+        { ...body, name: "Other body" },
+        { "Idempotency-Key": "submit-1" },
+      );
       expect(other.status).to.equal(409);
       expect(other.body.error).to.equal("Idempotency-Key: this key was already used with a different request");
       const bad = await call("POST", "/api/v1/agent/strategy/submit", body, { "Idempotency-Key": "has space" });
@@ -67,7 +73,9 @@ describe("E2E: idempotency and concurrency through HTTP", function () {
       const nonce = await ethers.provider.getTransactionCount(address);
       const body = { name: "Concurrent duplicate", description: "Eight requests, one key" };
       const responses = await Promise.all(
-        Array.from({ length: 8 }, () => call("POST", "/api/v1/agent/strategy/submit", body, { "Idempotency-Key": "dup-8" })),
+        Array.from({ length: 8 }, () =>
+          call("POST", "/api/v1/agent/strategy/submit", body, { "Idempotency-Key": "dup-8" }),
+        ),
       );
       for (const response of responses) {
         expect(response.status).to.equal(200);
@@ -141,7 +149,10 @@ describe("E2E: idempotency and concurrency through HTTP", function () {
       const hashes = new Set(results.map((r) => r.body.tx_hash as string));
       expect(hashes.size).to.equal(AGENTS * PER_AGENT);
       for (const [a, agent] of agents.entries()) {
-        const list = await agent.call<{ strategies: Body[]; total_count: number }>("GET", "/api/v1/agent/strategy/list");
+        const list = await agent.call<{ strategies: Body[]; total_count: number }>(
+          "GET",
+          "/api/v1/agent/strategy/list",
+        );
         expect(list.body.total_count).to.equal(PER_AGENT);
         expect(list.body.strategies.map((s) => s.name).sort()).to.deep.equal(
           Array.from({ length: PER_AGENT }, (_, s) => `agent ${a} strategy ${s}`).sort(),

@@ -159,7 +159,8 @@ export class OnchainService {
     this.#napGrant = deps.napGrantWei ?? DEFAULT_NAP_GRANT;
     this.wallets = new ServerWallets(deps.config.serverWalletMnemonic);
     const mongoDb = (deps.store as { db?: import("mongodb").Db }).db;
-    this.journal = deps.journal ?? (deps.store.kind === "mongodb" && mongoDb ? new MongoTxJournal(mongoDb) : new MemoryTxJournal());
+    this.journal =
+      deps.journal ?? (deps.store.kind === "mongodb" && mongoDb ? new MongoTxJournal(mongoDb) : new MemoryTxJournal());
     this.#idempotencyStore =
       deps.idempotencyStore ??
       (deps.store.kind === "mongodb" && mongoDb ? new MongoIdempotencyStore(mongoDb) : new MemoryIdempotencyStore());
@@ -584,14 +585,21 @@ export class OnchainService {
       const block = await this.#provider.getBlockNumber();
       const count = Number(await governor.proposalCount({ blockTag: block }));
       const pages = [];
-      for (let offset = 0; offset < count; offset += 50) pages.push(governor.proposalsPage(offset, 50, { blockTag: block }));
+      for (let offset = 0; offset < count; offset += 50)
+        pages.push(governor.proposalsPage(offset, 50, { blockTag: block }));
       return (await Promise.all(pages)).flat();
     });
     const open = views.filter((v) => Number(v.state) <= 1).map((v) => this.#proposalView(v));
     return { proposals: open, total: open.length };
   }
 
-  async vote(agent: AgentRecord, proposalId: bigint, support: 0 | 1 | 2, reason: string, idempotencyKey: string | undefined) {
+  async vote(
+    agent: AgentRecord,
+    proposalId: bigint,
+    support: 0 | 1 | 2,
+    reason: string,
+    idempotencyKey: string | undefined,
+  ) {
     const address = this.agentAddress(agent);
     const governor = this.contracts.governor;
     const governorAddress = await governor.getAddress();
@@ -605,13 +613,16 @@ export class OnchainService {
       if (state !== "active") {
         throw new ValidationError(
           `proposal_id: proposal ${proposalId} is ${state}, not active; votes are accepted only while it is active` +
-            (state === "pending" ? ` (voting opens after ${new Date(Number(view.voteStart) * 1000).toISOString()})` : ""),
+            (state === "pending"
+              ? ` (voting opens after ${new Date(Number(view.voteStart) * 1000).toISOString()})`
+              : ""),
         );
       }
       const [voted, weight] = await read("the governor", () =>
         Promise.all([governor.hasVoted(proposalId, address), governor.getVotes(address, view.voteStart)]),
       );
-      if (voted) throw new ValidationError(`proposal_id: this agent (${address}) already voted on proposal ${proposalId}`);
+      if (voted)
+        throw new ValidationError(`proposal_id: this agent (${address}) already voted on proposal ${proposalId}`);
       if (weight === 0n) {
         throw new ValidationError(
           `proposal_id: the agent wallet ${address} had no voting power (NAP) at the snapshot of proposal ` +
@@ -652,7 +663,9 @@ export class OnchainService {
 
   async eligibility(agent: AgentRecord) {
     const address = this.agentAddress(agent);
-    const strategies = Number(await read("the strategy registry", () => this.contracts.registry.strategyCountOf(address)));
+    const strategies = Number(
+      await read("the strategy registry", () => this.contracts.registry.strategyCountOf(address)),
+    );
     const deposits = BigInt(agent.depositsMicroUsdc);
     const criteria = [
       {
@@ -703,7 +716,10 @@ export class OnchainService {
           const prefix = "data:application/json;base64,";
           if (uri.startsWith(prefix)) {
             try {
-              name = String((JSON.parse(Buffer.from(uri.slice(prefix.length), "base64").toString("utf8")) as { name?: string }).name ?? "");
+              name = String(
+                (JSON.parse(Buffer.from(uri.slice(prefix.length), "base64").toString("utf8")) as { name?: string })
+                  .name ?? "",
+              );
             } catch {
               name = "";
             }
@@ -730,7 +746,8 @@ export class OnchainService {
     if (TIERS.indexOf(agent.tier) <= TIERS.indexOf(previous)) return;
     const address = this.agentAddress(agent);
     for (const [index, milestone] of MILESTONES.entries()) {
-      if (tierAtLeast(agent.tier, milestone)) this.#background_(`badge ${milestone}`, () => this.#mintBadge(address, index));
+      if (tierAtLeast(agent.tier, milestone))
+        this.#background_(`badge ${milestone}`, () => this.#mintBadge(address, index));
     }
     if (tierAtLeast(agent.tier, "established")) this.#background_("NAP grant", () => this.#grantNap(address));
   }

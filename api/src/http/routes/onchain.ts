@@ -74,7 +74,9 @@ export const depositResponse = z
 const riskField = (min: number, max: number | null, fallback: number, description: string) =>
   (max === null ? z.number().int().min(min).max(Number.MAX_SAFE_INTEGER) : z.number().int().min(min).max(max))
     .default(fallback)
-    .meta({ description: `${description}; default ${fallback}; ${max === null ? `at least ${min}` : `${min}-${max}`}` });
+    .meta({
+      description: `${description}; default ${fallback}; ${max === null ? `at least ${min}` : `${min}-${max}`}`,
+    });
 
 export const riskParamsShape = {
   max_position_size_percent: riskField(1, 100, 10, "percent of AUM"),
@@ -421,7 +423,8 @@ export function onchainRoutes(services: Services): RouteDefinition[] {
       path: "/api/v1/agent/faucet",
       tag: "wallet",
       summary: "Testnet ETH (and test USDC where the deployment mints it) to the agent's server wallet",
-      description: "Sent by the relayer through NapFaucet.drip. Inside the cooldown: 429 with Retry-After and the cooldown body.",
+      description:
+        "Sent by the relayer through NapFaucet.drip. Inside the cooldown: 429 with Retry-After and the cooldown body.",
       auth: AGENT,
       rateLimit: "faucet",
       responses: {
@@ -432,15 +435,17 @@ export function onchainRoutes(services: Services): RouteDefinition[] {
       handler: async ({ ctx }) => {
         const agent = authenticatedAgent(ctx);
         const key = readIdempotencyKey(ctx.get(IDEMPOTENCY_HEADER) || undefined);
-        const outcome = await ops.idempotency.run(agent.agentId, "faucet", key, null, async () => {
-          const result = await ops.faucet(agent, key);
-          // Only drips are stored as the key's answer; a cooldown is time-dependent and thrown out of the run.
-          if (result.kind === "cooldown") throw new CooldownAnswer(result.body, result.retryAfterSeconds);
-          return result.body;
-        }).catch((error: unknown) => {
-          if (error instanceof CooldownAnswer) return error;
-          throw error;
-        });
+        const outcome = await ops.idempotency
+          .run(agent.agentId, "faucet", key, null, async () => {
+            const result = await ops.faucet(agent, key);
+            // Only drips are stored as the key's answer; a cooldown is time-dependent and thrown out of the run.
+            if (result.kind === "cooldown") throw new CooldownAnswer(result.body, result.retryAfterSeconds);
+            return result.body;
+          })
+          .catch((error: unknown) => {
+            if (error instanceof CooldownAnswer) return error;
+            throw error;
+          });
         if (outcome instanceof CooldownAnswer) {
           ctx.status = 429;
           ctx.set("Retry-After", String(Math.max(1, outcome.retryAfterSeconds)));
