@@ -144,6 +144,13 @@ describe("E2E: API process killed mid-burst (spawned API and Hardhat node, Mongo
     // Restart: the new process reconciles the journal before it listens.
     await rpc(node.url, "evm_setIntervalMining", [500]);
     api = await spawnApi(env);
+    // Every submission is final once the new process listens; relayer work started during reconcile (a badge mint,
+    // a nonce filler) may still be finishing, and must finish too.
+    expect((await journal.listOpen()).filter((e) => e.kind === "strategy.submit")).to.deep.equal([]);
+    const drainDeadline = Date.now() + 60_000;
+    while ((await journal.listOpen()).length > 0 && Date.now() < drainDeadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
     expect(await journal.listOpen()).to.deep.equal([]);
 
     const provider = new JsonRpcProvider(node.url, Network.from(31337), { staticNetwork: true });
@@ -158,6 +165,13 @@ describe("E2E: API process killed mid-burst (spawned API and Hardhat node, Mongo
     };
     // Exactly the journal's intents are mined, each once; every 200 is among them with its hash.
     const afterRestart = await namesOnchain();
+    const notMined = [];
+    for (const intent of intents) {
+      const entry = await journal.get(intent._id);
+      if (entry?.state !== "mined" || entry.status !== 1)
+        notMined.push({ state: entry?.state, error: entry?.error, meta: entry?.meta });
+    }
+    expect(notMined, JSON.stringify(notMined)).to.deep.equal([]);
     expect(afterRestart.length).to.equal(intents.length);
     expect(new Set(afterRestart).size).to.equal(afterRestart.length);
     for (const r of accepted) {

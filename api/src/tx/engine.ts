@@ -451,14 +451,19 @@ export class TxEngine {
     const open = await this.#journal.listOpen(lane.address);
     const signed = open.filter((e) => e.rawTx !== null).sort((a, b) => (a.nonce ?? 0) - (b.nonce ?? 0));
     for (const entry of signed) {
-      if (this.#inflight.has(entry.intentKey)) continue;
+      // Also entries already tracked here (reconcile tracks every open entry before the lease is taken): the same
+      // bytes twice are harmless, and a signed transaction missing from the mempool must be back before the
+      // nonce is read, or new intents would be signed with its nonce.
       try {
         await this.#provider.broadcastTransaction(entry.rawTx as string);
       } catch {
         // Already known, already mined, or dead: #awaitReceipt sorts it out when the entry is driven.
       }
     }
-    lane.nextNonce = await this.#call(() => this.#provider.getTransactionCount(lane.address, "pending"));
+    const pendingCount = await this.#call(() => this.#provider.getTransactionCount(lane.address, "pending"));
+    // Never below a nonce the journal holds as signed (a re-broadcast refused for now must not be overtaken).
+    const journaled = signed.reduce((max, e) => Math.max(max, (e.nonce ?? -1) + 1), 0);
+    lane.nextNonce = Math.max(pendingCount, journaled);
     this.#log.debug({ wallet: lane.address, nonce: lane.nextNonce, open: open.length }, "wallet lease taken");
     for (const entry of open) {
       if (this.#inflight.has(entry.intentKey) || this.#closed) continue;
