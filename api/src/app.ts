@@ -42,6 +42,8 @@ export interface NapApp extends Koa {
   rateLimiters: RateLimiters;
   /** Stops timers and worker threads (the server calls it on shutdown). */
   closeResources(): Promise<void>;
+  /** Resolves when no handler is running, or after `timeoutMs`. */
+  drain(timeoutMs: number): Promise<void>;
 }
 
 /** Builds the Koa app (does not listen): middleware, services and every route. */
@@ -96,6 +98,18 @@ export function createApp(deps: AppDeps): NapApp {
   const mount = { authenticator, rateLimiters, bodyLimitBytes: config.bodyLimitBytes };
   for (const route of routes) mountRoute(router, route, mount);
 
+  // Counts running handlers, so that shutdown can wait for them even when their clients have gone.
+  let running = 0;
+  let idle: (() => void) | undefined;
+  app.use(async (_ctx, next) => {
+    running += 1;
+    try {
+      await next();
+    } finally {
+      running -= 1;
+      if (running === 0) idle?.();
+    }
+  });
   app.use(requestId());
   app.use(accessLog(logger));
   app.use(errorHandler(logger));
@@ -105,6 +119,13 @@ export function createApp(deps: AppDeps): NapApp {
   app.routeDefinitions = routes;
   app.services = services;
   app.rateLimiters = rateLimiters;
+  app.drain = (timeoutMs) =>
+    running === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          idle = resolve;
+          setTimeout(resolve, timeoutMs).unref();
+        });
   app.closeResources = async () => {
     rateLimiters.close();
     await services.onchain.close();

@@ -56,7 +56,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SERVER_WALLET_MNEMONIC: mnemonicSetting,
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
-  SIGNATURE_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
+  SIGNATURE_WORKERS: z.coerce.number().int().min(0).max(16).default(2),
 });
 
 export interface Config {

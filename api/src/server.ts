@@ -12,6 +12,8 @@ import type { Store } from "./store/types";
 
 const NONCE_RETENTION_MS = 24 * 3600 * 1000;
 const NONCE_PURGE_INTERVAL_MS = 10 * 60 * 1000;
+/** Longest wait at shutdown for handlers whose client already left. */
+const DRAIN_TIMEOUT_MS = 5_000;
 
 export interface RunningServer {
   app: NapApp;
@@ -95,6 +97,8 @@ export async function startServer(
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      // Handlers still running (their client may have hung up) finish before the store closes.
+      await app.drain(DRAIN_TIMEOUT_MS);
       await app.closeResources();
       await store.close();
       if (redis) await redis.quit().catch(() => undefined);

@@ -21,7 +21,7 @@ describe("API configuration", function () {
       logLevel: "info",
       serverWalletMnemonic: undefined,
       bodyLimitBytes: 65536,
-      signatureWorkers: 1,
+      signatureWorkers: 2,
     });
   });
 

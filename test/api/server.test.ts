@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { MongoClient } from "mongodb";
 import { loadConfig } from "../../api/src/config";
 import { createLogger } from "../../api/src/logger";
+import { defineRoute } from "../../api/src/http/route";
 import { startServer } from "../../api/src/server";
 import { ensureMongo, ensureRedis } from "../helpers/services";
 
@@ -21,7 +22,27 @@ describe("API server (startServer)", function () {
       DEPLOYMENT_FILE: "/nonexistent/31337.json",
       LOG_LEVEL: "silent",
     });
-    const running = await startServer(config, createLogger("silent"));
+    let slowHandler = "not run";
+    const running = await startServer(config, createLogger("silent"), {
+      extraRoutes: (services) => [
+        defineRoute({
+          method: "get",
+          path: "/api/v1/test/slow",
+          tag: "test",
+          summary: "a handler that outlives its client",
+          auth: null,
+          rateLimit: null,
+          responses: { 200: { description: "ok" } },
+          handler: async () => {
+            slowHandler = "running";
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            await services.store.agents.any();
+            slowHandler = "finished";
+            return { ok: true };
+          },
+        }),
+      ],
+    });
     try {
       const response = await fetch(`${running.url}/health`);
       expect(response.status).to.equal(200);
@@ -32,10 +53,17 @@ describe("API server (startServer)", function () {
         store: { kind: "mongodb", connected: true },
       });
       expect(response.headers.get("x-ratelimit-limit")).to.equal("60");
+      // A client that hangs up mid-request; shutdown starts while its handler still runs.
+      const aborted = new AbortController();
+      const pending = fetch(`${running.url}/api/v1/test/slow`, { signal: aborted.signal }).catch(() => "aborted");
+      while (slowHandler !== "running") await new Promise((resolve) => setTimeout(resolve, 10));
+      aborted.abort();
+      expect(await pending).to.equal("aborted");
     } finally {
       await running.close();
       await running.close(); // idempotent
     }
+    expect(slowHandler).to.equal("finished");
     const refused = await fetch(`${running.url}/health`).then(
       () => "answered",
       () => "refused",

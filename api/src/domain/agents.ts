@@ -1,8 +1,35 @@
 import { NotFoundError } from "../errors";
-import type { AgentActivityDelta, AgentRecord, Store } from "../store/types";
+import type { AgentActivityDelta, AgentRecord, AgentStats, Store } from "../store/types";
 import type { Tier } from "./model";
 import { performanceScore } from "./performance";
 import { promotedTier } from "./tiers";
+
+/**
+ * How long a leaderboard page or the statistics may be served from memory. Public aggregate reads are the hottest
+ * endpoints and their exact freshness does not matter; one second keeps the store from being scanned per request.
+ */
+export const PUBLIC_READ_CACHE_MS = 1_000;
+
+/** A value computed at most once per `ttlMs` (concurrent callers share the computation). */
+class TtlCache<K, V> {
+  private readonly entries = new Map<K, { at: number; value: Promise<V> }>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  get(key: K, compute: () => Promise<V>): Promise<V> {
+    const now = Date.now();
+    const entry = this.entries.get(key);
+    if (entry && now - entry.at < this.ttlMs) return entry.value;
+    const value = compute();
+    this.entries.set(key, { at: now, value });
+    value.catch(() => this.entries.delete(key));
+    return value;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
 
 /** Public views of agents (leaderboard, statistics, lookup) and the write paths that change an agent's standing. */
 /** Called after an agent's tier changed (promotion or operator grant); issue 6 mints badges and NAP grants here. */
@@ -10,11 +37,17 @@ export type TierChangeListener = (agent: AgentRecord, previousTier: Tier) => voi
 
 export class AgentService {
   readonly #tierListeners: TierChangeListener[] = [];
+  private readonly boards: TtlCache<number, AgentRecord[]>;
+  private readonly totals: TtlCache<"stats", AgentStats>;
 
   constructor(
     private readonly store: Store,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+    publicReadCacheMs = PUBLIC_READ_CACHE_MS,
+  ) {
+    this.boards = new TtlCache(publicReadCacheMs);
+    this.totals = new TtlCache(publicReadCacheMs);
+  }
 
   /** Registers a listener for tier changes (called synchronously after the store write; it must not throw). */
   onTierChange(listener: TierChangeListener): void {
@@ -26,12 +59,14 @@ export class AgentService {
     for (const listener of this.#tierListeners) listener(agent, previousTier);
   }
 
+  /** Highest performance score first (served from memory for up to PUBLIC_READ_CACHE_MS). */
   leaderboard(limit: number): Promise<AgentRecord[]> {
-    return this.store.agents.leaderboard(limit);
+    return this.boards.get(limit, () => this.store.agents.leaderboard(limit));
   }
 
-  stats() {
-    return this.store.agents.stats();
+  /** Aggregate statistics (served from memory for up to PUBLIC_READ_CACHE_MS). */
+  stats(): Promise<AgentStats> {
+    return this.totals.get("stats", () => this.store.agents.stats());
   }
 
   findByWallet(walletAddress: string): Promise<AgentRecord | null> {
@@ -51,7 +86,9 @@ export class AgentService {
   async recordActivity(agentId: string, delta: AgentActivityDelta): Promise<AgentRecord> {
     const updated = await this.store.agents.addActivity(agentId, delta, this.clock());
     if (!updated) throw new NotFoundError(`agent_id: no agent ${agentId}`);
-    return this.reevaluate(updated);
+    const result = await this.reevaluate(updated);
+    this.forgetPublicReads();
+    return result;
   }
 
   /** An operator sets the tier (up or down); automatic promotion may raise it again later, never lower it. */
@@ -65,11 +102,18 @@ export class AgentService {
         this.clock(),
       );
       if (updated) {
+        this.forgetPublicReads();
         this.#tierChanged(updated, agent.tier);
         return updated;
       }
       // The tier changed between read and write (a concurrent promotion): read again and re-apply.
     }
+  }
+
+  /** Drops cached public reads after a change made through this process. */
+  forgetPublicReads(): void {
+    this.boards.clear();
+    this.totals.clear();
   }
 
   private async reevaluate(agent: AgentRecord): Promise<AgentRecord> {

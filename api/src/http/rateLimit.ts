@@ -1,6 +1,7 @@
 import type { Context, Middleware, Next } from "koa";
 import ratelimit from "koa-ratelimit";
 import type Redis from "ioredis";
+import { UnavailableError } from "../errors";
 import type { Principal } from "./auth";
 
 /**
@@ -88,10 +89,18 @@ export function createRateLimiters(
       },
     } as ratelimit.MiddlewareOptions);
     return async (ctx: Context, next: Next) => {
-      await limiter(ctx, async () => {
-        normaliseReset(ctx);
-        await next();
-      });
+      let downstream = false;
+      try {
+        await limiter(ctx, async () => {
+          downstream = true;
+          normaliseReset(ctx);
+          await next();
+        });
+      } catch (error) {
+        // The limiter's own store failed (Redis unreachable): refuse with 503 rather than serve unlimited.
+        if (!downstream) throw new UnavailableError("rate limiter unavailable: try again shortly");
+        throw error;
+      }
       if (ctx.status === 429 && ctx.state.rateLimit) {
         normaliseReset(ctx);
         const retryAfter = Math.max(1, Number(ctx.response.get("Retry-After")) || 1);

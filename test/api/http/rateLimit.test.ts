@@ -206,5 +206,23 @@ describe("API rate limits", function () {
       const other = await request(apps[1].url, "GET", "/health", { headers: { "X-Forwarded-For": "198.51.100.2" } });
       expect(other.status).to.equal(200);
     });
+
+    it("answers 503 (never unlimited, never 500) when Redis is unreachable", async function () {
+      const dead = new Redis("redis://127.0.0.1:9", {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      dead.on("error", () => undefined);
+      const api = await startTestApp({ env: LIMITED_ENV, rateLimitBackend: { driver: "redis", db: dead } });
+      try {
+        const response = await request(api.url, "GET", "/health");
+        expect(response.status).to.equal(503);
+        expect(response.body).to.deep.equal({ error: "rate limiter unavailable: try again shortly" });
+      } finally {
+        await api.close();
+        dead.disconnect();
+      }
+    });
   });
 });

@@ -1,8 +1,49 @@
-import type { MongoStore } from "../../../api/src/store/mongo";
+import { expect } from "chai";
+import { DuplicateKeyError } from "../../../api/src/errors";
+import { ORPHAN_POINTER_MS, type MongoStore } from "../../../api/src/store/mongo";
 import { dropMongoStore, freshMongoStore } from "../helpers/mongo";
-import { storeConformance } from "./conformance";
+import { sampleAgent, storeConformance } from "./conformance";
 
 storeConformance("mongodb", {
   create: async () => freshMongoStore("store"),
   dispose: async (store) => dropMongoStore(store as MongoStore),
+});
+
+describe("MongoDB store: wallet and key pointers", function () {
+  let store: MongoStore;
+  beforeEach(async function () {
+    store = await freshMongoStore("pointers");
+  });
+  afterEach(async function () {
+    await dropMongoStore(store);
+  });
+
+  it("takes over a wallet pointer left without an agent (a crash mid-insert) once it is old enough", async function () {
+    const agent = sampleAgent();
+    const walletKey = agent.walletAddress.toLowerCase();
+    const pointers = store.db.collection<{ _id: string; agentId: string; createdAt: Date }>("agent_wallets");
+    await pointers.insertOne({ _id: walletKey, agentId: "lost", createdAt: new Date() });
+    const young = await store.agents.insert(agent).catch((e: unknown) => e);
+    expect(young).to.be.instanceOf(DuplicateKeyError);
+    expect(await store.agents.findByWallet(agent.walletAddress)).to.equal(null);
+
+    await pointers.updateOne(
+      { _id: walletKey },
+      { $set: { createdAt: new Date(Date.now() - ORPHAN_POINTER_MS - 1000) } },
+    );
+    await store.agents.insert(agent);
+    expect((await store.agents.findByWallet(agent.walletAddress))?.agentId).to.equal(agent.agentId);
+  });
+
+  it("removes its pointers when the agent document is refused", async function () {
+    const first = sampleAgent();
+    await store.agents.insert(first);
+    const clash = sampleAgent({ agentIndex: first.agentIndex });
+    const error = await store.agents.insert(clash).catch((e: unknown) => e);
+    expect((error as DuplicateKeyError).field).to.equal("agentIndex");
+    expect(await store.db.collection("agent_wallets").countDocuments({ agentId: clash.agentId })).to.equal(0);
+    expect(await store.db.collection("agent_keys").countDocuments({ agentId: clash.agentId })).to.equal(0);
+    // The wallet is free for a later, valid registration.
+    await store.agents.insert({ ...clash, agentIndex: first.agentIndex + 1000 });
+  });
 });

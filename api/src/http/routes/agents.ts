@@ -1,6 +1,7 @@
 import { formatUnits } from "ethers";
 import { z } from "zod";
 import type { Services } from "../../services";
+import type { AgentRecord } from "../../store/types";
 import { defineRoute, type RouteDefinition } from "../route";
 
 export const leaderboardQuery = z.strictObject({
@@ -31,6 +32,8 @@ export const statsResponse = z
   .meta({ id: "AgentStats" });
 
 export function agentRoutes(services: Services): RouteDefinition[] {
+  // The service hands out the same array while its one-second cache holds, so the serialized page can be reused.
+  const serialized = new WeakMap<AgentRecord[], string>();
   return [
     defineRoute({
       method: "get",
@@ -41,17 +44,23 @@ export function agentRoutes(services: Services): RouteDefinition[] {
       rateLimit: "public",
       query: leaderboardQuery,
       responses: { 200: { description: "leaderboard", schema: leaderboardResponse } },
-      handler: async ({ query }) => {
+      handler: async ({ query, ctx }) => {
         const agents = await services.agents.leaderboard(query.limit);
-        return {
-          agents: agents.map((agent) => ({
-            agent_name: agent.agentName,
-            tier: agent.tier,
-            performance_score: agent.performanceScore,
-            strategies_submitted: agent.strategiesSubmitted,
-          })),
-          count: agents.length,
-        };
+        let body = serialized.get(agents);
+        if (body === undefined) {
+          body = JSON.stringify({
+            agents: agents.map((agent) => ({
+              agent_name: agent.agentName,
+              tier: agent.tier,
+              performance_score: agent.performanceScore,
+              strategies_submitted: agent.strategiesSubmitted,
+            })),
+            count: agents.length,
+          });
+          serialized.set(agents, body);
+        }
+        ctx.type = "application/json; charset=utf-8";
+        return body;
       },
     }),
     defineRoute({
