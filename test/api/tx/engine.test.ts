@@ -427,6 +427,35 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       expect(await engine.reconcile()).to.deep.equal({ open: 0, mined: 0, failed: 0, pending: 0 });
     });
 
+    it("keeps intents open when the chain is down at reconcile, and mines them at the next one", async () => {
+      const a = takeAgents(1);
+      await fundAgents(1, "1", a);
+      await journal.createIntent({
+        intentKey: "down-at-start",
+        wallet: agent(a),
+        from: devWallets.agentAddress(a),
+        chainId: 31337,
+        to: probeAddress,
+        data: hitData(probe, "down-at-start"),
+        value: "0",
+        kind: "probe.hit",
+        requestor: null,
+        meta: {},
+        after: null,
+      });
+      const dead = new JsonRpcProvider("http://127.0.0.1:9", Network.from(31337), { staticNetwork: true });
+      const offline = new TxEngine({ provider: dead, journal, wallets: devWallets });
+      try {
+        expect(await offline.reconcile()).to.deep.equal({ open: 1, mined: 0, failed: 0, pending: 1 });
+      } finally {
+        await offline.close();
+        dead.destroy();
+      }
+      expect(await journal.get("down-at-start")).to.deep.include({ state: "intent", error: null });
+      expect(await engine.reconcile()).to.deep.equal({ open: 1, mined: 1, failed: 0, pending: 0 });
+      expect(await hitsOf("down-at-start")).to.equal(1n);
+    });
+
     it("re-broadcasts the journaled bytes of a transaction signed before a crash (same hash)", async () => {
       const a = takeAgents(1);
       await fundAgents(1, "1", a);
