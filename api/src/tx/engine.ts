@@ -41,6 +41,9 @@ export interface TxLogger {
   error(obj: object, msg?: string): void;
 }
 
+/** Obstacles before signing that pass by themselves; see #drive. */
+const TRANSIENT = new Set(["CHAIN_UNAVAILABLE", "WALLET_BUSY"]);
+
 const silentLogger: TxLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export interface TxEngineOptions {
@@ -165,7 +168,7 @@ export class TxEngine {
    */
   async send(request: SendRequest): Promise<SendResult> {
     const entry = await this.#record(request, request.intentKey ?? `rand:${randomUUID()}`, null);
-    return this.#finish(entry.created, await this.#track(entry.entry.intentKey, () => this.#drive(entry.entry)));
+    return this.#finish(entry.created, await this.#track(entry.entry.intentKey, () => this.#drive(entry.entry, true)));
   }
 
   /**
@@ -185,7 +188,7 @@ export class TxEngine {
     // Every step is driven (each waits for its predecessor), so that all of them reach a final state: a step after
     // a failed one is failed too rather than left open for a later reconcile.
     const outcomes = await Promise.allSettled(
-      recorded.map(({ entry }) => this.#track(entry.intentKey, () => this.#drive(entry))),
+      recorded.map(({ entry }) => this.#track(entry.intentKey, () => this.#drive(entry, true))),
     );
     const firstFailure = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
     if (firstFailure) throw firstFailure.reason;
@@ -315,11 +318,16 @@ export class TxEngine {
     }
   }
 
-  /** Brings an entry to a final state; resolves with it when mined with status 1, rejects with its error otherwise. */
-  async #drive(start: TxJournalEntry): Promise<TxJournalEntry> {
+  /**
+   * Brings an entry to a final state; resolves with it when mined with status 1, rejects with its error otherwise.
+   * `forRequest`: a client is waiting. Then a temporary obstacle before signing (chain unreachable, wallet leased
+   * elsewhere) fails the intent, retryable with the same key, since the client was told to retry. Without a client
+   * (reconcile, lease take-over) such an intent stays open for the next attempt.
+   */
+  async #drive(start: TxJournalEntry, forRequest = false): Promise<TxJournalEntry> {
     let entry = start;
     if (entry.after && entry.state === "intent") {
-      entry = await this.#awaitPrevious(entry);
+      entry = await this.#awaitPrevious(entry, forRequest);
     }
     const lane = this.#lane(entry.from);
     return lane.busy(async () => {
@@ -327,9 +335,9 @@ export class TxEngine {
         if (FINAL_STATES.includes(entry.state)) return this.#settled(entry);
         if (entry.state === "intent") {
           const current = entry;
-          entry = await this.#inLane(lane, current, () => this.#signAndBroadcast(lane, current.intentKey)).catch(
-            (err: unknown) => this.#failUnsigned(current, err),
-          );
+          entry = await this.#inLane(lane, current, () =>
+            this.#signAndBroadcast(lane, current.intentKey, forRequest),
+          ).catch((err: unknown) => this.#failUnsigned(current, err, forRequest));
           continue;
         }
         entry = await this.#awaitReceipt(lane, entry);
@@ -373,8 +381,9 @@ export class TxEngine {
    * The lane could not start (chain unreachable while reading the nonce, wallet leased elsewhere): nothing was
    * signed, so the intent fails with a retryable error rather than running much later behind the client's back.
    */
-  async #failUnsigned(entry: TxJournalEntry, err: unknown): Promise<TxJournalEntry> {
+  async #failUnsigned(entry: TxJournalEntry, err: unknown, forRequest: boolean): Promise<TxJournalEntry> {
     if (!(err instanceof TxError) || !RETRYABLE_BEFORE_SIGNING.has(err.code)) throw err;
+    if (!forRequest && TRANSIENT.has(err.code)) throw err;
     const failed = await this.#journal.transition(
       entry.intentKey,
       { states: ["intent"], hash: null },
@@ -383,17 +392,17 @@ export class TxEngine {
     return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
   }
 
-  async #awaitPrevious(entry: TxJournalEntry): Promise<TxJournalEntry> {
+  async #awaitPrevious(entry: TxJournalEntry, forRequest: boolean): Promise<TxJournalEntry> {
     const previousKey = entry.after as string;
     const previous = await this.#journal.get(previousKey);
     let failure: TxError | null = null;
     if (!previous) failure = new PreviousStepFailedError(`previous step ${previousKey} was never recorded`);
     else {
       try {
-        await this.#track(previousKey, () => this.#drive(previous));
+        await this.#track(previousKey, () => this.#drive(previous, forRequest));
       } catch (err) {
         failure =
-          err instanceof TxError && err.code === "TX_PENDING"
+          err instanceof TxError && (err.code === "TX_PENDING" || (!forRequest && TRANSIENT.has(err.code)))
             ? null
             : new PreviousStepFailedError(`not sent because the previous step failed: ${shortMessage(err)}`);
         if (!failure) throw err;
@@ -472,7 +481,7 @@ export class TxEngine {
   }
 
   /** Inside the lane: checks, takes a nonce, signs, journals, broadcasts. Returns the entry as it now stands. */
-  async #signAndBroadcast(lane: WalletLane, intentKey: string): Promise<TxJournalEntry> {
+  async #signAndBroadcast(lane: WalletLane, intentKey: string, forRequest: boolean): Promise<TxJournalEntry> {
     const entry = await this.#journal.get(intentKey);
     if (!entry) throw new Error(`internal: intent ${intentKey} vanished from the journal`);
     if (entry.state !== "intent") return entry;
@@ -481,7 +490,7 @@ export class TxEngine {
     try {
       prepared = await this.#preflight(lane, entry);
     } catch (err) {
-      if (!(err instanceof TxError)) throw err;
+      if (!(err instanceof TxError) || (!forRequest && TRANSIENT.has(err.code))) throw err;
       const failure = err;
       const failed = await this.#journal.transition(
         intentKey,

@@ -9,7 +9,7 @@ import { TxEngine } from "../../../api/src/tx";
 import type { TxProbe } from "../../../typechain-types";
 import { serveChain } from "./chainServer";
 import { DEV_MNEMONIC, deployProbe, devWallets, fundAgents, provider } from "./helpers";
-import { MONGODB_URI, connectMongo, uniqueDb } from "./mongo";
+import { connectMongo, mongoUri, uniqueDb } from "./mongo";
 
 /**
  * Crash safety: a child process runs the engine on the Mongo journal and is killed with SIGKILL in the middle of
@@ -65,7 +65,7 @@ describe("TxEngine crash safety (child process killed mid-burst, Mongo journal)"
         env: {
           ...process.env,
           RPC_URL: chain.url,
-          MONGODB_URI,
+          MONGODB_URI: await mongoUri(),
           DB_NAME: db.databaseName,
           PROBE: await probe.getAddress(),
           FIRST_AGENT: String(FIRST_AGENT),

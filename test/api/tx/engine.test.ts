@@ -9,6 +9,7 @@ import {
   InsufficientGasError,
   PreviousStepFailedError,
   TxEngine,
+  TxRejectedError,
   WalletBusyError,
   intentKeyFor,
   type SendResult,
@@ -427,6 +428,35 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       expect(await engine.reconcile()).to.deep.equal({ open: 0, mined: 0, failed: 0, pending: 0 });
     });
 
+    it("keeps intents open when the chain is down at reconcile, and mines them at the next one", async () => {
+      const a = takeAgents(1);
+      await fundAgents(1, "1", a);
+      await journal.createIntent({
+        intentKey: "down-at-start",
+        wallet: agent(a),
+        from: devWallets.agentAddress(a),
+        chainId: 31337,
+        to: probeAddress,
+        data: hitData(probe, "down-at-start"),
+        value: "0",
+        kind: "probe.hit",
+        requestor: null,
+        meta: {},
+        after: null,
+      });
+      const dead = new JsonRpcProvider("http://127.0.0.1:9", Network.from(31337), { staticNetwork: true });
+      const offline = new TxEngine({ provider: dead, journal, wallets: devWallets });
+      try {
+        expect(await offline.reconcile()).to.deep.equal({ open: 1, mined: 0, failed: 0, pending: 1 });
+      } finally {
+        await offline.close();
+        dead.destroy();
+      }
+      expect(await journal.get("down-at-start")).to.deep.include({ state: "intent", error: null });
+      expect(await engine.reconcile()).to.deep.equal({ open: 1, mined: 1, failed: 0, pending: 0 });
+      expect(await hitsOf("down-at-start")).to.equal(1n);
+    });
+
     it("re-broadcasts the journaled bytes of a transaction signed before a crash (same hash)", async () => {
       const a = takeAgents(1);
       await fundAgents(1, "1", a);
@@ -509,6 +539,75 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       expect(await hitsOf("dead-nonce")).to.equal(1n);
       expect(await provider.getTransactionReceipt(keccak256(deadRaw))).to.equal(null);
     });
+  });
+
+  it("fills the nonce gap left by a refused transaction so that later ones still mine", async () => {
+    const a = takeAgents(1);
+    await fundAgents(1, "1", a);
+    const from = devWallets.agentAddress(a);
+    // A node that refuses to take back one particular transaction once it has lost it.
+    const refused = new Set<string>();
+    const picky = new Proxy(provider, {
+      get(target, prop, receiver) {
+        if (prop === "broadcastTransaction") {
+          return async (raw: string) => {
+            if (refused.has(keccak256(raw))) throw new Error("rejected: the test node refuses this transaction");
+            return target.broadcastTransaction(raw);
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    // B's gas is estimated with A pending; without A, B writes fresh storage slots and needs more than 1.2x that.
+    const gapEngine = new TxEngine({
+      provider: picky,
+      journal,
+      wallets: devWallets,
+      pollIntervalMs: 50,
+      gasLimitPercent: 200,
+    });
+    await network.provider.send("evm_setAutomine", [false]);
+    try {
+      const first = gapEngine.send({
+        wallet: agent(a),
+        to: probeAddress,
+        data: hitData(probe, "gap-a"),
+        kind: "probe.hit",
+        intentKey: "gap-a",
+      });
+      first.catch(() => undefined);
+      const second = gapEngine.send({
+        wallet: agent(a),
+        to: probeAddress,
+        data: hitData(probe, "gap-b"),
+        kind: "probe.hit",
+        intentKey: "gap-b",
+      });
+      for (;;) {
+        const [ea, eb] = [await journal.get("gap-a"), await journal.get("gap-b")];
+        if (ea?.state === "broadcast" && eb?.state === "broadcast") break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const lost = (await journal.get("gap-a"))!;
+      expect(lost.nonce).to.equal(0);
+      refused.add(lost.hash!);
+      await network.provider.send("hardhat_dropTransaction", [lost.hash]);
+      await expectRejection(first, TxRejectedError, "the node refused transaction");
+      await network.provider.send("evm_setAutomine", [true]);
+      await network.provider.send("evm_mine", []);
+      const b = await second;
+      expect(b.journalEntry.nonce).to.equal(1);
+      const filler = (await journal.listByRequestor("system", 10)).find((e) => e.kind === "nonce.filler")!;
+      expect(filler).to.deep.include({ from: from.toLowerCase(), to: from.toLowerCase(), nonce: 0, value: "0" });
+      expect(filler.meta).to.deep.equal({ fills_nonce: 0, for_intent: "gap-a" });
+      expect(await provider.getTransactionCount(from)).to.equal(2);
+      expect(await hitsOf("gap-a")).to.equal(0n);
+      expect(await hitsOf("gap-b")).to.equal(1n);
+    } finally {
+      await network.provider.send("evm_setAutomine", [true]);
+      await gapEngine.close();
+    }
   });
 
   it("keeps mining when automine is off: waits for the receipt of queued transactions", async () => {

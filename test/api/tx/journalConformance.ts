@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import type { NewIntent, TxJournalStore, TxState } from "../../../api/src/store/txJournal";
+import fc from "fast-check";
+import { OPEN_STATES, type NewIntent, type TxJournalStore, type TxState } from "../../../api/src/store/txJournal";
 
 /**
  * One behaviour contract for every TxJournalStore adapter. Each adapter's test file calls this with a factory
@@ -181,6 +182,83 @@ export function journalConformance(adapter: string, makeFixture: () => Promise<S
           replacedHashes: ["0x00"],
           error: { code: "CONTRACT_REVERT", message: "m", details: { revert: { name: "X", args: { a: "1" } } } },
         });
+      });
+    });
+
+    describe("state machine (model-based, fast-check)", () => {
+      const STATES: TxState[] = ["intent", "signed", "broadcast", "mined", "failed"];
+      const HASHES = [null, "0x01", "0x02"];
+      type Command =
+        | { op: "create"; key: number }
+        | {
+            op: "move";
+            key: number;
+            from: TxState[];
+            hash: string | null | undefined;
+            to: TxState;
+            newHash: string | null;
+          }
+        | { op: "other"; key: number; to: TxState };
+      const command: fc.Arbitrary<Command> = fc.oneof(
+        fc.record({ op: fc.constant("create" as const), key: fc.nat(2) }),
+        fc.record({
+          op: fc.constant("move" as const),
+          key: fc.nat(2),
+          from: fc.subarray(STATES, { minLength: 1 }),
+          hash: fc.constantFrom(undefined, ...HASHES),
+          to: fc.constantFrom(...STATES),
+          newHash: fc.constantFrom(...HASHES),
+        }),
+        // A write through the second store instance, as another process would make it.
+        fc.record({ op: fc.constant("other" as const), key: fc.nat(2), to: fc.constantFrom(...STATES) }),
+      );
+      let run = 0;
+
+      it("answers every sequence of records and conditional transitions like the model", async () => {
+        const runs = Number(process.env.TX_JOURNAL_MODEL_RUNS ?? 25);
+        await fc.assert(
+          fc.asyncProperty(fc.array(command, { maxLength: 25 }), async (commands) => {
+            const prefix = `model${run++}-`;
+            const model = new Map<number, { state: TxState; hash: string | null }>();
+            for (const c of commands) {
+              const key = prefix + c.key;
+              if (c.op === "create") {
+                const { created } = await store.createIntent(intent(key));
+                expect(created).to.equal(!model.has(c.key));
+                if (!model.has(c.key)) model.set(c.key, { state: "intent", hash: null });
+              } else if (c.op === "move") {
+                const before = model.get(c.key);
+                const allowed =
+                  before !== undefined &&
+                  c.from.includes(before.state) &&
+                  (c.hash === undefined || before.hash === c.hash);
+                const result = await store.transition(
+                  key,
+                  { states: c.from, hash: c.hash },
+                  { state: c.to, hash: c.newHash },
+                );
+                expect(result !== null).to.equal(allowed);
+                if (allowed) model.set(c.key, { state: c.to, hash: c.newHash });
+              } else {
+                const before = model.get(c.key);
+                const result = await fixture.other.transition(key, { states: STATES }, { state: c.to });
+                expect(result !== null).to.equal(before !== undefined);
+                if (before) model.set(c.key, { ...before, state: c.to });
+              }
+              const stored = await store.get(key);
+              const expected = model.get(c.key);
+              expect(stored === null ? null : { state: stored.state, hash: stored.hash }).to.deep.equal(
+                expected ?? null,
+              );
+            }
+            const open = (await store.listOpen()).filter((e) => e.intentKey.startsWith(prefix)).map((e) => e.intentKey);
+            const modelOpen = [...model.entries()]
+              .filter(([, v]) => OPEN_STATES.includes(v.state))
+              .map(([k]) => prefix + k);
+            expect([...open].sort()).to.deep.equal([...modelOpen].sort());
+          }),
+          { numRuns: runs },
+        );
       });
     });
 
