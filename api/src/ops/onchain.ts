@@ -133,6 +133,27 @@ function eventsOf(receipt: TransactionReceipt, parse: (log: Log) => { name: stri
   return out;
 }
 
+/** Values computed once per (block, key); entries of older blocks are dropped when a newer block is asked for. */
+class PerBlock<V> {
+  #block = -1;
+  readonly #entries = new Map<string, Promise<V>>();
+
+  get(block: number, key: string, compute: () => Promise<V>): Promise<V> {
+    if (block > this.#block) {
+      this.#block = block;
+      this.#entries.clear();
+    }
+    if (block < this.#block) return compute();
+    let value = this.#entries.get(key);
+    if (!value) {
+      value = compute();
+      this.#entries.set(key, value);
+      value.catch(() => this.#entries.delete(key));
+    }
+    return value;
+  }
+}
+
 export class OnchainService {
   readonly wallets: ServerWallets;
   readonly engine: TxEngine;
@@ -147,6 +168,13 @@ export class OnchainService {
   readonly #chain: ChainAccess;
   readonly #napGrant: bigint;
   readonly #shareDecimals = new Map<string, number>();
+  /** Wallet and position reads, per block and address (a block's state never changes). */
+  readonly #walletReads = new PerBlock<Awaited<ReturnType<OnchainService["readWallet"]>>>();
+  readonly #positionReads = new PerBlock<Awaited<ReturnType<OnchainService["readPositions"]>>>();
+  #blockInflight: Promise<number> | null = null;
+  /** Highest block of a receipt this process saw: reads never go below it (read-your-writes). */
+  #seenBlock = 0;
+  #fees: { at: number; maxFee: bigint } | null = null;
   /** Background relayer work (badges, NAP grants) still running, so tests and shutdown can wait for it. */
   readonly #background = new Set<Promise<unknown>>();
 
@@ -215,18 +243,24 @@ export class OnchainService {
       };
     }
     const address = this.agentAddress(agent);
+    const block = await this.#readBlock();
+    return this.#walletReads.get(block, address, () => this.readWallet(address, block));
+  }
+
+  /** One wallet status at one block (cached by walletStatus). */
+  async readWallet(address: string, block: number) {
+    const base = { network: this.#chain.chainName, chain_id: this.#chain.chainId };
     const { usdc, token } = this.contracts;
-    const [eth, fees, usdcRaw, napRaw, votes, positions] = await read("the wallet", () =>
+    const [eth, maxFee, usdcRaw, napRaw, votes, positions] = await read("the wallet", () =>
       Promise.all([
-        this.#provider.getBalance(address),
-        this.#provider.getFeeData(),
-        usdc.balanceOf(address),
-        token.balanceOf(address),
-        token.getVotes(address),
-        this.positionsOf(address),
+        this.#provider.getBalance(address, block),
+        this.#maxFee(),
+        usdc.balanceOf(address, { blockTag: block }),
+        token.balanceOf(address, { blockTag: block }),
+        token.getVotes(address, { blockTag: block }),
+        this.#positionsAt(address, block),
       ]),
     );
-    const maxFee = fees.maxFeePerGas ?? fees.gasPrice ?? 0n;
     return {
       configured: true as const,
       agent_address: address,
@@ -263,11 +297,24 @@ export class OnchainService {
    * a pending or claimable redemption.
    */
   async positionsOf(wallet: string) {
+    if (this.contracts.vaultList().length === 0) return [];
+    return this.#positionsAt(wallet, await this.#readBlock());
+  }
+
+  #positionsAt(wallet: string, block: number) {
+    return this.#positionReads.get(block, wallet.toLowerCase(), () => this.readPositions(wallet, block));
+  }
+
+  /** Positions at one block (cached per block and wallet). */
+  async readPositions(wallet: string, block: number) {
     const vaults = this.contracts.vaultList();
     if (vaults.length === 0) return [];
     const addresses = vaults.map((v) => v.address);
     const [views, decimals] = await read("vault positions", () =>
-      Promise.all([this.contracts.lens.positions(addresses, wallet), this.#shareDecimalsOf(addresses)]),
+      Promise.all([
+        this.contracts.lens.positions(addresses, wallet, { blockTag: block }),
+        this.#shareDecimalsOf(addresses),
+      ]),
     );
     // A copy: ethers' Result does not support flatMap (its species constructor is not an Array's).
     return Array.from(views).flatMap((view, i) => {
@@ -286,6 +333,30 @@ export class OnchainService {
         },
       ];
     });
+  }
+
+  /**
+   * The block reads are made at: the latest block (concurrent requests share one eth_blockNumber), never below the
+   * block of a receipt this process already returned, so that an agent reads its own writes.
+   */
+  async #readBlock(): Promise<number> {
+    this.#blockInflight ??= read("the block number", () => this.#provider.getBlockNumber()).finally(() => {
+      this.#blockInflight = null;
+    });
+    return Math.max(await this.#blockInflight, this.#seenBlock);
+  }
+
+  #saw(...results: SendResult[]): void {
+    for (const result of results) this.#seenBlock = Math.max(this.#seenBlock, result.receipt.blockNumber);
+  }
+
+  /** Current max fee per gas, shared for 2 s (only `has_gas` uses it). */
+  async #maxFee(): Promise<bigint> {
+    if (this.#fees && Date.now() - this.#fees.at < 2_000) return this.#fees.maxFee;
+    const fees = await this.#provider.getFeeData();
+    const maxFee = fees.maxFeePerGas ?? fees.gasPrice ?? 0n;
+    this.#fees = { at: Date.now(), maxFee };
+    return maxFee;
   }
 
   // ---------------------------------------------------------------- deposit
@@ -335,6 +406,7 @@ export class OnchainService {
         meta,
       },
     ]);
+    this.#saw(approve, deposit);
     if (!deposit.replayed) await this.#agents.recordActivity(agent.agentId, { depositsMicroUsdc: amount });
     const [name, shares] = await read("the vault", () =>
       Promise.all([vault.name(), vault.balanceOf(address, { blockTag: deposit.receipt.blockNumber })]),
@@ -407,6 +479,7 @@ export class OnchainService {
         flashLoansEnabled: boolean;
       };
     };
+    this.#saw(result);
     if (!result.replayed) await this.#agents.recordActivity(agent.agentId, { strategiesSubmitted: 1 });
     return {
       success: true as const,
@@ -510,6 +583,7 @@ export class OnchainService {
       }
       throw error;
     }
+    this.#saw(result);
     const event = eventsOf(result.receipt, (log) =>
       log.address.toLowerCase() === faucetAddress.toLowerCase() ? faucet.interface.parseLog(log) : null,
     ).find((e) => e.name === "Dripped");
@@ -639,6 +713,7 @@ export class OnchainService {
       requestor: agent.agentId,
       meta: { proposal_id: proposalId.toString(), support },
     });
+    this.#saw(result);
     const event = eventsOf(result.receipt, (log) =>
       log.address.toLowerCase() === governorAddress.toLowerCase() ? governor.interface.parseLog(log) : null,
     ).find((e) => e.name === "VoteCast");
@@ -762,7 +837,7 @@ export class OnchainService {
   async #mintBadge(address: string, milestone: number): Promise<void> {
     const badges = this.contracts.badges;
     if ((await badges.badgeOf(address, milestone)) !== 0n) return;
-    await this.engine.send({
+    const result = await this.engine.send({
       wallet: { kind: "relayer" },
       to: await badges.getAddress(),
       data: badges.interface.encodeFunctionData("mint", [address, milestone]),
@@ -771,11 +846,12 @@ export class OnchainService {
       requestor: "system",
       meta: { recipient: address, milestone: MILESTONES[milestone] },
     });
+    this.#saw(result);
   }
 
   async #grantNap(address: string): Promise<void> {
     const token = this.contracts.token;
-    await this.engine.send({
+    const result = await this.engine.send({
       wallet: { kind: "relayer" },
       to: await token.getAddress(),
       data: token.interface.encodeFunctionData("mint", [address, this.#napGrant]),
@@ -784,5 +860,6 @@ export class OnchainService {
       requestor: "system",
       meta: { recipient: address, amount: this.#napGrant.toString() },
     });
+    this.#saw(result);
   }
 }
