@@ -14,6 +14,7 @@ import { createRateLimiters, type RateLimitBackend, type RateLimiters } from "./
 import { mountRoute, type RouteDefinition } from "./http/route";
 import { docsRoutes } from "./http/routes/docs";
 import { apiRoutes } from "./http/routes";
+import { OnchainService, type OnchainDeps } from "./ops/onchain";
 import type { Services } from "./services";
 import type { Store } from "./store/types";
 import { SERVICE_VERSION } from "./version";
@@ -30,6 +31,8 @@ export interface AppDeps {
   signatureVerifier?: SignatureVerifier;
   /** Routes of later parts (issue 6), mounted with the same auth, limits, validation and OpenAPI. */
   extraRoutes?: (services: Services) => RouteDefinition[];
+  /** Issue 6: overrides of the onchain part (journal, idempotency store, engine options, NAP grant). */
+  onchain?: Partial<Pick<OnchainDeps, "journal" | "idempotencyStore" | "engineOptions" | "napGrantWei">>;
 }
 
 export interface NapApp extends Koa {
@@ -53,12 +56,14 @@ export function createApp(deps: AppDeps): NapApp {
     ((wallet, message, signature) =>
       verifyWalletSignature(chain.provider, wallet, message, signature, recoveryPool.recover));
 
+  const agents = new AgentService(store, clock);
   const services: Services = {
     config,
     logger,
     store,
     chain,
-    agents: new AgentService(store, clock),
+    agents,
+    onchain: new OnchainService({ config, logger, store, chain, agents, clock, ...deps.onchain }),
     registration: new RegistrationService(
       store,
       { domain: config.serviceDomain, uri: config.publicUrl, chainId: chain.chainId },
@@ -123,6 +128,7 @@ export function createApp(deps: AppDeps): NapApp {
         });
   app.closeResources = async () => {
     rateLimiters.close();
+    await services.onchain.close();
     await recoveryPool.close();
   };
   return app;

@@ -62,6 +62,12 @@ export async function startServer(
   logger.info({ chainId: chain.chainId, rpc: config.rpcUrl }, "chain");
 
   const app = createApp({ config, logger, store, chain, rateLimitBackend, ...overrides });
+  // Before listening: the transaction engine finishes what its journal holds open (a previous process's
+  // accepted requests), so that nothing accepted is lost or sent twice.
+  if (!app.services.onchain.wallets.configured) {
+    logger.warn("server wallets not configured (SERVER_WALLET_MNEMONIC): keyed onchain endpoints answer 503");
+  }
+  await app.services.onchain.start();
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);

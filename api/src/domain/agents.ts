@@ -32,7 +32,11 @@ class TtlCache<K, V> {
 }
 
 /** Public views of agents (leaderboard, statistics, lookup) and the write paths that change an agent's standing. */
+/** Called after an agent's tier changed (promotion or operator grant); issue 6 mints badges and NAP grants here. */
+export type TierChangeListener = (agent: AgentRecord, previousTier: Tier) => void;
+
 export class AgentService {
+  readonly #tierListeners: TierChangeListener[] = [];
   private readonly boards: TtlCache<number, AgentRecord[]>;
   private readonly totals: TtlCache<"stats", AgentStats>;
 
@@ -43,6 +47,16 @@ export class AgentService {
   ) {
     this.boards = new TtlCache(publicReadCacheMs);
     this.totals = new TtlCache(publicReadCacheMs);
+  }
+
+  /** Registers a listener for tier changes (called synchronously after the store write; it must not throw). */
+  onTierChange(listener: TierChangeListener): void {
+    this.#tierListeners.push(listener);
+  }
+
+  #tierChanged(agent: AgentRecord, previousTier: Tier): void {
+    if (agent.tier === previousTier) return;
+    for (const listener of this.#tierListeners) listener(agent, previousTier);
   }
 
   /** Highest performance score first (served from memory for up to PUBLIC_READ_CACHE_MS). */
@@ -89,6 +103,7 @@ export class AgentService {
       );
       if (updated) {
         this.forgetPublicReads();
+        this.#tierChanged(updated, agent.tier);
         return updated;
       }
       // The tier changed between read and write (a concurrent promotion): read again and re-apply.
@@ -113,7 +128,10 @@ export class AgentService {
         { tier, performanceScore: score },
         this.clock(),
       );
-      if (updated) return updated;
+      if (updated) {
+        this.#tierChanged(updated, current.tier);
+        return updated;
+      }
       current = await this.getById(agent.agentId);
     }
   }

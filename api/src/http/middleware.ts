@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Context, Middleware, Next } from "koa";
 import { AppError } from "../errors";
+import { ServerWalletsNotConfiguredError } from "../chain/wallets";
+import { TxError } from "../tx/errors";
 import type { Logger } from "../logger";
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
@@ -52,7 +54,8 @@ export function errorHandler(logger: Logger): Middleware {
       let status: number;
       let message: string;
       let headers: Record<string, string> = {};
-      if (raw instanceof AppError) {
+      // Engine errors (api/src/tx) carry their status, headers and a message written for the agent.
+      if (raw instanceof AppError || raw instanceof TxError || raw instanceof ServerWalletsNotConfiguredError) {
         status = raw.status;
         message = raw.message;
         headers = raw.headers;

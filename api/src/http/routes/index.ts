@@ -3,6 +3,7 @@ import type { RouteDefinition } from "../route";
 import { agentRoutes } from "./agents";
 import { authRoutes } from "./auth";
 import { healthRoutes } from "./health";
+import { onchainRoutes } from "./onchain";
 import { operatorRoutes } from "./operator";
 import { vaultRoutes } from "./vaults";
 
@@ -13,6 +14,7 @@ export function apiRoutes(services: Services): RouteDefinition[] {
     ...authRoutes(services),
     ...agentRoutes(services),
     ...vaultRoutes(services),
+    ...onchainRoutes(services),
     ...operatorRoutes(services),
   ];
 }

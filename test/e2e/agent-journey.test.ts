@@ -1,0 +1,581 @@
+import { expect } from "chai";
+import { ethers } from "hardhat";
+import { time } from "@nomicfoundation/hardhat-network-helpers";
+import { getAddress, HDNodeWallet, parseUnits } from "ethers";
+import type { Deployment } from "../../api/src/chain/deployment";
+import { deriveDna } from "../../api/src/ops/onchain";
+import { registerAgent, request } from "../api/helpers/app";
+import { deployTestSystem } from "../api/helpers/system";
+import {
+  AgentBadges__factory,
+  NapGovernor__factory,
+  NapVault__factory,
+  StrategyRegistryV3__factory,
+} from "../../typechain-types";
+import { client, DEV_MNEMONIC, OPERATOR_KEY, startE2eApp, type E2eSystem } from "./helpers";
+
+type Body = Record<string, unknown>;
+
+const DEFAULT_RISK = {
+  max_position_size_percent: 10,
+  max_leverage: 200,
+  stop_loss_percent: 500,
+  slippage_tolerance_bps: 100,
+  correlation_threshold: 70,
+  velocity_limit: 1_000_000,
+  flash_loans_enabled: false,
+};
+
+/** Field, a value below its lower bound (null: none), a value above its upper bound (null: none), the bounds. */
+const BOUNDS: [keyof typeof DEFAULT_RISK, number | null, number | null, string, string][] = [
+  ["max_position_size_percent", 0, 101, "at least 1", "at most 100"],
+  ["max_leverage", 99, 1001, "at least 100", "at most 1000"],
+  ["stop_loss_percent", 49, 5001, "at least 50", "at most 5000"],
+  ["slippage_tolerance_bps", 0, 1001, "at least 1", "at most 1000"],
+  ["correlation_threshold", -1, 101, "at least 0", "at most 100"],
+  ["velocity_limit", 999, null, "at least 1000", ""],
+];
+
+describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)", function () {
+  this.timeout(180_000);
+
+  let deployment: Deployment;
+  let system: E2eSystem;
+  let base: string;
+  let call: ReturnType<typeof client>;
+  let agentAddress: string;
+  let agentId: string;
+
+  before(async function () {
+    deployment = await deployTestSystem();
+    system = await startE2eApp("journey", deployment);
+    base = system.app.url;
+    const registered = await registerAgent(base, undefined, { agent_name: "journey agent" });
+    expect(registered.body.tier).to.equal("unverified");
+    call = client(base, registered.apiKey);
+    agentId = registered.agentId;
+    const record = await system.store.agents.findById(agentId);
+    // The server wallet of agent number i is m/44'/60'/1'/0/i of the mnemonic.
+    agentAddress = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, `m/44'/60'/1'/0/${record!.agentIndex}`).address;
+  });
+
+  after(async function () {
+    await system?.close();
+  });
+
+  const registry = () =>
+    StrategyRegistryV3__factory.connect(deployment.contracts.StrategyRegistryV3.address, ethers.provider);
+
+  it("shows an empty, configured wallet before the faucet, and refuses a submission for lack of gas", async function () {
+    const wallet = await call("GET", "/api/v1/agent/wallet");
+    expect(wallet.status).to.equal(200);
+    expect(wallet.body).to.deep.equal({
+      configured: true,
+      agent_address: agentAddress,
+      network: "hardhat",
+      chain_id: 31337,
+      eth_balance: "0.0",
+      eth_balance_wei: "0",
+      has_gas: false,
+      usdc_balance: 0,
+      usdc_balance_raw: "0",
+      nap_balance: "0",
+      nap_balance_raw: "0",
+      voting_power: "0",
+      voting_power_raw: "0",
+      positions: [],
+    });
+    const submit = await call("POST", "/api/v1/agent/strategy/submit", {
+      name: "too early",
+      description: "submitted before any gas",
+    });
+    expect(submit.status).to.equal(400);
+    expect(submit.body.error).to.match(/POST \/api\/v1\/agent\/faucet/);
+  });
+
+  it("drips 0.05 ETH and 1000 test USDC through the faucet", async function () {
+    const drip = await call("POST", "/api/v1/agent/faucet");
+    expect(drip.status).to.equal(200);
+    const receipt = await ethers.provider.getTransactionReceipt(drip.body.tx_hash as string);
+    expect(receipt!.status).to.equal(1);
+    const block = await ethers.provider.getBlock(receipt!.blockNumber);
+    expect(drip.body).to.deep.equal({
+      success: true,
+      agent_address: agentAddress,
+      tx_hash: receipt!.hash,
+      status: "confirmed",
+      drip_amount_wei: "50000000000000000",
+      drip_amount_eth: "0.05",
+      drip_amount_usdc: 1000,
+      drip_amount_usdc_raw: "1000000000",
+      next_eligible_timestamp: block!.timestamp + 86_400,
+      block_number: receipt!.blockNumber,
+    });
+    const wallet = await call("GET", "/api/v1/agent/wallet");
+    expect(wallet.body).to.include({
+      eth_balance: "0.05",
+      eth_balance_wei: "50000000000000000",
+      has_gas: true,
+      usdc_balance: 1000,
+      usdc_balance_raw: "1000000000",
+    });
+  });
+
+  it("deposits 100.5 USDC into the moderate vault (approve + deposit) and shows the position", async function () {
+    const vault = NapVault__factory.connect(deployment.vaults.moderate!.address, ethers.provider);
+    const expectedShares = await vault.previewDeposit(100_500_000n);
+    const deposit = await call("POST", "/api/v1/agent/vault/deposit", { vault_id: "moderate", amount_usdc: 100.5 });
+    expect(deposit.status).to.equal(200);
+    const approveReceipt = await ethers.provider.getTransactionReceipt(deposit.body.approve_tx as string);
+    const depositReceipt = await ethers.provider.getTransactionReceipt(deposit.body.deposit_tx as string);
+    expect(approveReceipt!.status).to.equal(1);
+    expect(depositReceipt!.status).to.equal(1);
+    expect(depositReceipt!.from).to.equal(agentAddress);
+    expect(deposit.body).to.deep.equal({
+      success: true,
+      agent_address: agentAddress,
+      vault: await vault.name(),
+      vault_id: "moderate",
+      vault_address: deployment.vaults.moderate!.address,
+      amount_usdc: 100.5,
+      approve_tx: approveReceipt!.hash,
+      deposit_tx: depositReceipt!.hash,
+      status: "confirmed",
+      block_number: depositReceipt!.blockNumber,
+      shares_balance: expectedShares.toString(),
+    });
+    expect(await vault.balanceOf(agentAddress)).to.equal(expectedShares);
+
+    const positions = await call("GET", "/api/v1/agent/vault/positions");
+    expect(positions.status).to.equal(200);
+    const decimals = Number(await vault.decimals());
+    expect(positions.body).to.deep.equal({
+      positions: [
+        {
+          vault_address: deployment.vaults.moderate!.address,
+          vault_name: await vault.name(),
+          shares: ethers.formatUnits(expectedShares, decimals).replace(/\.0$/, ""),
+          value_usdc: "100.5",
+        },
+      ],
+    });
+    const wallet = await call("GET", "/api/v1/agent/wallet");
+    expect(wallet.body.usdc_balance).to.equal(899.5);
+    expect(wallet.body.positions).to.deep.equal(positions.body.positions);
+  });
+
+  it("refuses deposits that cannot work, with the reason, before any transaction", async function () {
+    const nonce = await ethers.provider.getTransactionCount(agentAddress);
+    const tooMuch = await call("POST", "/api/v1/agent/vault/deposit", { vault_id: "moderate", amount_usdc: 5000 });
+    expect(tooMuch.status).to.equal(400);
+    expect(tooMuch.body.error).to.equal(
+      `amount_usdc: the agent wallet ${agentAddress} holds 899.5 USDC (raw 899500000), less than 5000; request test USDC with POST /api/v1/agent/faucet`,
+    );
+    const cases: [Body, string][] = [
+      [
+        { vault_id: "nope", amount_usdc: 1 },
+        "vault_id: must be one of conservative, moderate, aggressive, inverse, hedged, configurable",
+      ],
+      [{ vault_id: "moderate", amount_usdc: 0 }, "amount_usdc: must be greater than 0"],
+      [
+        { vault_id: "moderate", amount_usdc: 1.0000001 },
+        "amount_usdc: must be a number of USDC with at most 6 decimal places",
+      ],
+      [{ vault_id: "moderate" }, "amount_usdc: is required"],
+    ];
+    for (const [body, message] of cases) {
+      const response = await call("POST", "/api/v1/agent/vault/deposit", body);
+      expect(response.status, JSON.stringify(body)).to.equal(400);
+      expect(response.body.error).to.equal(message);
+    }
+    expect(await ethers.provider.getTransactionCount(agentAddress)).to.equal(nonce);
+  });
+
+  let firstId: string;
+  let secondId: string;
+
+  it("submits a strategy with the default risk parameters and a derived DNA", async function () {
+    const before = Math.floor(Date.now() / 1000);
+    const response = await call("POST", "/api/v1/agent/strategy/submit", {
+      name: "Mean reversion",
+      description: "Buys dips on majors, sells rips",
+    });
+    const after = Math.floor(Date.now() / 1000);
+    expect(response.status).to.equal(200);
+    const receipt = await ethers.provider.getTransactionReceipt(response.body.tx_hash as string);
+    const view = await registry().getStrategy(response.body.strategy_id as string);
+    const candidates = [];
+    for (let t = before; t <= after; t++) candidates.push(deriveDna("Mean reversion", agentAddress, t));
+    expect(candidates).to.include(response.body.dna_string);
+    expect(view.dna).to.equal(response.body.dna_string);
+    expect(view.owner).to.equal(agentAddress);
+    expect(view.status).to.equal(0n);
+    expect(response.body).to.deep.equal({
+      success: true,
+      agent_address: agentAddress,
+      strategy_name: "Mean reversion",
+      strategy_id: view.id,
+      dna_string: view.dna,
+      risk_params: DEFAULT_RISK,
+      tx_hash: receipt!.hash,
+      status: "confirmed",
+      strategy_status: "shadow",
+      block_number: receipt!.blockNumber,
+      gas_used: Number(receipt!.gasUsed),
+    });
+    firstId = view.id;
+    const lookup = await request(
+      base,
+      "GET",
+      `/api/v1/agent/auth/lookup?wallet=${(await system.store.agents.findById(agentId))!.walletAddress}`,
+    );
+    expect(lookup.body).to.include({ tier: "registered", strategies_submitted: 1 });
+  });
+
+  it("submits a strategy with every parameter set and a given DNA (without 0x)", async function () {
+    const risk = {
+      max_position_size_percent: 100,
+      max_leverage: 1000,
+      stop_loss_percent: 50,
+      slippage_tolerance_bps: 1,
+      correlation_threshold: 0,
+      velocity_limit: 1000,
+      flash_loans_enabled: true,
+    };
+    const dna = "ab".repeat(32);
+    const response = await call("POST", "/api/v1/agent/strategy/submit", {
+      name: "Momentum",
+      description: "Follows the trend of the day",
+      dna_string: dna,
+      ...risk,
+    });
+    expect(response.status).to.equal(200);
+    expect(response.body.dna_string).to.equal(`0x${dna}`);
+    expect(response.body.risk_params).to.deep.equal(risk);
+    const view = await registry().getStrategy(response.body.strategy_id as string);
+    expect(view.params.maxPositionSizePercent).to.equal(100n);
+    expect(view.params.maxLeverage).to.equal(1000n);
+    expect(view.params.stopLossPercent).to.equal(50n);
+    expect(view.params.slippageToleranceBps).to.equal(1n);
+    expect(view.params.correlationThreshold).to.equal(0n);
+    expect(view.params.velocityLimit).to.equal(1000n);
+    expect(view.params.flashLoansEnabled).to.equal(true);
+    secondId = view.id;
+  });
+
+  it("rejects every out-of-bound risk parameter and bad text before any transaction, naming field and bound", async function () {
+    const nonce = await ethers.provider.getTransactionCount(agentAddress);
+    const base = { name: "Out of bounds", description: "Should never reach the chain" };
+    for (const [field, low, high, lowText, highText] of BOUNDS) {
+      if (low !== null) {
+        const response = await call("POST", "/api/v1/agent/strategy/submit", { ...base, [field]: low });
+        expect(response.status, field).to.equal(400);
+        expect(response.body.error).to.equal(`${field}: must be ${lowText}`);
+      }
+      if (high !== null) {
+        const response = await call("POST", "/api/v1/agent/strategy/submit", { ...base, [field]: high });
+        expect(response.status, field).to.equal(400);
+        expect(response.body.error).to.equal(`${field}: must be ${highText}`);
+      }
+      const fractional = await call("POST", "/api/v1/agent/strategy/submit", { ...base, [field]: 150.5 });
+      expect(fractional.status).to.equal(400);
+      expect(fractional.body.error).to.equal(`${field}: must be an integer`);
+    }
+    const flags = await call("POST", "/api/v1/agent/strategy/submit", { ...base, flash_loans_enabled: "yes" });
+    expect(flags.body.error).to.equal("flash_loans_enabled: must be a boolean");
+    const texts: [Body, string][] = [
+      [{ ...base, name: "ab" }, "name: must be at least 3 characters"],
+      [{ ...base, name: "x".repeat(101) }, "name: must be at most 100 characters"],
+      [{ ...base, description: "too short" }, "description: must be at least 10 characters"],
+      [{ ...base, description: "x".repeat(2001) }, "description: must be at most 2000 characters"],
+      [{ ...base, dna_string: "0x1234" }, "dna_string: must be 64 hex characters (32 bytes), 0x prefix optional"],
+    ];
+    for (const [body, message] of texts) {
+      const response = await call("POST", "/api/v1/agent/strategy/submit", body);
+      expect(response.status).to.equal(400);
+      expect(response.body.error).to.equal(message);
+    }
+    expect(await ethers.provider.getTransactionCount(agentAddress)).to.equal(nonce);
+  });
+
+  it("answers a revert with the decoded custom error (name of 100 characters but 200 bytes)", async function () {
+    const name = "é".repeat(100);
+    const response = await call("POST", "/api/v1/agent/strategy/submit", { name, description: "Accented name" });
+    expect(response.status).to.equal(400);
+    expect(response.body.error).to.equal(
+      'the contract rejected the transaction: StrategyTextLengthOutOfBounds(field="name", length="200", min="3", max="100")',
+    );
+  });
+
+  it("lists the agent's strategies from the registry", async function () {
+    const list = await call("GET", "/api/v1/agent/strategy/list");
+    expect(list.status).to.equal(200);
+    const first = await registry().getStrategy(firstId);
+    const second = await registry().getStrategy(secondId);
+    expect(list.body).to.deep.equal({
+      agent_address: agentAddress,
+      strategies: [first, second].map((view) => ({
+        strategy_id: view.id,
+        name: view.name,
+        description: view.description,
+        status: "shadow",
+        created_at: Number(view.createdAt),
+        last_status_change: Number(view.lastStatusChange),
+        strategy_contract: deployment.contracts.StrategyRegistryV3.address,
+      })),
+      total_count: 2,
+    });
+  });
+
+  let proposalId: bigint;
+
+  it("refuses a vote below tier established (403)", async function () {
+    const vote = await call("POST", "/api/v1/agent/governance/vote", { proposal_id: 1, support: 1 });
+    expect(vote.status).to.equal(403);
+    expect(vote.body.error).to.equal("tier established or higher required; this agent's tier is registered");
+  });
+
+  it("promotes to established: the relayer mints the badges and grants 100 NAP of voting power", async function () {
+    const grant = await request(base, "POST", `/api/v1/operator/agents/${agentId}/tier`, {
+      body: { tier: "established" },
+      headers: { "X-API-Key": OPERATOR_KEY },
+    });
+    expect(grant.status).to.equal(200);
+    await system.app.app.services.onchain.settled();
+    const wallet = await call("GET", "/api/v1/agent/wallet");
+    expect(wallet.body).to.include({
+      nap_balance: "100",
+      nap_balance_raw: "100000000000000000000",
+      voting_power: "100",
+      voting_power_raw: "100000000000000000000",
+    });
+    const badges = AgentBadges__factory.connect(deployment.contracts.AgentBadges.address, ethers.provider);
+    const owned = await badges.badgesOf(agentAddress);
+    expect(owned.map((b) => Number(b.milestone))).to.deep.equal([0, 1]);
+  });
+
+  it("lists an active proposal and accepts a vote with the agent's NAP weight, once", async function () {
+    const [deployer] = await ethers.getSigners();
+    const governor = NapGovernor__factory.connect(deployment.contracts.NapGovernor.address, deployer);
+    const reg = registry();
+    const calldata = reg.interface.encodeFunctionData("setGuardianThreshold", [2]);
+    await (
+      await governor.propose([await reg.getAddress()], [0n], [calldata], "Raise the guardian threshold to 2")
+    ).wait();
+    proposalId = await governor.proposalCount();
+    const pending = await request(base, "GET", "/api/v1/proposals");
+    expect((pending.body.proposals as Body[])[0].state).to.equal("pending");
+    const tooEarly = await call("POST", "/api/v1/agent/governance/vote", {
+      proposal_id: Number(proposalId),
+      support: 1,
+    });
+    expect(tooEarly.status).to.equal(400);
+    expect(tooEarly.body.error).to.match(new RegExp(`^proposal_id: proposal ${proposalId} is pending, not active`));
+    await time.increase(2);
+
+    const view = await governor.getProposal(proposalId);
+    const proposals = await request(base, "GET", "/api/v1/proposals");
+    expect(proposals.status).to.equal(200);
+    expect(proposals.body).to.deep.equal({
+      proposals: [
+        {
+          proposal_id: proposalId.toString(),
+          proposer: deployer.address,
+          description: "Raise the guardian threshold to 2",
+          state: "active",
+          votes_for: "0",
+          votes_against: "0",
+          votes_abstain: "0",
+          quorum: ethers.formatEther(view.quorum).replace(/\.0$/, ""),
+          vote_start: Number(view.voteStart),
+          vote_end: Number(view.voteEnd),
+          eta: 0,
+          targets: [await reg.getAddress()],
+        },
+      ],
+      total: 1,
+    });
+
+    const vote = await call("POST", "/api/v1/agent/governance/vote", {
+      proposal_id: String(proposalId),
+      support: 1,
+      reason: "more eyes on each strategy",
+    });
+    expect(vote.status).to.equal(200);
+    const receipt = await ethers.provider.getTransactionReceipt(vote.body.tx_hash as string);
+    expect(receipt!.from).to.equal(agentAddress);
+    expect(vote.body).to.deep.equal({
+      success: true,
+      agent_address: agentAddress,
+      proposal_id: proposalId.toString(),
+      support: 1,
+      support_label: "for",
+      reason: "more eyes on each strategy",
+      weight: "100",
+      weight_raw: "100000000000000000000",
+      tx_hash: receipt!.hash,
+      status: "confirmed",
+      block_number: receipt!.blockNumber,
+      gas_used: Number(receipt!.gasUsed),
+    });
+    expect((await governor.proposalVotes(proposalId)).forVotes).to.equal(parseUnits("100", 18));
+
+    const again = await call("POST", "/api/v1/agent/governance/vote", { proposal_id: Number(proposalId), support: 0 });
+    expect(again.status).to.equal(400);
+    expect(again.body.error).to.equal(
+      `proposal_id: this agent (${agentAddress}) already voted on proposal ${proposalId}`,
+    );
+    const unknown = await call("POST", "/api/v1/agent/governance/vote", { proposal_id: 999, support: 1 });
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.error).to.equal("proposal_id: no proposal 999");
+    const badSupport = await call("POST", "/api/v1/agent/governance/vote", { proposal_id: 1, support: 3 });
+    expect(badSupport.status).to.equal(400);
+  });
+
+  it("reports campaign eligibility from real data", async function () {
+    const response = await call("GET", "/api/v1/agent/galaxy/eligibility");
+    expect(response.status).to.equal(200);
+    const record = await system.store.agents.findById(agentId);
+    expect(response.body).to.deep.equal({
+      campaign_id: "nap-galaxy-season-1",
+      agent_address: agentAddress,
+      eligible: true,
+      criteria: [
+        {
+          id: "registered",
+          description: "The agent registered with a wallet signature",
+          met: true,
+          value: record!.createdAt.toISOString(),
+        },
+        {
+          id: "tier_registered",
+          description: "The agent's tier is registered or higher",
+          met: true,
+          value: "established",
+        },
+        {
+          id: "strategy_submitted",
+          description: "At least 1 strategy submitted onchain from the agent's wallet",
+          met: true,
+          value: 2,
+        },
+        {
+          id: "vault_deposit",
+          description: "At least 1 USDC deposited into a NAP vault through the service",
+          met: true,
+          value: 100.5,
+        },
+      ],
+    });
+  });
+
+  it("looks up NFTs and positions of any wallet (public), and refuses malformed wallets", async function () {
+    const badges = AgentBadges__factory.connect(deployment.contracts.AgentBadges.address, ethers.provider);
+    const owned = await badges.badgesOf(agentAddress);
+    const nfts = await request(base, "POST", "/api/v1/nfts", { body: { wallet_address: agentAddress.toLowerCase() } });
+    expect(nfts.status).to.equal(200);
+    const expected = [];
+    for (const badge of owned) {
+      const uri = await badges.tokenURI(badge.tokenId);
+      const json = JSON.parse(Buffer.from(uri.split(",")[1], "base64").toString("utf8")) as { name: string };
+      expected.push({
+        collection: "AgentBadges",
+        contract_address: deployment.contracts.AgentBadges.address,
+        token_id: badge.tokenId.toString(),
+        milestone: ["registered", "established", "core_contributor"][Number(badge.milestone)],
+        name: json.name,
+        minted_at: Number(badge.mintedAt),
+        token_uri: uri,
+      });
+    }
+    expect(expected.map((e) => e.milestone)).to.deep.equal(["registered", "established"]);
+    expect(nfts.body).to.deep.equal({ wallet_address: getAddress(agentAddress), nfts: expected, total: 2 });
+
+    const vault = NapVault__factory.connect(deployment.vaults.moderate!.address, ethers.provider);
+    const shares = await vault.balanceOf(agentAddress);
+    const decimals = Number(await vault.decimals());
+    const positions = await request(base, "POST", "/api/v1/positions", { body: { wallet_address: agentAddress } });
+    expect(positions.status).to.equal(200);
+    expect(positions.body).to.deep.equal({
+      wallet_address: agentAddress,
+      positions: [
+        {
+          vault_id: "moderate",
+          vault_address: deployment.vaults.moderate!.address,
+          vault_name: await vault.name(),
+          shares: ethers.formatUnits(shares, decimals).replace(/\.0$/, ""),
+          shares_raw: shares.toString(),
+          value_usdc: "100.5",
+          pending_redeem_shares: "0",
+          claimable_redeem_shares: "0",
+          claimable_usdc: "0",
+        },
+      ],
+      total: 1,
+    });
+    const empty = await request(base, "POST", "/api/v1/nfts", { body: { wallet_address: ethers.ZeroAddress } });
+    expect(empty.body).to.deep.equal({ wallet_address: ethers.ZeroAddress, nfts: [], total: 0 });
+    for (const path of ["/api/v1/nfts", "/api/v1/positions"]) {
+      const bad = await request(base, "POST", path, { body: { wallet_address: "0x1234" } });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.error).to.equal("wallet_address: must be a 0x-prefixed 42-character hex address");
+    }
+  });
+
+  it("answers the faucet cooldown with 429, Retry-After and the cooldown body", async function () {
+    const block = await ethers.provider.getBlock("latest");
+    const response = await call("POST", "/api/v1/agent/faucet");
+    expect(response.status).to.equal(429);
+    const next = response.body.next_eligible_timestamp as number;
+    const remaining = next - block!.timestamp;
+    expect(remaining).to.be.greaterThan(86_000).and.at.most(86_400);
+    expect(response.headers.get("retry-after")).to.equal(String(remaining));
+    expect(response.body).to.deep.equal({
+      success: false,
+      agent_address: agentAddress,
+      error: `faucet cooldown: this wallet can receive again at ${new Date(next * 1000).toISOString()} (in ${remaining} s)`,
+      next_eligible_timestamp: next,
+      seconds_remaining: remaining,
+    });
+  });
+});
+
+describe("E2E: without SERVER_WALLET_MNEMONIC", function () {
+  this.timeout(120_000);
+  let system: E2eSystem;
+
+  before(async function () {
+    const deployment = await deployTestSystem();
+    system = await startE2eApp("nowallets", deployment, { SERVER_WALLET_MNEMONIC: "" });
+  });
+  after(async function () {
+    await system?.close();
+  });
+
+  it("reports configured false on the wallet and answers 503 on keyed onchain endpoints", async function () {
+    const { apiKey } = await registerAgent(system.app.url);
+    const call = client(system.app.url, apiKey);
+    const wallet = await call("GET", "/api/v1/agent/wallet");
+    expect(wallet.status).to.equal(200);
+    expect(wallet.body).to.deep.equal({
+      configured: false,
+      agent_address: null,
+      network: "hardhat",
+      chain_id: 31337,
+      message: "server wallets are not configured on this server (SERVER_WALLET_MNEMONIC)",
+    });
+    const requests: [string, string, Body | undefined][] = [
+      ["POST", "/api/v1/agent/faucet", undefined],
+      ["POST", "/api/v1/agent/vault/deposit", { vault_id: "moderate", amount_usdc: 1 }],
+      ["POST", "/api/v1/agent/strategy/submit", { name: "abc", description: "0123456789" }],
+      ["GET", "/api/v1/agent/strategy/list", undefined],
+      ["GET", "/api/v1/agent/vault/positions", undefined],
+      ["GET", "/api/v1/agent/galaxy/eligibility", undefined],
+    ];
+    for (const [method, path, body] of requests) {
+      const response = await call(method, path, body);
+      expect(response.status, path).to.equal(503);
+      expect(response.body).to.deep.equal({ error: "server wallets are not configured: set SERVER_WALLET_MNEMONIC" });
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import { Wallet } from "ethers";
+import type { Deployment } from "../../api/src/chain/deployment";
+import type { MongoStore } from "../../api/src/store/mongo";
+import { startTestApp, request, type JsonResponse, type TestApp } from "../api/helpers/app";
+import { freshMongoStore, dropMongoStore } from "../api/helpers/mongo";
+
+/** The public development mnemonic of the project (never for a real chain); the deployment's relayer comes from it. */
+export const DEV_MNEMONIC = "myth like bonus scare over problem client lizard pioneer submit female collect";
+export const OPERATOR_KEY = "operator-key-e2e-0123456789";
+
+export interface E2eSystem {
+  app: TestApp;
+  store: MongoStore;
+  close(): Promise<void>;
+}
+
+/** The API on the in-process Hardhat chain with the deployed system, a MongoDB store and the dev server wallets. */
+export async function startE2eApp(
+  label: string,
+  deployment: Deployment,
+  env: Record<string, string> = {},
+): Promise<E2eSystem> {
+  const store = await freshMongoStore(label);
+  const app = await startTestApp({
+    store,
+    deployment,
+    env: { SERVER_WALLET_MNEMONIC: DEV_MNEMONIC, AGENT_API_KEYS: OPERATOR_KEY, ...env },
+    extra: { onchain: { engineOptions: { pollIntervalMs: 20 } } },
+  });
+  await app.app.services.onchain.start();
+  return {
+    app,
+    store,
+    async close() {
+      await app.app.services.onchain.settled();
+      await app.close();
+      await dropMongoStore(store);
+    },
+  };
+}
+
+/** An HTTP client bound to one API key. */
+export function client(base: string, apiKey: string) {
+  return <T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<JsonResponse<T>> => request<T>(base, method, path, { body, headers: { "X-API-Key": apiKey, ...headers } });
+}
+
+export function randomWallet(): Wallet {
+  return Wallet.createRandom() as unknown as Wallet;
+}
