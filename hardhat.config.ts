@@ -22,8 +22,9 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async (args: { solcVersi
 /** Test folders in the order `npm test` runs them: contracts first, then deployment, the API, and end to end. */
 const TEST_ORDER = ["contracts", "deploy", "api", "e2e"];
 
-// `npm test` runs every file under test/; without files named on the command line, run them in TEST_ORDER so that a
-// broken contract fails before the slower API suites start. Files under test/helpers are support code, not tests.
+// `npm test` runs every `*.test.ts` file under test/ (other files are fixtures, models and child-process workers);
+// without files named on the command line, run them in TEST_ORDER so that a broken contract fails before the slower
+// API suites start.
 subtask(TASK_TEST_GET_TEST_FILES).setAction(async (args: { testFiles: string[] }, hre, runSuper) => {
   const files: string[] = await runSuper(args);
   if (args.testFiles.length > 0) return files;
@@ -32,9 +33,7 @@ subtask(TASK_TEST_GET_TEST_FILES).setAction(async (args: { testFiles: string[] }
     const index = TEST_ORDER.indexOf(top);
     return index === -1 ? TEST_ORDER.length : index;
   };
-  return files
-    .filter((file) => relative(hre.config.paths.tests, file).split(sep)[0] !== "helpers")
-    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return files.filter((file) => file.endsWith(".test.ts")).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 });
 
 /** Reads a setting only when the network that needs it is used, so a missing value fails with its name. */
