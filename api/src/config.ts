@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCREENING_MODES, type ScreeningMode } from "./domain/screening";
 
 /**
  * Service configuration, read from the environment once at start-up and validated.
@@ -57,6 +58,7 @@ const envSchema = z.object({
   SERVER_WALLET_MNEMONIC: mnemonicSetting,
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
   SIGNATURE_WORKERS: z.coerce.number().int().min(0).max(16).default(2),
+  STRATEGY_SCREENING: z.enum(SCREENING_MODES).default("auto"),
 });
 
 export interface Config {
@@ -87,6 +89,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Worker threads that recover registration signatures (0: on the HTTP thread). */
   signatureWorkers: number;
+  /** auto: the relayer screens every submitted strategy (domain/screening.ts); off: strategies stay in shadow. */
+  strategyScreening: ScreeningMode;
 }
 
 /** Thrown for an invalid environment; the message names every bad setting. */
@@ -139,5 +143,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serverWalletMnemonic: e.SERVER_WALLET_MNEMONIC,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     signatureWorkers: e.SIGNATURE_WORKERS,
+    strategyScreening: e.STRATEGY_SCREENING,
   };
 }

@@ -22,6 +22,7 @@ describe("API configuration", function () {
       serverWalletMnemonic: undefined,
       bodyLimitBytes: 65536,
       signatureWorkers: 2,
+      strategyScreening: "auto",
     });
   });
 
@@ -41,7 +42,9 @@ describe("API configuration", function () {
       RATE_LIMITS_DISABLED: "1",
       LOG_LEVEL: "warn",
       SERVER_WALLET_MNEMONIC: " myth like bonus scare over problem client lizard pioneer submit female collect ",
+      STRATEGY_SCREENING: "off",
     });
+    expect(config.strategyScreening).to.equal("off");
     expect(config.port).to.equal(8080);
     expect(config.chainId).to.equal(84532);
     expect(config.publicUrl).to.equal("https://api.nap.example");
@@ -66,6 +69,7 @@ describe("API configuration", function () {
     [{ RATE_LIMITS_DISABLED: "maybe" }, "RATE_LIMITS_DISABLED"],
     [{ SERVER_WALLET_MNEMONIC: "one two three" }, "SERVER_WALLET_MNEMONIC: must be a BIP-39 mnemonic"],
     [{ AGENT_API_KEYS: "good-key-0123456789,short" }, "AGENT_API_KEYS: key number 2"],
+    [{ STRATEGY_SCREENING: "manual" }, "STRATEGY_SCREENING"],
   ] as Array<[Record<string, string>, string]>) {
     it(`fails fast naming ${Object.keys(env)[0]}`, function () {
       let error: unknown;

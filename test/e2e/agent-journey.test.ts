@@ -48,7 +48,8 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
 
   before(async function () {
     deployment = await deployTestSystem();
-    system = await startE2eApp("journey", deployment);
+    // These tests are about submissions themselves (strategies stay in shadow): automated screening is off.
+    system = await startE2eApp("journey", deployment, { STRATEGY_SCREENING: "off" });
     base = system.app.url;
     const registered = await registerAgent(base, undefined, { agent_name: "journey agent" });
     expect(registered.body.tier).to.equal("unverified");

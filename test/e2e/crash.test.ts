@@ -53,6 +53,8 @@ describe("E2E: API process killed mid-burst (spawned API and Hardhat node, Mongo
       SERVER_WALLET_MNEMONIC: DEV_MNEMONIC,
       RATE_LIMITS_DISABLED: "true",
       SIGNATURE_WORKERS: "0",
+      // The transactions counted here are the submissions only.
+      STRATEGY_SCREENING: "off",
     };
   });
 

@@ -23,7 +23,8 @@ describe("E2E: idempotency and concurrency through HTTP", function () {
 
   before(async function () {
     deployment = await deployTestSystem();
-    system = await startE2eApp("idemconc", deployment);
+    // These tests are about submissions themselves (strategies stay in shadow): automated screening is off.
+    system = await startE2eApp("idemconc", deployment, { STRATEGY_SCREENING: "off" });
     base = system.app.url;
   });
 

@@ -5,7 +5,8 @@ import { TIERS, type Tier } from "./model";
  *
  * - unverified: every agent at registration.
  * - registered: earned by submitting at least 1 strategy onchain through the service.
- * - established: earned when at least 3 of the agent's strategies passed screening (left the `shadow` status).
+ * - established: earned when at least 3 of the agent's strategies passed screening (left `shadow` and not
+ *   `deprecated`; see domain/screening.ts).
  *   Minimum tier for governance votes.
  * - core_contributor: earned when at least 10 strategies passed screening.
  * - Any tier can also be set by an operator (a key from AGENT_API_KEYS) through

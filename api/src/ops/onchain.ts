@@ -16,6 +16,15 @@ import { trimDecimal } from "../chain/vaults";
 import type { Config } from "../config";
 import type { AgentService } from "../domain/agents";
 import { TIERS, type Tier, type VaultId } from "../domain/model";
+import {
+  SHADOW_STATUS,
+  SWEEP_MAX_AGENTS,
+  SWEEP_MAX_STRATEGIES,
+  passedScreening,
+  screenStrategy,
+  screeningIntentKey,
+  type ScreeningMode,
+} from "../domain/screening";
 import { tierAtLeast } from "../domain/tiers";
 import { UnavailableError, ValidationError } from "../errors";
 import type { Logger } from "../logger";
@@ -167,6 +176,8 @@ export class OnchainService {
   readonly #clock: () => Date;
   readonly #chain: ChainAccess;
   readonly #napGrant: bigint;
+  readonly #store: Store;
+  readonly #screening: ScreeningMode;
   readonly #shareDecimals = new Map<string, number>();
   /** Wallet and position reads, per block and address (a block's state never changes). */
   readonly #walletReads = new PerBlock<Awaited<ReturnType<OnchainService["readWallet"]>>>();
@@ -185,6 +196,8 @@ export class OnchainService {
     this.#agents = deps.agents;
     this.#clock = deps.clock;
     this.#napGrant = deps.napGrantWei ?? DEFAULT_NAP_GRANT;
+    this.#store = deps.store;
+    this.#screening = deps.config.strategyScreening;
     this.wallets = new ServerWallets(deps.config.serverWalletMnemonic);
     const mongoDb = (deps.store as { db?: import("mongodb").Db }).db;
     this.journal =
@@ -210,6 +223,7 @@ export class OnchainService {
     await this.#idempotencyStore.init();
     const report = await this.engine.reconcile();
     if (report.open > 0) this.#log.info(report, "tx journal reconciled at start-up");
+    await this.#sweepScreening();
   }
 
   async close(): Promise<void> {
@@ -481,6 +495,10 @@ export class OnchainService {
     };
     this.#saw(result);
     if (!result.replayed) await this.#agents.recordActivity(agent.agentId, { strategiesSubmitted: 1 });
+    // Screening runs after the answer, in the background; its intent key makes it happen once per strategy.
+    if (this.#screeningEnabled()) {
+      this.#background_(`screening ${args.strategyId}`, () => this.screen(agent.agentId, args.strategyId));
+    }
     return {
       success: true as const,
       agent_address: address,
@@ -518,7 +536,7 @@ export class OnchainService {
       }
       return (await Promise.all(pages)).flat();
     });
-    await this.#syncCounters(agent, views.length, views.filter((v) => Number(v.status) !== 0).length);
+    await this.#syncCounters(agent, views.length, views.filter((v) => passedScreening(Number(v.status))).length);
     return {
       agent_address: address,
       strategies: views.map((v) => ({
@@ -825,6 +843,90 @@ export class OnchainService {
         this.#background_(`badge ${milestone}`, () => this.#mintBadge(address, index));
     }
     if (tierAtLeast(agent.tier, "established")) this.#background_("NAP grant", () => this.#grantNap(address));
+  }
+
+  // ---------------------------------------------------------------- automated screening (relayer)
+
+  #screeningEnabled(): boolean {
+    return this.#screening === "auto" && this.wallets.configured && Boolean(this.#chain.deployment);
+  }
+
+  /**
+   * Screens one strategy by the rules of domain/screening.ts: the relayer sends passScreening or failScreening through
+   * the engine under `screen:<chainId>:<strategyId>`, so a strategy is screened at most once, also across restarts
+   * and instances. A pass is recorded for the agent (tier and score) by the call that created the intent; a crash
+   * between the receipt and that record is caught up by the start-up sweep (counters follow the chain).
+   * Returns the verdict sent, or null when the strategy is no longer in shadow.
+   */
+  async screen(agentId: string, strategyId: string): Promise<"passed" | "failed" | null> {
+    const registry = this.contracts.registry;
+    const view = await registry.getStrategy(strategyId);
+    if (Number(view.status) !== SHADOW_STATUS) return null;
+    const verdict = screenStrategy(view.params);
+    const result = await this.engine.send({
+      wallet: { kind: "relayer" },
+      to: await registry.getAddress(),
+      data: verdict.pass
+        ? registry.interface.encodeFunctionData("passScreening", [strategyId])
+        : registry.interface.encodeFunctionData("failScreening", [strategyId]),
+      kind: "strategy.screen",
+      intentKey: screeningIntentKey(this.#chain.chainId, strategyId),
+      requestor: "system",
+      meta: { strategy_id: strategyId, verdict: verdict.pass ? "passed" : "failed", reasons: verdict.reasons },
+    });
+    this.#saw(result);
+    if (verdict.pass && !result.replayed) {
+      await this.#agents.recordActivity(agentId, { strategiesPassedScreening: 1 });
+    }
+    this.#log.info(
+      { strategyId, agentId, verdict: verdict.pass ? "passed" : "failed", reasons: verdict.reasons, tx: result.hash },
+      "strategy screened",
+    );
+    return verdict.pass ? "passed" : "failed";
+  }
+
+  /**
+   * Start-up sweep (after reconcile): for up to SWEEP_MAX_AGENTS agents, the counters catch up with the chain (awaited,
+   * reads only), then up to SWEEP_MAX_STRATEGIES strategies still in shadow are screened in the background.
+   */
+  async #sweepScreening(): Promise<void> {
+    if (!this.#screeningEnabled()) return;
+    const registry = this.contracts.registry;
+    const queue: { agentId: string; strategyId: string }[] = [];
+    let shadow = 0;
+    let agentsSwept = 0;
+    try {
+      const agents = await this.#store.agents.leaderboard(SWEEP_MAX_AGENTS);
+      for (const agent of agents) {
+        const address = this.agentAddress(agent);
+        const count = Number(await registry.strategyCountOf(address));
+        if (count === 0) continue;
+        agentsSwept += 1;
+        const views = [];
+        for (let offset = 0; offset < count; offset += 100)
+          views.push(...(await registry.strategiesOf(address, offset, 100)));
+        await this.#syncCounters(agent, views.length, views.filter((v) => passedScreening(Number(v.status))).length);
+        for (const view of views) {
+          if (Number(view.status) !== SHADOW_STATUS) continue;
+          shadow += 1;
+          if (queue.length < SWEEP_MAX_STRATEGIES) queue.push({ agentId: agent.agentId, strategyId: view.id });
+        }
+      }
+    } catch (error) {
+      this.#log.warn({ err: error }, "screening sweep: reading agents or strategies failed; continuing");
+    }
+    this.#log.info(
+      { agents: agentsSwept, shadow, screening: queue.length, deferred: shadow - queue.length },
+      "screening sweep at start-up",
+    );
+    if (queue.length === 0) return;
+    this.#background_("screening sweep", async () => {
+      for (const { agentId, strategyId } of queue) {
+        await this.screen(agentId, strategyId).catch((error: unknown) =>
+          this.#log.warn({ err: error, strategyId }, "screening failed"),
+        );
+      }
+    });
   }
 
   #background_(what: string, task: () => Promise<unknown>): void {

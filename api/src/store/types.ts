@@ -30,7 +30,7 @@ export interface AgentRecord {
   tierGrantedBy?: string;
   status: AgentStatus;
   strategiesSubmitted: number;
-  /** Strategies that left the shadow (screening) status onchain. */
+  /** Strategies that passed screening onchain (left shadow, not deprecated: domain/screening.ts). */
   strategiesPassedScreening: number;
   /** Sum of the agent's deposits, in micro-USDC (6 decimals), as a decimal integer string. */
   depositsMicroUsdc: string;
