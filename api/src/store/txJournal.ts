@@ -64,6 +64,29 @@ export type NewIntent = Pick<
   "intentKey" | "wallet" | "from" | "chainId" | "to" | "data" | "value" | "kind" | "requestor" | "meta" | "after"
 >;
 
+/**
+ * The entry of an intent just recorded: addresses lowercase, nothing signed yet. Both adapters build it here so that
+ * a new entry looks the same whichever store holds it.
+ */
+export function newIntentEntry(intent: NewIntent, createdAt: Date): TxJournalEntry {
+  return {
+    ...intent,
+    from: intent.from.toLowerCase(),
+    to: intent.to.toLowerCase(),
+    state: "intent",
+    nonce: null,
+    hash: null,
+    rawTx: null,
+    replacedHashes: [],
+    blockNumber: null,
+    gasUsed: null,
+    status: null,
+    error: null,
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
+
 /** Fields a transition may set. */
 export type TxPatch = Partial<
   Pick<

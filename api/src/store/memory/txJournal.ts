@@ -1,5 +1,5 @@
 import type { NewIntent, TxExpectation, TxJournalEntry, TxJournalStore, TxPatch, WalletLease } from "../txJournal";
-import { OPEN_STATES } from "../txJournal";
+import { newIntentEntry, OPEN_STATES } from "../txJournal";
 
 /**
  * In-memory journal and leases for a single process (tests, `npm start` without a database). Every method runs
@@ -15,22 +15,7 @@ export class MemoryTxJournal implements TxJournalStore {
   async createIntent(intent: NewIntent, now: Date = new Date()): Promise<{ created: boolean; entry: TxJournalEntry }> {
     const existing = this.#entries.get(intent.intentKey);
     if (existing) return { created: false, entry: copy(existing) };
-    const entry: TxJournalEntry = {
-      ...intent,
-      from: intent.from.toLowerCase(),
-      to: intent.to.toLowerCase(),
-      state: "intent",
-      nonce: null,
-      hash: null,
-      rawTx: null,
-      replacedHashes: [],
-      blockNumber: null,
-      gasUsed: null,
-      status: null,
-      error: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const entry = newIntentEntry(intent, now);
     this.#entries.set(intent.intentKey, copy(entry));
     return { created: true, entry: copy(entry) };
   }

@@ -8,7 +8,7 @@ import type {
   TxState,
   WalletLease,
 } from "../txJournal";
-import { OPEN_STATES } from "../txJournal";
+import { newIntentEntry, OPEN_STATES } from "../txJournal";
 
 /**
  * MongoDB journal and leases, written for what FerretDB v1 serves correctly and fast.
@@ -272,21 +272,8 @@ export class MongoTxJournal implements TxJournalStore {
 }
 
 function initialEntry(doc: IntentDoc): TxJournalEntry {
-  const { _id, ...intent } = doc;
-  return {
-    intentKey: _id,
-    ...intent,
-    state: "intent",
-    nonce: null,
-    hash: null,
-    rawTx: null,
-    replacedHashes: [],
-    blockNumber: null,
-    gasUsed: null,
-    status: null,
-    error: null,
-    updatedAt: doc.createdAt,
-  };
+  const { _id, createdAt, ...intent } = doc;
+  return newIntentEntry({ intentKey: _id, ...intent }, createdAt);
 }
 
 function matches(entry: TxJournalEntry, expect: TxExpectation): boolean {
