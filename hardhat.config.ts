@@ -1,6 +1,6 @@
 import { subtask, type HardhatUserConfig } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, TASK_TEST_GET_TEST_FILES } from "hardhat/builtin-tasks/task-names";
-import { relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import "@nomicfoundation/hardhat-toolbox";
 
 /** The one compiler version of the project. It must match the exact version of the npm package `solc`. */
@@ -82,7 +82,8 @@ const config: HardhatUserConfig = {
   sourcify: { enabled: false },
   typechain: { outDir: "typechain-types", target: "ethers-v6" },
   gasReporter: { enabled: process.env.REPORT_GAS === "true", offline: true },
-  mocha: { timeout: 120_000 },
+  // The reporter adds the plain "tests: N passed, N failed, N skipped" line that CI reads after the run.
+  mocha: { timeout: 120_000, reporter: join(__dirname, "test/helpers/summaryReporter.ts") },
 };
 
 export default config;
