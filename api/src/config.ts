@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { SCREENING_MODES, type ScreeningMode } from "./domain/screening";
 
@@ -57,7 +58,13 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SERVER_WALLET_MNEMONIC: mnemonicSetting,
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
-  SIGNATURE_WORKERS: z.coerce.number().int().min(0).max(16).default(2),
+  // Default: one per core beyond the one serving HTTP, at most 2 (1 on a 2-core machine).
+  SIGNATURE_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(16)
+    .default(Math.min(2, availableParallelism() - 1)),
   STRATEGY_SCREENING: z.enum(SCREENING_MODES).default("auto"),
 });
 

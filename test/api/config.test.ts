@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { availableParallelism } from "node:os";
 import { ConfigError, loadConfig } from "../../api/src/config";
 
 describe("API configuration", function () {
@@ -21,7 +22,8 @@ describe("API configuration", function () {
       logLevel: "info",
       serverWalletMnemonic: undefined,
       bodyLimitBytes: 65536,
-      signatureWorkers: 2,
+      // One worker per core beyond the HTTP thread, at most 2: 1 on the 2-core CI machine, 0 on a single core.
+      signatureWorkers: Math.min(2, availableParallelism() - 1),
       strategyScreening: "auto",
     });
   });
