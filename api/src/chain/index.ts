@@ -1,7 +1,7 @@
 import { JsonRpcProvider, Network, type Provider } from "ethers";
 import { VAULT_IDS } from "../domain/model";
 import { defaultDeploymentFile, loadDeployment, type Deployment } from "./deployment";
-import { VaultReader } from "./vaults";
+import { VaultReader, type VaultReaderOptions } from "./vaults";
 
 /** Chain access for the API: the provider, the chain identity, the deployment and the readers built from it. */
 export interface ChainAccess {
@@ -28,7 +28,12 @@ export function chainNameOf(chainId: number): string {
   return CHAIN_NAMES[chainId] ?? `chain-${chainId}`;
 }
 
-export function createChainAccess(provider: Provider, chainId: number, deployment: Deployment | null): ChainAccess {
+export function createChainAccess(
+  provider: Provider,
+  chainId: number,
+  deployment: Deployment | null,
+  options: { vaultReader?: VaultReaderOptions } = {},
+): ChainAccess {
   let probe: { at: number; result: Promise<boolean> } | undefined;
   const sources = deployment
     ? VAULT_IDS.flatMap((id) => {
@@ -42,7 +47,7 @@ export function createChainAccess(provider: Provider, chainId: number, deploymen
     chainName: deployment?.network && deployment.network !== "localhost" ? deployment.network : chainNameOf(chainId),
     deployment,
     vaults: deployment?.contracts.VaultLens
-      ? new VaultReader(provider, sources, deployment.contracts.VaultLens.address)
+      ? new VaultReader(provider, sources, deployment.contracts.VaultLens.address, options.vaultReader)
       : null,
     isConnected(timeoutMs = 2_000) {
       // One probe at a time, its answer reused for a second: health checks under load cost no extra RPC traffic.

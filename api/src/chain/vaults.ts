@@ -6,6 +6,10 @@ import { VaultLens__factory } from "../../../typechain-types";
  * Reads the vault list from the chain: one VaultLens `vaults(address[])` eth_call at the latest block, for the six
  * vaults of the deployment file. Results are cached per block: every request in the same block is served from memory,
  * and concurrent requests for a new block share one call.
+ *
+ * The latest block number itself is asked of the node at most once per `blockNumberTtlMs` (250 ms, the same window
+ * in which ethers' JSON-RPC provider already shares one eth_blockNumber answer among callers), so a read under load
+ * costs no RPC round trip and no promise through the provider: a list can lag a new block by at most that window.
  */
 
 export interface VaultInfo {
@@ -26,19 +30,36 @@ export interface VaultSource {
   address: string;
 }
 
+export interface VaultReaderOptions {
+  /** How long a latest block number is trusted before the node is asked again. Default 250 ms. */
+  blockNumberTtlMs?: number;
+  /** Milliseconds clock (tests). */
+  now?: () => number;
+}
+
+export const DEFAULT_BLOCK_NUMBER_TTL_MS = 250;
+
 export class VaultReader {
   private cache: { block: number; vaults: VaultInfo[] } | null = null;
   private inflight: { block: number; promise: Promise<VaultInfo[]> } | null = null;
+  private latest: { block: number; at: number } | null = null;
+  private blockQuery: Promise<number> | null = null;
+  private readonly blockNumberTtlMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly provider: Provider,
     private readonly sources: VaultSource[],
     private readonly lensAddress: string,
-  ) {}
+    options: VaultReaderOptions = {},
+  ) {
+    this.blockNumberTtlMs = options.blockNumberTtlMs ?? DEFAULT_BLOCK_NUMBER_TTL_MS;
+    this.now = options.now ?? Date.now;
+  }
 
   /** The vaults at the latest block, from the cache when the block has not changed. */
   async list(): Promise<VaultInfo[]> {
-    const block = await this.provider.getBlockNumber();
+    const block = this.freshBlock() ?? (await this.latestBlock());
     if (this.cache?.block === block) return this.cache.vaults;
     if (this.inflight?.block === block) return this.inflight.promise;
     const promise = this.readAt(block);
@@ -50,6 +71,30 @@ export class VaultReader {
     } finally {
       if (this.inflight?.promise === promise) this.inflight = null;
     }
+  }
+
+  /** The latest block number while it is younger than the TTL, else undefined. */
+  private freshBlock(): number | undefined {
+    if (this.latest && this.now() - this.latest.at < this.blockNumberTtlMs) return this.latest.block;
+    return undefined;
+  }
+
+  /** Asks the node for the latest block number; concurrent callers share one request. */
+  private latestBlock(): Promise<number> {
+    if (!this.blockQuery) {
+      const asked = this.now();
+      this.blockQuery = this.provider
+        .getBlockNumber()
+        .then((block) => {
+          // Never step back to an older block when answers arrive out of order.
+          if (!this.latest || block >= this.latest.block) this.latest = { block, at: asked };
+          return block;
+        })
+        .finally(() => {
+          this.blockQuery = null;
+        });
+    }
+    return this.blockQuery;
   }
 
   /** One eth_call: VaultLens.vaults(address[]) at `blockTag`. */

@@ -34,7 +34,8 @@ export interface TestAppOptions {
 export async function hardhatChain(deployment: Deployment | null = null): Promise<ChainAccess> {
   const provider = ethers.provider as unknown as Provider;
   const chainId = Number((await ethers.provider.getNetwork()).chainId);
-  return createChainAccess(provider, chainId, deployment);
+  // The tests mine blocks themselves and read right after: the vault reader asks for the block number every time.
+  return createChainAccess(provider, chainId, deployment, { vaultReader: { blockNumberTtlMs: 0 } });
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {

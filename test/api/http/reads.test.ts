@@ -3,6 +3,9 @@ import { Writable } from "node:stream";
 import { ethers } from "hardhat";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { createChainAccess } from "../../../api/src/chain";
+import { VaultReader } from "../../../api/src/chain/vaults";
+import { HEALTH_TTL_MS } from "../../../api/src/http/routes/health";
+import { createMemoryStore } from "../../../api/src/store/memory";
 import { createLogger } from "../../../api/src/logger";
 import { defineRoute } from "../../../api/src/http/route";
 import { openApiPath } from "../../../api/src/http/openapi";
@@ -93,6 +96,31 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
         deadProvider.destroy();
       }
     });
+    it("probes the store and the chain at most once per second, sharing one probe among concurrent requests", async function () {
+      const inner = createMemoryStore();
+      let probes = 0;
+      const counting = new Proxy(inner, {
+        get(target, property, receiver) {
+          if (property === "health") return () => (probes++, target.health());
+          return Reflect.get(target, property, receiver);
+        },
+      });
+      const app = await startTestApp({ store: counting });
+      try {
+        const answers = await Promise.all(Array.from({ length: 20 }, () => request(app.url, "GET", "/health")));
+        for (const answer of answers) {
+          expect(answer.status).to.equal(200);
+          expect(answer.headers.get("content-type")).to.equal("application/json; charset=utf-8");
+          expect(answer.body).to.deep.include({ status: "ok", store: { kind: "memory", connected: true } });
+        }
+        expect(probes).to.equal(1);
+        await new Promise((resolve) => setTimeout(resolve, HEALTH_TTL_MS));
+        await request(app.url, "GET", "/health");
+        expect(probes).to.equal(2);
+      } finally {
+        await app.close();
+      }
+    });
   });
 
   describe("GET /api/v1/agents and /api/v1/agents/stats", function () {
@@ -181,6 +209,7 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
         "/api/v1/vaults",
       );
       expect(response.status).to.equal(200);
+      expect(response.headers.get("content-type")).to.equal("application/json; charset=utf-8");
       return response.body;
     }
 
@@ -230,6 +259,39 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
       const second = await reader.list();
       expect(second).to.not.equal(first);
       expect(second).to.deep.equal(first);
+    });
+
+    it("asks the node for the block number at most once per TTL, sharing one request among concurrent reads", async function () {
+      let now = 1_000_000;
+      let asked = 0;
+      const provider = ethers.provider;
+      const counting = new Proxy(provider, {
+        get(target, property, receiver) {
+          if (property === "getBlockNumber") return () => (asked++, target.getBlockNumber());
+          const value = Reflect.get(target, property, receiver);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const sources = (["conservative", "moderate"] as const).map((id) => ({
+        id,
+        address: deployment.vaults[id]!.address,
+      }));
+      const reader = new VaultReader(counting, sources, deployment.contracts.VaultLens!.address, {
+        blockNumberTtlMs: 250,
+        now: () => now,
+      });
+      const first = await Promise.all(Array.from({ length: 10 }, () => reader.list()));
+      expect(asked).to.equal(1);
+      for (const list of first) expect(list).to.equal(first[0]);
+      await ethers.provider.send("evm_mine", []);
+      now += 249;
+      expect(await reader.list()).to.equal(first[0]);
+      expect(asked).to.equal(1);
+      now += 1;
+      const after = await reader.list();
+      expect(asked).to.equal(2);
+      expect(after).to.not.equal(first[0]);
+      expect(after.map((vault) => vault.id)).to.deep.equal(["conservative", "moderate"]);
     });
 
     it("answers 503 when the deployment lists no VaultLens", async function () {

@@ -14,26 +14,45 @@ export const healthResponse = z
   })
   .meta({ id: "Health" });
 
+/** How long one health answer is reused: under load, /health costs no store ping or RPC call per request. */
+export const HEALTH_TTL_MS = 1_000;
+
 export function healthRoutes(services: Services): RouteDefinition[] {
+  let snapshot: { at: number; body: Promise<string> } | undefined;
+
+  async function probe(): Promise<string> {
+    const [rpcConnected, store] = await Promise.all([services.chain.isConnected(), services.store.health()]);
+    const body: z.input<typeof healthResponse> = {
+      status: rpcConnected && store.connected ? "ok" : "degraded",
+      version: SERVICE_VERSION,
+      chain_id: services.chain.chainId,
+      chain_name: services.chain.chainName,
+      rpc_connected: rpcConnected,
+      store,
+    };
+    return JSON.stringify(body);
+  }
+
   return [
     defineRoute({
       method: "get",
       path: "/health",
       tag: "service",
-      summary: "Service health",
+      summary: "Service health (probed at most once per second)",
       auth: null,
       rateLimit: "public",
       responses: { 200: { description: "health (also when degraded)", schema: healthResponse } },
-      handler: async () => {
-        const [rpcConnected, store] = await Promise.all([services.chain.isConnected(), services.store.health()]);
-        return {
-          status: rpcConnected && store.connected ? "ok" : "degraded",
-          version: SERVICE_VERSION,
-          chain_id: services.chain.chainId,
-          chain_name: services.chain.chainName,
-          rpc_connected: rpcConnected,
-          store,
-        };
+      handler: async ({ ctx }) => {
+        const now = Date.now();
+        if (!snapshot || now - snapshot.at >= HEALTH_TTL_MS) {
+          const fresh = { at: now, body: probe() };
+          // A failed probe is not reused: the next request probes again.
+          fresh.body.catch(() => snapshot === fresh && (snapshot = undefined));
+          snapshot = fresh;
+        }
+        ctx.type = "application/json";
+        ctx.body = await snapshot.body;
+        return undefined;
       },
     }),
   ];
