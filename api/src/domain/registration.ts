@@ -86,13 +86,17 @@ export class RegistrationService {
     const record = await this.store.nonces.find(input.nonce);
     this.assertNonceUsable(record, walletAddress, now);
 
-    const valid = await this.verifySignature(walletAddress, this.messageFor(record!), input.signature);
+    // The store is read while the signature is checked (on a worker thread): the answers are awaited in order.
+    const [valid, existing] = await Promise.all([
+      this.verifySignature(walletAddress, this.messageFor(record!), input.signature),
+      this.store.agents.findByWallet(walletAddress),
+    ]);
     if (!valid) {
       throw new ValidationError(
         "signature: not a valid signature by wallet_address of the message issued with this nonce",
       );
     }
-    if (await this.store.agents.findByWallet(walletAddress)) {
+    if (existing) {
       throw new ConflictError("wallet_address: an agent is already registered for this wallet");
     }
     const consumed = await this.store.nonces.consume(input.nonce, walletAddress, this.clock());

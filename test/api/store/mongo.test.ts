@@ -1,12 +1,31 @@
 import { expect } from "chai";
 import { DuplicateKeyError } from "../../../api/src/errors";
-import { ORPHAN_POINTER_MS, type MongoStore } from "../../../api/src/store/mongo";
+import { MongoStore, ORPHAN_POINTER_MS } from "../../../api/src/store/mongo";
 import { dropMongoStore, freshMongoStore } from "../helpers/mongo";
 import { sampleAgent, storeConformance } from "./conformance";
 
 storeConformance("mongodb", {
   create: async () => freshMongoStore("store"),
   dispose: async (store) => dropMongoStore(store as MongoStore),
+});
+
+describe("MongoDB store: counters shared by several processes", function () {
+  it("never hands out one value twice across three store instances on one database", async function () {
+    const first = await freshMongoStore("counters");
+    const others = [new MongoStore(first.client, first.db), new MongoStore(first.client, first.db)];
+    try {
+      // The first instance starts ahead, so the others begin from stale reservations and must collide and skip.
+      for (let i = 0; i < 5; i++) await first.counters.next("agent_index");
+      const stores = [first, ...others];
+      const values = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => stores[i % stores.length].counters.next("agent_index")),
+      );
+      expect(new Set(values).size).to.equal(60);
+      expect(Math.min(...values)).to.equal(5);
+    } finally {
+      await dropMongoStore(first);
+    }
+  });
 });
 
 describe("MongoDB store: wallet and key pointers", function () {

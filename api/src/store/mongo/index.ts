@@ -366,8 +366,7 @@ export class MongoNonceStore implements NonceStore {
       if (isDuplicate(error)) return null;
       throw error;
     }
-    // Informational copy on the nonce itself (not relied upon for exclusivity).
-    await this.collection.updateOne({ _id: nonce }, { $set: { consumedAt: now } });
+    // The claim is the record of consumption (find reads it); the nonce document itself is not written again.
     return toNonceRecord(doc);
   }
 
@@ -382,8 +381,13 @@ export class MongoNonceStore implements NonceStore {
 }
 
 export class MongoCounterStore implements CounterStore {
-  /** Highest value this process has handed out per sequence: a starting hint, never trusted for uniqueness. */
-  private readonly lastIssued = new Map<string, number>();
+  /**
+   * Highest value this process has reserved per sequence: the next candidate, never trusted for uniqueness (the
+   * claim insert is). Reserving before the insert gives concurrent callers of one process distinct candidates, so
+   * the highest claim is asked of the server only at the first call and after another process took a value: on
+   * FerretDB that sorted query scans the whole collection, which made every registration slower than the last.
+   */
+  private readonly reserved = new Map<string, number>();
 
   constructor(private readonly claims: Collection<SequenceClaimDocument>) {}
 
@@ -392,18 +396,24 @@ export class MongoCounterStore implements CounterStore {
   }
 
   async next(name: string): Promise<number> {
-    let candidate = Math.max(await this.highestClaimed(name), this.lastIssued.get(name) ?? -1) + 1;
+    if (!this.reserved.has(name)) this.raiseReservation(name, await this.highestClaimed(name));
     for (;;) {
+      const candidate = this.reserved.get(name)! + 1;
+      this.reserved.set(name, candidate);
       try {
         // The insert of `${name}:${n}` is the atomic step: only one caller can own n.
         await this.claims.insertOne({ _id: `${name}:${candidate}`, name, seq: candidate });
-        this.lastIssued.set(name, Math.max(candidate, this.lastIssued.get(name) ?? -1));
         return candidate;
       } catch (error) {
         if (!isDuplicate(error)) throw error;
-        candidate += 1;
+        // Another process claimed it: go on past the highest claim of all processes.
+        this.raiseReservation(name, await this.highestClaimed(name));
       }
     }
+  }
+
+  private raiseReservation(name: string, value: number): void {
+    this.reserved.set(name, Math.max(value, this.reserved.get(name) ?? -1));
   }
 
   private async highestClaimed(name: string): Promise<number> {
