@@ -159,4 +159,26 @@ describe("Automated strategy screening (e2e: Hardhat chain, MongoDB store)", fun
     expect((await store.agents.findById(agentId))!.strategiesPassedScreening).to.equal(1);
     expect(await onchain.engine.lookup(screeningIntentKey(31337, id))).to.not.equal(null);
   });
+
+  it("counts a submission and a screening once while strategy lists catch up at the same moment", async function () {
+    app = await start("off");
+    const { agentId, call } = await newAgent(app);
+    const first = await submit(call, "counted once", PASSING);
+    const onchain = app.app.services.onchain;
+    await onchain.settled();
+    // Lists (each one compares the chain with the counters and catches up) run before, during and after the screen.
+    const lists = async () => {
+      for (let i = 0; i < 6; i++) expect((await call("GET", "/api/v1/agent/strategy/list")).status).to.equal(200);
+    };
+    const [verdict] = await Promise.all([onchain.screen(agentId, first), lists(), lists(), lists()]);
+    expect(verdict).to.equal("passed");
+    const second = await submit(call, "counted once too", PASSING);
+    await Promise.all([lists(), lists()]);
+    await onchain.settled();
+    expect((await registry().getStrategy(second)).status).to.equal(0n, "screening is off: still in shadow");
+    expect(await store.agents.findById(agentId)).to.deep.include({
+      strategiesSubmitted: 2,
+      strategiesPassedScreening: 1,
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { NotFoundError } from "../errors";
-import type { AgentActivityDelta, AgentRecord, AgentStats, Store } from "../store/types";
+import type { AgentActivityDelta, AgentRecord, AgentStats, Store, StrategyFact } from "../store/types";
 import type { Tier } from "./model";
 import { performanceScore } from "./performance";
 import { promotedTier } from "./tiers";
@@ -84,7 +84,26 @@ export class AgentService {
    * score. Issue 6's routes call this after the chain confirms the action.
    */
   async recordActivity(agentId: string, delta: AgentActivityDelta): Promise<AgentRecord> {
-    const updated = await this.store.agents.addActivity(agentId, delta, this.clock());
+    return this.afterActivity(agentId, await this.store.agents.addActivity(agentId, delta, this.clock()));
+  }
+
+  /**
+   * Records facts about the agent's strategies (submitted, passed screening), each counted once however often and
+   * by whichever process it is reported, and re-evaluates tier and score. `recount` also repairs counts lost to a
+   * crash (AgentStore.recordStrategyFacts).
+   */
+  async recordStrategyFacts(
+    agentId: string,
+    facts: StrategyFact[],
+    options: { recount?: boolean } = {},
+  ): Promise<AgentRecord> {
+    return this.afterActivity(
+      agentId,
+      await this.store.agents.recordStrategyFacts(agentId, facts, this.clock(), options),
+    );
+  }
+
+  private async afterActivity(agentId: string, updated: AgentRecord | null): Promise<AgentRecord> {
     if (!updated) throw new NotFoundError(`agent_id: no agent ${agentId}`);
     const result = await this.reevaluate(updated);
     this.forgetPublicReads();

@@ -31,7 +31,7 @@ import type { Logger } from "../logger";
 import { MemoryTxJournal } from "../store/memory/txJournal";
 import { MongoTxJournal } from "../store/mongo/txJournal";
 import type { TxJournalStore } from "../store/txJournal";
-import type { AgentRecord, Store } from "../store/types";
+import type { AgentRecord, Store, StrategyFact } from "../store/types";
 import { ContractRevertError, TxEngine, intentKeyFor, stepKey, type SendResult, type TxEngineOptions } from "../tx";
 import { isNetworkError } from "../tx/providerErrors";
 import { SystemContracts } from "./contracts";
@@ -494,7 +494,8 @@ export class OnchainService {
       };
     };
     this.#saw(result);
-    if (!result.replayed) await this.#agents.recordActivity(agent.agentId, { strategiesSubmitted: 1 });
+    // Counted once per strategy, so a retry or a replay through the journal may report it again.
+    await this.#agents.recordStrategyFacts(agent.agentId, [{ kind: "submitted", strategyId: args.strategyId }]);
     // Screening runs after the answer, in the background; its intent key makes it happen once per strategy.
     if (this.#screeningEnabled()) {
       this.#background_(`screening ${args.strategyId}`, () => this.screen(agent.agentId, args.strategyId));
@@ -536,7 +537,7 @@ export class OnchainService {
       }
       return (await Promise.all(pages)).flat();
     });
-    await this.#syncCounters(agent, views.length, views.filter((v) => passedScreening(Number(v.status))).length);
+    await this.#syncCounters(agent, views);
     return {
       agent_address: address,
       strategies: views.map((v) => ({
@@ -554,17 +555,19 @@ export class OnchainService {
 
   /**
    * The chain is the record of what was submitted and screened: when it shows more than the agent's counters (a
-   * submission finished by reconcile after a crash, strategies moved past screening by the screener), the counters
-   * catch up, which may promote the agent (tiers.ts).
+   * submission finished by reconcile after a crash, strategies moved past screening by the screener), the facts of
+   * every listed strategy are recorded. Each fact counts once, whichever process or path reported it first, so this
+   * catch-up cannot double-count a submission or a screening recorded at the same moment; it may promote the agent
+   * (tiers.ts).
    */
-  async #syncCounters(agent: AgentRecord, submitted: number, passed: number): Promise<void> {
-    const delta = {
-      strategiesSubmitted: Math.max(0, submitted - agent.strategiesSubmitted),
-      strategiesPassedScreening: Math.max(0, passed - agent.strategiesPassedScreening),
-    };
-    if (delta.strategiesSubmitted > 0 || delta.strategiesPassedScreening > 0) {
-      await this.#agents.recordActivity(agent.agentId, delta);
-    }
+  async #syncCounters(agent: AgentRecord, views: ReadonlyArray<{ id: string; status: bigint }>): Promise<void> {
+    const passed = views.filter((view) => passedScreening(Number(view.status)));
+    if (views.length <= agent.strategiesSubmitted && passed.length <= agent.strategiesPassedScreening) return;
+    const facts: StrategyFact[] = [
+      ...views.map((view) => ({ kind: "submitted" as const, strategyId: view.id })),
+      ...passed.map((view) => ({ kind: "passed_screening" as const, strategyId: view.id })),
+    ];
+    await this.#agents.recordStrategyFacts(agent.agentId, facts, { recount: true });
   }
 
   // ---------------------------------------------------------------- faucet
@@ -875,8 +878,8 @@ export class OnchainService {
       meta: { strategy_id: strategyId, verdict: verdict.pass ? "passed" : "failed", reasons: verdict.reasons },
     });
     this.#saw(result);
-    if (verdict.pass && !result.replayed) {
-      await this.#agents.recordActivity(agentId, { strategiesPassedScreening: 1 });
+    if (verdict.pass) {
+      await this.#agents.recordStrategyFacts(agentId, [{ kind: "passed_screening", strategyId }]);
     }
     this.#log.info(
       { strategyId, agentId, verdict: verdict.pass ? "passed" : "failed", reasons: verdict.reasons, tx: result.hash },
@@ -905,7 +908,7 @@ export class OnchainService {
         const views = [];
         for (let offset = 0; offset < count; offset += 100)
           views.push(...(await registry.strategiesOf(address, offset, 100)));
-        await this.#syncCounters(agent, views.length, views.filter((v) => passedScreening(Number(v.status))).length);
+        await this.#syncCounters(agent, views);
         for (const view of views) {
           if (Number(view.status) !== SHADOW_STATUS) continue;
           shadow += 1;

@@ -43,6 +43,15 @@ export interface AgentRecord {
   updatedAt: Date;
 }
 
+/** What can be true of one of an agent's strategies; each fact is counted once (AgentStore.recordStrategyFacts). */
+export type StrategyFactKind = "submitted" | "passed_screening";
+
+export interface StrategyFact {
+  kind: StrategyFactKind;
+  /** bytes32 strategy id of the registry, 0x-prefixed. */
+  strategyId: string;
+}
+
 /** Counters an activity report adds to an agent. */
 export interface AgentActivityDelta {
   strategiesSubmitted?: number;
@@ -71,6 +80,19 @@ export interface AgentStore {
   any(): Promise<boolean>;
   /** Adds the delta to the agent's counters atomically; returns the updated record (null if unknown). */
   addActivity(agentId: string, delta: AgentActivityDelta, now: Date): Promise<AgentRecord | null>;
+  /**
+   * Records facts about the agent's strategies, each at most once, and adds the new ones to the counters
+   * (`submitted` to strategiesSubmitted, `passed_screening` to strategiesPassedScreening): a fact reported again (a
+   * retry, another process, the catch-up from the chain) changes nothing. With `recount`, the counters are then raised
+   * to the number of recorded facts, which repairs a count lost between a fact's insert and its counter update (a
+   * crash). Returns the updated record, or null for an unknown agent (nothing is recorded then).
+   */
+  recordStrategyFacts(
+    agentId: string,
+    facts: StrategyFact[],
+    now: Date,
+    options?: { recount?: boolean },
+  ): Promise<AgentRecord | null>;
   /**
    * Sets fields derived from the counters (tier, score) only if the tier is still `expectedTier`
    * (compare-and-set, so two concurrent evaluations cannot lower one another). Returns the updated record or null.

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import fc from "fast-check";
 import { randomUUID } from "node:crypto";
 import { DuplicateKeyError } from "../../../api/src/errors";
 import type { AgentRecord, Store } from "../../../api/src/store/types";
@@ -174,6 +175,80 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(updated?.depositsMicroUsdc).to.equal("25000000");
         expect(updated?.updatedAt.getTime()).to.equal(now.getTime());
         expect(await store.agents.addActivity("missing", { strategiesSubmitted: 1 }, now)).to.equal(null);
+      });
+
+      it("counts each strategy fact once, however often, concurrently and in whichever case it is reported", async function () {
+        const agent = sampleAgent();
+        await store.agents.insert(agent);
+        const now = new Date(Date.UTC(2026, 5, 3));
+        const id = (n: number) => "0x" + n.toString(16).padStart(64, "0");
+        await Promise.all(
+          Array.from({ length: 10 }, () =>
+            store.agents.recordStrategyFacts(agent.agentId, [{ kind: "submitted", strategyId: id(0xab) }], now),
+          ),
+        );
+        const again = await store.agents.recordStrategyFacts(
+          agent.agentId,
+          [{ kind: "submitted", strategyId: "0x" + id(0xab).slice(2).toUpperCase() }],
+          now,
+        );
+        expect(again).to.deep.include({ strategiesSubmitted: 1, strategiesPassedScreening: 0 });
+        // The catch-up from the chain lists every strategy, known or not.
+        const caughtUp = await store.agents.recordStrategyFacts(
+          agent.agentId,
+          [
+            { kind: "submitted", strategyId: id(0xab) },
+            { kind: "submitted", strategyId: id(2) },
+            { kind: "submitted", strategyId: id(3) },
+            { kind: "passed_screening", strategyId: id(0xab) },
+            { kind: "passed_screening", strategyId: id(0xab) },
+          ],
+          now,
+          { recount: true },
+        );
+        expect(caughtUp).to.deep.include({ strategiesSubmitted: 3, strategiesPassedScreening: 1 });
+        expect(caughtUp?.updatedAt.getTime()).to.equal(now.getTime());
+        expect((await store.agents.findById(agent.agentId))?.strategiesSubmitted).to.equal(3);
+        expect(await store.agents.recordStrategyFacts("missing", [{ kind: "submitted", strategyId: id(1) }], now)).to.be
+          .null;
+      });
+
+      it("keeps the counters equal to the distinct facts reported, in any order and batching (property)", async function () {
+        const now = new Date(Date.UTC(2026, 5, 4));
+        const fact = fc.record({
+          kind: fc.constantFrom("submitted" as const, "passed_screening" as const),
+          strategyId: fc.integer({ min: 1, max: 6 }).map((n) => "0x" + n.toString(16).padStart(64, "0")),
+        });
+        // Rounds of concurrent reports; each report is a batch of facts, with or without a recount.
+        const rounds = fc.array(
+          fc.array(fc.record({ facts: fc.array(fact, { maxLength: 4 }), recount: fc.boolean() }), {
+            minLength: 1,
+            maxLength: 3,
+          }),
+          { minLength: 1, maxLength: 4 },
+        );
+        await fc.assert(
+          fc.asyncProperty(rounds, async (plan) => {
+            const agent = sampleAgent();
+            await store.agents.insert(agent);
+            const distinct = new Set<string>();
+            for (const round of plan) {
+              await Promise.all(
+                round.map((report) =>
+                  store.agents.recordStrategyFacts(agent.agentId, report.facts, now, { recount: report.recount }),
+                ),
+              );
+              for (const report of round) for (const f of report.facts) distinct.add(`${f.kind}:${f.strategyId}`);
+            }
+            const submitted = [...distinct].filter((key) => key.startsWith("submitted:")).length;
+            const stored = await store.agents.findById(agent.agentId);
+            expect(stored).to.deep.include({
+              strategiesSubmitted: submitted,
+              strategiesPassedScreening: distinct.size - submitted,
+            });
+          }),
+          { numRuns: Number(process.env.STORE_PROPERTY_RUNS ?? 25) },
+        );
       });
 
       it("updates standing only when the tier still has the expected value", async function () {

@@ -28,6 +28,38 @@ describe("MongoDB store: counters shared by several processes", function () {
   });
 });
 
+describe("MongoDB store: strategy facts", function () {
+  it("repairs with a recount a count lost between a fact's insert and its counter update (a crash)", async function () {
+    const store = await freshMongoStore("facts");
+    try {
+      const agent = sampleAgent();
+      await store.agents.insert(agent);
+      const strategyId = "0x" + "ab".repeat(32);
+      // What a process that died right after inserting the fact leaves behind.
+      await store.db.collection("agent_strategy_facts").insertOne({
+        _id: `${agent.agentId}:passed_screening:${strategyId}` as never,
+        agentId: agent.agentId,
+        kind: "passed_screening",
+        strategyId,
+        at: new Date(),
+      });
+      const now = new Date(Date.UTC(2026, 5, 5));
+      const reported = await store.agents.recordStrategyFacts(
+        agent.agentId,
+        [{ kind: "passed_screening", strategyId }],
+        now,
+      );
+      expect(reported?.strategiesPassedScreening).to.equal(0, "a known fact adds nothing");
+      const repaired = await store.agents.recordStrategyFacts(agent.agentId, [], now, { recount: true });
+      expect(repaired).to.deep.include({ strategiesSubmitted: 0, strategiesPassedScreening: 1 });
+      const later = await store.agents.recordStrategyFacts(agent.agentId, [], now, { recount: true });
+      expect(later?.strategiesPassedScreening).to.equal(1);
+    } finally {
+      await dropMongoStore(store);
+    }
+  });
+});
+
 describe("MongoDB store: wallet and key pointers", function () {
   let store: MongoStore;
   beforeEach(async function () {

@@ -10,6 +10,7 @@ import type {
   NonceStore,
   Store,
   StoreHealth,
+  StrategyFact,
 } from "../types";
 
 /**
@@ -43,6 +44,8 @@ export class MemoryAgentStore implements AgentStore {
   private readonly idByWallet = new Map<string, string>();
   private readonly idByKeyHash = new Map<string, string>();
   private readonly indexes = new Set<number>();
+  /** Per agent: `${kind}:${strategyId}` of every strategy fact recorded. */
+  private readonly facts = new Map<string, Set<string>>();
 
   async insert(agent: AgentRecord): Promise<void> {
     const walletKey = agent.walletAddress.toLowerCase();
@@ -97,6 +100,34 @@ export class MemoryAgentStore implements AgentStore {
     agent.strategiesSubmitted += delta.strategiesSubmitted ?? 0;
     agent.strategiesPassedScreening += delta.strategiesPassedScreening ?? 0;
     agent.depositsMicroUsdc = (BigInt(agent.depositsMicroUsdc) + (delta.depositsMicroUsdc ?? 0n)).toString();
+    agent.updatedAt = new Date(now);
+    return copyAgent(agent);
+  }
+
+  async recordStrategyFacts(
+    agentId: string,
+    facts: StrategyFact[],
+    now: Date,
+    options: { recount?: boolean } = {},
+  ): Promise<AgentRecord | null> {
+    const agent = this.byId.get(agentId);
+    if (!agent) return null;
+    let known = this.facts.get(agentId);
+    if (!known) this.facts.set(agentId, (known = new Set()));
+    for (const fact of facts) {
+      const key = `${fact.kind}:${fact.strategyId.toLowerCase()}`;
+      if (known.has(key)) continue;
+      known.add(key);
+      if (fact.kind === "submitted") agent.strategiesSubmitted += 1;
+      else agent.strategiesPassedScreening += 1;
+    }
+    if (options.recount) {
+      // Nothing is ever lost between a fact and its count here (no await between them); kept for the same contract.
+      const keys = [...known];
+      const submitted = keys.filter((key) => key.startsWith("submitted:")).length;
+      agent.strategiesSubmitted = Math.max(agent.strategiesSubmitted, submitted);
+      agent.strategiesPassedScreening = Math.max(agent.strategiesPassedScreening, keys.length - submitted);
+    }
     agent.updatedAt = new Date(now);
     return copyAgent(agent);
   }

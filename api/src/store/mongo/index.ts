@@ -1,4 +1,4 @@
-import { Long, MongoClient, MongoServerError, type Collection, type Db } from "mongodb";
+import { Long, MongoBulkWriteError, MongoClient, MongoServerError, type Collection, type Db } from "mongodb";
 import { DuplicateKeyError } from "../../errors";
 import type { AgentStatus, AgentType, Tier } from "../../domain/model";
 import type {
@@ -11,6 +11,8 @@ import type {
   NonceStore,
   Store,
   StoreHealth,
+  StrategyFact,
+  StrategyFactKind,
 } from "../types";
 
 /**
@@ -143,6 +145,15 @@ interface AgentPointerDocument {
   createdAt: Date;
 }
 
+/** One recorded fact about an agent's strategy; `_id` `${agentId}:${kind}:${strategyId}` makes it count once. */
+interface StrategyFactDocument {
+  _id: string;
+  agentId: string;
+  kind: StrategyFactKind;
+  strategyId: string;
+  at: Date;
+}
+
 /**
  * A pointer whose agent document never appeared (the process died between the two inserts) is taken over after
  * this long; a younger one may belong to a registration still in flight.
@@ -161,6 +172,7 @@ export class MongoAgentStore implements AgentStore {
     private readonly collection: Collection<AgentDocument>,
     private readonly wallets: Collection<AgentPointerDocument>,
     private readonly keys: Collection<AgentPointerDocument>,
+    private readonly facts: Collection<StrategyFactDocument>,
   ) {}
 
   async init(): Promise<void> {
@@ -168,6 +180,7 @@ export class MongoAgentStore implements AgentStore {
     await this.collection.createIndex({ apiKeyHash: 1 }, { unique: true, name: "agents_key_hash_unique" });
     await this.collection.createIndex({ agentIndex: 1 }, { unique: true, name: "agents_index_unique" });
     await this.collection.createIndex({ performanceScore: -1, createdAt: 1, _id: 1 }, { name: "agents_leaderboard" });
+    await this.facts.createIndex({ agentId: 1, kind: 1 }, { name: "strategy_facts_by_agent" });
   }
 
   async insert(agent: AgentRecord): Promise<void> {
@@ -291,6 +304,71 @@ export class MongoAgentStore implements AgentStore {
       { returnDocument: "after" },
     );
     return doc ? toAgentRecord(doc) : null;
+  }
+
+  async recordStrategyFacts(
+    agentId: string,
+    facts: StrategyFact[],
+    now: Date,
+    options: { recount?: boolean } = {},
+  ): Promise<AgentRecord | null> {
+    return this.queue.run(agentId, async () => {
+      if (!(await this.collection.findOne({ _id: agentId }, { projection: { _id: 1 } }))) return null;
+      const added = await this.insertNewFacts(agentId, facts, now);
+      let doc: AgentDocument | null = null;
+      if (added.submitted > 0 || added.passed > 0) {
+        doc = await this.collection.findOneAndUpdate(
+          { _id: agentId },
+          {
+            $inc: { strategiesSubmitted: added.submitted, strategiesPassedScreening: added.passed },
+            $set: { updatedAt: now },
+          },
+          { returnDocument: "after" },
+        );
+      }
+      if (options.recount) {
+        const [submitted, passed] = await Promise.all([
+          this.facts.countDocuments({ agentId, kind: "submitted" }),
+          this.facts.countDocuments({ agentId, kind: "passed_screening" }),
+        ]);
+        doc = await this.collection.findOneAndUpdate(
+          { _id: agentId },
+          { $max: { strategiesSubmitted: submitted, strategiesPassedScreening: passed }, $set: { updatedAt: now } },
+          { returnDocument: "after" },
+        );
+      }
+      doc ??= await this.collection.findOne({ _id: agentId });
+      return doc ? toAgentRecord(doc) : null;
+    });
+  }
+
+  /** Inserts the facts not yet recorded (one unordered insert); returns how many of each kind were new. */
+  private async insertNewFacts(
+    agentId: string,
+    facts: StrategyFact[],
+    now: Date,
+  ): Promise<{ submitted: number; passed: number }> {
+    const byId = new Map<string, StrategyFactDocument>();
+    for (const fact of facts) {
+      const strategyId = fact.strategyId.toLowerCase();
+      const _id = `${agentId}:${fact.kind}:${strategyId}`;
+      byId.set(_id, { _id, agentId, kind: fact.kind, strategyId, at: now });
+    }
+    const docs = [...byId.values()];
+    if (docs.length === 0) return { submitted: 0, passed: 0 };
+    let refused = new Set<number>();
+    try {
+      await this.facts.insertMany(docs, { ordered: false });
+    } catch (error) {
+      if (!(error instanceof MongoBulkWriteError)) throw error;
+      const writeErrors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+      // A duplicate is a fact recorded before: expected. Anything else is a real failure.
+      if (writeErrors.some((writeError) => writeError.code !== 11000)) throw error;
+      refused = new Set(writeErrors.map((writeError) => writeError.index));
+    }
+    const inserted = docs.filter((_, index) => !refused.has(index));
+    const submitted = inserted.filter((doc) => doc.kind === "submitted").length;
+    return { submitted, passed: inserted.length - submitted };
   }
 
   async updateStanding(
@@ -442,6 +520,7 @@ export class MongoStore implements Store {
       db.collection<AgentDocument>("agents"),
       db.collection<AgentPointerDocument>("agent_wallets"),
       db.collection<AgentPointerDocument>("agent_keys"),
+      db.collection<StrategyFactDocument>("agent_strategy_facts"),
     );
     this.nonces = new MongoNonceStore(
       db.collection<NonceDocument>("nonces"),
