@@ -33,11 +33,11 @@ describe("E2E: idempotency and concurrency through HTTP", function () {
   });
 
   async function agentWithFaucet() {
-    const { apiKey } = await registerAgent(base);
+    const { apiKey, agentId } = await registerAgent(base);
     const call = client(base, apiKey);
     const drip = await call("POST", "/api/v1/agent/faucet");
     expect(drip.status).to.equal(200);
-    return { call, address: drip.body.agent_address as string };
+    return { call, agentId, address: drip.body.agent_address as string };
   }
 
   const registry = () =>
@@ -87,7 +87,7 @@ describe("E2E: idempotency and concurrency through HTTP", function () {
     });
 
     it("deposits once for a key given twice (also concurrently), and drips once", async function () {
-      const { call, address } = await agentWithFaucet();
+      const { call, address, agentId } = await agentWithFaucet();
       const usdc = TestUSDC__factory.connect(deployment.usdc.address, ethers.provider);
       const before = await usdc.balanceOf(address);
       const body = { vault_id: "conservative", amount_usdc: 10 };
@@ -99,6 +99,24 @@ describe("E2E: idempotency and concurrency through HTTP", function () {
       expect(a.status).to.equal(200);
       expect(b.body).to.deep.equal(a.body);
       expect(c.body).to.deep.equal(a.body);
+      expect(await usdc.balanceOf(address)).to.equal(before - 10_000_000n);
+      expect((await system.store.agents.findById(agentId))?.depositsMicroUsdc).to.equal("10000000");
+
+      // What a process leaves when it dies after the deposit was mined but before it was counted (and so before its
+      // answer was kept): the retry with the same key is answered from the transaction journal and counts it, once.
+      const depositTx = (a.body.deposit_tx as string).toLowerCase();
+      await system.store.db.collection("agent_deposits").deleteOne({ _id: depositTx as never });
+      const kept = await system.store.db
+        .collection("idempotent_responses")
+        .deleteMany({ body: { $regex: depositTx, $options: "i" } });
+      expect(kept.deletedCount).to.equal(1);
+      await system.store.db
+        .collection("agents")
+        .updateOne({ _id: agentId as never }, { $set: { depositsMicroUsdc: 0 } });
+      const retried = await call("POST", "/api/v1/agent/vault/deposit", body, { "Idempotency-Key": "dep-1" });
+      expect(retried.body).to.deep.equal(a.body);
+      await call("POST", "/api/v1/agent/vault/deposit", body, { "Idempotency-Key": "dep-1" });
+      expect((await system.store.agents.findById(agentId))?.depositsMicroUsdc).to.equal("10000000");
       expect(await usdc.balanceOf(address)).to.equal(before - 10_000_000n);
 
       const { apiKey } = await registerAgent(base);

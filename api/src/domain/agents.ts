@@ -103,6 +103,11 @@ export class AgentService {
     );
   }
 
+  /** Adds a deposit to the agent's total once per transaction (AgentStore.recordDeposit). */
+  async recordDeposit(agentId: string, txHash: string, microUsdc: bigint): Promise<AgentRecord> {
+    return this.afterActivity(agentId, await this.store.agents.recordDeposit(agentId, txHash, microUsdc, this.clock()));
+  }
+
   private async afterActivity(agentId: string, updated: AgentRecord | null): Promise<AgentRecord> {
     if (!updated) throw new NotFoundError(`agent_id: no agent ${agentId}`);
     const result = await this.reevaluate(updated);

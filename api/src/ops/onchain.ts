@@ -421,7 +421,8 @@ export class OnchainService {
       },
     ]);
     this.#saw(approve, deposit);
-    if (!deposit.replayed) await this.#agents.recordActivity(agent.agentId, { depositsMicroUsdc: amount });
+    // Counted once per transaction, so a retry answered from the journal (also after a crash) may report it again.
+    await this.#agents.recordDeposit(agent.agentId, deposit.hash, amount);
     const [name, shares] = await read("the vault", () =>
       Promise.all([vault.name(), vault.balanceOf(address, { blockTag: deposit.receipt.blockNumber })]),
     );

@@ -94,6 +94,11 @@ export interface AgentStore {
     options?: { recount?: boolean },
   ): Promise<AgentRecord | null>;
   /**
+   * Adds a deposit to the agent's total once per transaction: the same `txHash` reported again (a retry answered from
+   * the journal, another instance) changes nothing. Returns the updated record, or null for an unknown agent.
+   */
+  recordDeposit(agentId: string, txHash: string, microUsdc: bigint, now: Date): Promise<AgentRecord | null>;
+  /**
    * Sets fields derived from the counters (tier, score) only if the tier is still `expectedTier`
    * (compare-and-set, so two concurrent evaluations cannot lower one another). Returns the updated record or null.
    */

@@ -213,6 +213,27 @@ export function storeConformance(name: string, harness: StoreHarness): void {
           .null;
       });
 
+      it("adds a deposit once per transaction hash, however often and concurrently it is reported", async function () {
+        const agent = sampleAgent();
+        await store.agents.insert(agent);
+        const now = new Date(Date.UTC(2026, 5, 6));
+        const tx = "0x" + "cd".repeat(32);
+        await Promise.all(
+          Array.from({ length: 10 }, () => store.agents.recordDeposit(agent.agentId, tx, 2_500_000n, now)),
+        );
+        const again = await store.agents.recordDeposit(
+          agent.agentId,
+          tx.toUpperCase().replace("0X", "0x"),
+          2_500_000n,
+          now,
+        );
+        expect(again?.depositsMicroUsdc).to.equal("2500000");
+        const other = await store.agents.recordDeposit(agent.agentId, "0x" + "ef".repeat(32), 1n, now);
+        expect(other?.depositsMicroUsdc).to.equal("2500001");
+        expect(other?.updatedAt.getTime()).to.equal(now.getTime());
+        expect(await store.agents.recordDeposit("missing", "0x" + "01".repeat(32), 1n, now)).to.be.null;
+      });
+
       it("keeps the counters equal to the distinct facts reported, in any order and batching (property)", async function () {
         const now = new Date(Date.UTC(2026, 5, 4));
         const fact = fc.record({

@@ -46,6 +46,8 @@ export class MemoryAgentStore implements AgentStore {
   private readonly indexes = new Set<number>();
   /** Per agent: `${kind}:${strategyId}` of every strategy fact recorded. */
   private readonly facts = new Map<string, Set<string>>();
+  /** Transaction hashes (lowercase) of the deposits counted. */
+  private readonly deposits = new Set<string>();
 
   async insert(agent: AgentRecord): Promise<void> {
     const walletKey = agent.walletAddress.toLowerCase();
@@ -130,6 +132,15 @@ export class MemoryAgentStore implements AgentStore {
     }
     agent.updatedAt = new Date(now);
     return copyAgent(agent);
+  }
+
+  async recordDeposit(agentId: string, txHash: string, microUsdc: bigint, now: Date): Promise<AgentRecord | null> {
+    const agent = this.byId.get(agentId);
+    if (!agent) return null;
+    const key = txHash.toLowerCase();
+    if (this.deposits.has(key)) return copyAgent(agent);
+    this.deposits.add(key);
+    return this.addActivity(agentId, { depositsMicroUsdc: microUsdc }, now);
   }
 
   async updateStanding(

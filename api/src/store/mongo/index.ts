@@ -154,6 +154,14 @@ interface StrategyFactDocument {
   at: Date;
 }
 
+/** One counted deposit; `_id` is the transaction hash (lowercase), so a deposit counts once. */
+interface DepositDocument {
+  _id: string;
+  agentId: string;
+  microUsdc: Long;
+  at: Date;
+}
+
 /**
  * A pointer whose agent document never appeared (the process died between the two inserts) is taken over after
  * this long; a younger one may belong to a registration still in flight.
@@ -173,6 +181,7 @@ export class MongoAgentStore implements AgentStore {
     private readonly wallets: Collection<AgentPointerDocument>,
     private readonly keys: Collection<AgentPointerDocument>,
     private readonly facts: Collection<StrategyFactDocument>,
+    private readonly deposits: Collection<DepositDocument>,
   ) {}
 
   async init(): Promise<void> {
@@ -339,6 +348,25 @@ export class MongoAgentStore implements AgentStore {
       }
       doc ??= await this.collection.findOne({ _id: agentId });
       return doc ? toAgentRecord(doc) : null;
+    });
+  }
+
+  async recordDeposit(agentId: string, txHash: string, microUsdc: bigint, now: Date): Promise<AgentRecord | null> {
+    return this.queue.run(agentId, async () => {
+      const current = await this.collection.findOne({ _id: agentId });
+      if (!current) return null;
+      try {
+        await this.deposits.insertOne({
+          _id: txHash.toLowerCase(),
+          agentId,
+          microUsdc: Long.fromBigInt(microUsdc),
+          at: now,
+        });
+      } catch (error) {
+        if (!isDuplicate(error)) throw error;
+        return toAgentRecord(current); // counted before
+      }
+      return this.addActivityNow(agentId, { depositsMicroUsdc: microUsdc }, now);
     });
   }
 
@@ -521,6 +549,7 @@ export class MongoStore implements Store {
       db.collection<AgentPointerDocument>("agent_wallets"),
       db.collection<AgentPointerDocument>("agent_keys"),
       db.collection<StrategyFactDocument>("agent_strategy_facts"),
+      db.collection<DepositDocument>("agent_deposits"),
     );
     this.nonces = new MongoNonceStore(
       db.collection<NonceDocument>("nonces"),
