@@ -10,7 +10,6 @@
 import { ethers, network } from "hardhat";
 import { time } from "@nomicfoundation/hardhat-network-helpers";
 import type { ContractTransactionResponse } from "ethers";
-import type { IStrategyRegistryV3 } from "../../typechain-types/contracts/registry/StrategyRegistryV3";
 import {
   AgentBadges__factory,
   NapFaucet__factory,
@@ -21,6 +20,7 @@ import {
   TestUSDC__factory,
   TimelockController__factory,
 } from "../../typechain-types";
+import { defaultParams } from "../../test/contracts/registry/helpers";
 import type { BenchSection } from "./table";
 
 const TARGET_RATIO = 1.25;
@@ -29,15 +29,8 @@ const SSTORE_NEW = 22_100n;
 const SSTORE_UPDATE = 5_000n;
 const NAME = "Momentum alpha v1"; // 17 bytes: a short string, one slot
 
-const PARAMS: IStrategyRegistryV3.RiskParamsStruct = {
-  maxPositionSizePercent: 10n,
-  maxLeverage: 200n,
-  stopLossPercent: 500n,
-  slippageToleranceBps: 100n,
-  correlationThreshold: 70n,
-  velocityLimit: 1_000_000n,
-  flashLoansEnabled: false,
-};
+/** The API's default risk parameters, the ones the registry tests use. */
+const PARAMS = defaultParams();
 
 /** EIP-2028 calldata cost of a transaction's data. */
 export function calldataGas(data: string): bigint {
