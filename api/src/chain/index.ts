@@ -1,6 +1,7 @@
 import { JsonRpcProvider, Network, type Provider } from "ethers";
 import { VAULT_IDS } from "../domain/model";
 import { defaultDeploymentFile, loadDeployment, type Deployment } from "./deployment";
+import { TtlCache } from "../ttlCache";
 import { VaultReader, type VaultReaderOptions } from "./vaults";
 
 /** Chain access for the API: the provider, the chain identity, the deployment and the readers built from it. */
@@ -34,7 +35,7 @@ export function createChainAccess(
   deployment: Deployment | null,
   options: { vaultReader?: VaultReaderOptions } = {},
 ): ChainAccess {
-  let probe: { at: number; result: Promise<boolean> } | undefined;
+  const probes = new TtlCache<"rpc", boolean>(1_000);
   const sources = deployment
     ? VAULT_IDS.flatMap((id) => {
         const entry = deployment.vaults[id];
@@ -51,17 +52,17 @@ export function createChainAccess(
       : null,
     isConnected(timeoutMs = 2_000) {
       // One probe at a time, its answer reused for a second: health checks under load cost no extra RPC traffic.
-      const now = Date.now();
-      if (probe && now - probe.at < 1_000) return probe.result;
-      const result = new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), timeoutMs);
-        provider.getBlockNumber().then(
-          () => (clearTimeout(timer), resolve(true)),
-          () => (clearTimeout(timer), resolve(false)),
-        );
-      });
-      probe = { at: now, result };
-      return result;
+      return probes.get(
+        "rpc",
+        () =>
+          new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), timeoutMs);
+            provider.getBlockNumber().then(
+              () => (clearTimeout(timer), resolve(true)),
+              () => (clearTimeout(timer), resolve(false)),
+            );
+          }),
+      );
     },
   };
 }

@@ -1,5 +1,6 @@
 import { formatUnits, type Provider } from "ethers";
 import type { VaultId } from "../domain/model";
+import { TtlCache } from "../ttlCache";
 import { VaultLens__factory } from "../../../typechain-types";
 
 /**
@@ -42,10 +43,7 @@ export const DEFAULT_BLOCK_NUMBER_TTL_MS = 250;
 export class VaultReader {
   private cache: { block: number; vaults: VaultInfo[] } | null = null;
   private inflight: { block: number; promise: Promise<VaultInfo[]> } | null = null;
-  private latest: { block: number; at: number } | null = null;
-  private blockQuery: Promise<number> | null = null;
-  private readonly blockNumberTtlMs: number;
-  private readonly now: () => number;
+  private readonly latestBlock: TtlCache<"latest", number>;
 
   constructor(
     private readonly provider: Provider,
@@ -53,13 +51,12 @@ export class VaultReader {
     private readonly lensAddress: string,
     options: VaultReaderOptions = {},
   ) {
-    this.blockNumberTtlMs = options.blockNumberTtlMs ?? DEFAULT_BLOCK_NUMBER_TTL_MS;
-    this.now = options.now ?? Date.now;
+    this.latestBlock = new TtlCache(options.blockNumberTtlMs ?? DEFAULT_BLOCK_NUMBER_TTL_MS, options.now);
   }
 
   /** The vaults at the latest block, from the cache when the block has not changed. */
   async list(): Promise<VaultInfo[]> {
-    const block = this.freshBlock() ?? (await this.latestBlock());
+    const block = await this.latestBlock.get("latest", () => this.provider.getBlockNumber());
     if (this.cache?.block === block) return this.cache.vaults;
     if (this.inflight?.block === block) return this.inflight.promise;
     const promise = this.readAt(block);
@@ -71,30 +68,6 @@ export class VaultReader {
     } finally {
       if (this.inflight?.promise === promise) this.inflight = null;
     }
-  }
-
-  /** The latest block number while it is younger than the TTL, else undefined. */
-  private freshBlock(): number | undefined {
-    if (this.latest && this.now() - this.latest.at < this.blockNumberTtlMs) return this.latest.block;
-    return undefined;
-  }
-
-  /** Asks the node for the latest block number; concurrent callers share one request. */
-  private latestBlock(): Promise<number> {
-    if (!this.blockQuery) {
-      const asked = this.now();
-      this.blockQuery = this.provider
-        .getBlockNumber()
-        .then((block) => {
-          // Never step back to an older block when answers arrive out of order.
-          if (!this.latest || block >= this.latest.block) this.latest = { block, at: asked };
-          return block;
-        })
-        .finally(() => {
-          this.blockQuery = null;
-        });
-    }
-    return this.blockQuery;
   }
 
   /** One eth_call: VaultLens.vaults(address[]) at `blockTag`. */

@@ -3,33 +3,13 @@ import type { AgentActivityDelta, AgentRecord, AgentStats, Store, StrategyFact }
 import type { Tier } from "./model";
 import { performanceScore } from "./performance";
 import { promotedTier } from "./tiers";
+import { TtlCache } from "../ttlCache";
 
 /**
  * How long a leaderboard page or the statistics may be served from memory. Public aggregate reads are the hottest
  * endpoints and their exact freshness does not matter; one second keeps the store from being scanned per request.
  */
 export const PUBLIC_READ_CACHE_MS = 1_000;
-
-/** A value computed at most once per `ttlMs` (concurrent callers share the computation). */
-class TtlCache<K, V> {
-  private readonly entries = new Map<K, { at: number; value: Promise<V> }>();
-
-  constructor(private readonly ttlMs: number) {}
-
-  get(key: K, compute: () => Promise<V>): Promise<V> {
-    const now = Date.now();
-    const entry = this.entries.get(key);
-    if (entry && now - entry.at < this.ttlMs) return entry.value;
-    const value = compute();
-    this.entries.set(key, { at: now, value });
-    value.catch(() => this.entries.delete(key));
-    return value;
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
-}
 
 /** Public views of agents (leaderboard, statistics, lookup) and the write paths that change an agent's standing. */
 /** Called after an agent's tier changed (promotion or operator grant); issue 6 mints badges and NAP grants here. */

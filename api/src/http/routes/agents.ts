@@ -2,6 +2,7 @@ import { formatUnits } from "ethers";
 import { z } from "zod";
 import type { Services } from "../../services";
 import type { AgentRecord } from "../../store/types";
+import { SerializedJson } from "../serializedJson";
 import { defineRoute, type RouteDefinition } from "../route";
 
 export const leaderboardQuery = z.strictObject({
@@ -33,7 +34,15 @@ export const statsResponse = z
 
 export function agentRoutes(services: Services): RouteDefinition[] {
   // The service hands out the same array while its one-second cache holds, so the serialized page can be reused.
-  const serialized = new WeakMap<AgentRecord[], string>();
+  const leaderboardBody = new SerializedJson((agents: AgentRecord[]): z.input<typeof leaderboardResponse> => ({
+    agents: agents.map((agent) => ({
+      agent_name: agent.agentName,
+      tier: agent.tier,
+      performance_score: agent.performanceScore,
+      strategies_submitted: agent.strategiesSubmitted,
+    })),
+    count: agents.length,
+  }));
   return [
     defineRoute({
       method: "get",
@@ -44,24 +53,7 @@ export function agentRoutes(services: Services): RouteDefinition[] {
       rateLimit: "public",
       query: leaderboardQuery,
       responses: { 200: { description: "leaderboard", schema: leaderboardResponse } },
-      handler: async ({ query, ctx }) => {
-        const agents = await services.agents.leaderboard(query.limit);
-        let body = serialized.get(agents);
-        if (body === undefined) {
-          body = JSON.stringify({
-            agents: agents.map((agent) => ({
-              agent_name: agent.agentName,
-              tier: agent.tier,
-              performance_score: agent.performanceScore,
-              strategies_submitted: agent.strategiesSubmitted,
-            })),
-            count: agents.length,
-          });
-          serialized.set(agents, body);
-        }
-        ctx.type = "application/json; charset=utf-8";
-        return body;
-      },
+      handler: async ({ query, ctx }) => leaderboardBody.respond(ctx, await services.agents.leaderboard(query.limit)),
     }),
     defineRoute({
       method: "get",

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { Services } from "../../services";
 import { SERVICE_VERSION } from "../../version";
+import { TtlCache } from "../../ttlCache";
+import { SerializedJson } from "../serializedJson";
 import { defineRoute, type RouteDefinition } from "../route";
 
 export const healthResponse = z
@@ -17,12 +19,15 @@ export const healthResponse = z
 /** How long one health answer is reused: under load, /health costs no store ping or RPC call per request. */
 export const HEALTH_TTL_MS = 1_000;
 
-export function healthRoutes(services: Services): RouteDefinition[] {
-  let snapshot: { at: number; body: Promise<string> } | undefined;
+type Health = z.input<typeof healthResponse>;
 
-  async function probe(): Promise<string> {
+export function healthRoutes(services: Services): RouteDefinition[] {
+  const snapshots = new TtlCache<"health", Health>(HEALTH_TTL_MS);
+  const healthBody = new SerializedJson((health: Health) => health);
+
+  async function probe(): Promise<Health> {
     const [rpcConnected, store] = await Promise.all([services.chain.isConnected(), services.store.health()]);
-    const body: z.input<typeof healthResponse> = {
+    return {
       status: rpcConnected && store.connected ? "ok" : "degraded",
       version: SERVICE_VERSION,
       chain_id: services.chain.chainId,
@@ -30,7 +35,6 @@ export function healthRoutes(services: Services): RouteDefinition[] {
       rpc_connected: rpcConnected,
       store,
     };
-    return JSON.stringify(body);
   }
 
   return [
@@ -42,18 +46,7 @@ export function healthRoutes(services: Services): RouteDefinition[] {
       auth: null,
       rateLimit: "public",
       responses: { 200: { description: "health (also when degraded)", schema: healthResponse } },
-      handler: async ({ ctx }) => {
-        const now = Date.now();
-        if (!snapshot || now - snapshot.at >= HEALTH_TTL_MS) {
-          const fresh = { at: now, body: probe() };
-          // A failed probe is not reused: the next request probes again.
-          fresh.body.catch(() => snapshot === fresh && (snapshot = undefined));
-          snapshot = fresh;
-        }
-        ctx.type = "application/json";
-        ctx.body = await snapshot.body;
-        return undefined;
-      },
+      handler: async ({ ctx }) => healthBody.respond(ctx, await snapshots.get("health", probe)),
     }),
   ];
 }

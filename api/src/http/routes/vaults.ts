@@ -2,6 +2,7 @@ import { z } from "zod";
 import { UnavailableError } from "../../errors";
 import type { VaultInfo } from "../../chain/vaults";
 import type { Services } from "../../services";
+import { SerializedJson } from "../serializedJson";
 import { defineRoute, type RouteDefinition } from "../route";
 
 export const vaultItem = z
@@ -22,9 +23,9 @@ export const vaultListResponse = z
   .object({ vaults: z.array(vaultItem), total: z.number().int() })
   .meta({ id: "VaultList" });
 
-/** The JSON body of a vault list, in the wire shape of the spec. */
-function vaultListBody(vaults: VaultInfo[]): string {
-  const body: z.input<typeof vaultListResponse> = {
+/** The wire shape of a vault list, as the spec gives it. */
+function vaultListBody(vaults: VaultInfo[]): z.input<typeof vaultListResponse> {
+  return {
     vaults: vaults.map((vault) => ({
       address: vault.address,
       name: vault.name,
@@ -35,12 +36,11 @@ function vaultListBody(vaults: VaultInfo[]): string {
     })),
     total: vaults.length,
   };
-  return JSON.stringify(body);
 }
 
 export function vaultRoutes(services: Services): RouteDefinition[] {
   // The reader hands out one array per block, so its body is serialized once per block, not once per request.
-  const bodies = new WeakMap<VaultInfo[], string>();
+  const listBody = new SerializedJson(vaultListBody);
   return [
     defineRoute({
       method: "get",
@@ -66,14 +66,7 @@ export function vaultRoutes(services: Services): RouteDefinition[] {
           services.logger.warn({ err: error }, "vault read failed");
           throw new UnavailableError("chain unreachable: cannot read the vaults");
         }
-        let body = bodies.get(vaults);
-        if (body === undefined) {
-          body = vaultListBody(vaults);
-          bodies.set(vaults, body);
-        }
-        ctx.type = "application/json";
-        ctx.body = body;
-        return undefined;
+        return listBody.respond(ctx, vaults);
       },
     }),
   ];
