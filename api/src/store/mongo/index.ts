@@ -322,17 +322,15 @@ export class MongoAgentStore implements AgentStore {
     options: { recount?: boolean } = {},
   ): Promise<AgentRecord | null> {
     return this.queue.run(agentId, async () => {
-      if (!(await this.collection.findOne({ _id: agentId }, { projection: { _id: 1 } }))) return null;
+      const current = await this.collection.findOne({ _id: agentId });
+      if (!current) return null;
       const added = await this.insertNewFacts(agentId, facts, now);
-      let doc: AgentDocument | null = null;
+      let updated: AgentRecord | null = toAgentRecord(current);
       if (added.submitted > 0 || added.passed > 0) {
-        doc = await this.collection.findOneAndUpdate(
-          { _id: agentId },
-          {
-            $inc: { strategiesSubmitted: added.submitted, strategiesPassedScreening: added.passed },
-            $set: { updatedAt: now },
-          },
-          { returnDocument: "after" },
+        updated = await this.addActivityNow(
+          agentId,
+          { strategiesSubmitted: added.submitted, strategiesPassedScreening: added.passed },
+          now,
         );
       }
       if (options.recount) {
@@ -340,14 +338,14 @@ export class MongoAgentStore implements AgentStore {
           this.facts.countDocuments({ agentId, kind: "submitted" }),
           this.facts.countDocuments({ agentId, kind: "passed_screening" }),
         ]);
-        doc = await this.collection.findOneAndUpdate(
+        const doc = await this.collection.findOneAndUpdate(
           { _id: agentId },
           { $max: { strategiesSubmitted: submitted, strategiesPassedScreening: passed }, $set: { updatedAt: now } },
           { returnDocument: "after" },
         );
+        updated = doc ? toAgentRecord(doc) : null;
       }
-      doc ??= await this.collection.findOne({ _id: agentId });
-      return doc ? toAgentRecord(doc) : null;
+      return updated;
     });
   }
 
