@@ -112,11 +112,15 @@ describe("deploySystem", () => {
     });
 
     it("refuses settings for another chain", async () => {
-      const [deployer] = await ethers.getSigners();
+      const [deployer, guardian, oracle] = await ethers.getSigners();
       const settings = settingsFor(
         BASE_SEPOLIA_CHAIN_ID,
         "baseSepolia",
-        { SERVICE_RELAYER_ADDRESS: deployer.address },
+        {
+          SERVICE_RELAYER_ADDRESS: deployer.address,
+          GUARDIAN_ADDRESSES: guardian.address,
+          ORACLE_ADDRESSES: oracle.address,
+        },
         deployer.address,
         [],
       );
@@ -187,8 +191,11 @@ describe("deploySystem", () => {
         votingPeriod: 86_400,
         proposalThreshold: parseEther("1"),
         quorumPercent: 4,
-        timelockDelay: 3_600,
+        timelockDelay: 172_800,
+        guardian: guardianAddresses[0],
       });
+      expect(settings.minter).to.deep.equal({ budget: parseEther("10000"), period: 86_400 });
+      expect(settings.warnings).to.deep.equal([]);
       expect(settings.registry).to.deep.equal({
         guardianThreshold: 2,
         oracleThreshold: 2,
