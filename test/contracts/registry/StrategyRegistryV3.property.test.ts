@@ -154,7 +154,6 @@ const attemptArb: fc.Arbitrary<Attempt> = fc.record({
   guardians: fc.boolean(),
 });
 
-
 /** Approvals, rejections and outstanding holders of a stage, counting only current holders' ballots. */
 function tally(votes: Map<string, boolean>, holders: Set<string>) {
   let approvals = 0;
