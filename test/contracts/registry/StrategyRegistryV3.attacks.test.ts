@@ -120,4 +120,16 @@ describe("StrategyRegistryV3 review attacks", () => {
         await time.latest().then((t) => t + 1),
       );
   });
+
+  it("settleReview refuses a strategy outside a review and an unknown id", async () => {
+    const f = await loadFixture(inReview);
+    await f.registry.connect(f.guardian1).guardianVote(f.id, true);
+    await f.registry.connect(f.guardian2).guardianVote(f.id, true);
+    await expect(f.registry.connect(f.stranger).settleReview(f.id))
+      .to.be.revertedWithCustomError(f.registry, "StrategyNotInReview")
+      .withArgs(f.id, Status.PaperTrading);
+    await expect(f.registry.settleReview(ethers.ZeroHash))
+      .to.be.revertedWithCustomError(f.registry, "StrategyUnknown")
+      .withArgs(ethers.ZeroHash);
+  });
 });
