@@ -230,17 +230,14 @@ describe("governance under a hostile relayer (invariant, deployed system)", () =
               // The guardian may cancel in the cancellable states, the relayer (the proposer) only while pending.
               const allowed = step.by === "guardian" ? CANCELLABLE : [State.Pending];
               const before = Number(await f.governor.state(latest));
-              const by = step.by === "guardian" ? f.guardian : f.relayer;
-              const done = await f.governor
-                .connect(by)
-                ["cancel(uint256)"](latest)
-                .then(
-                  () => true,
-                  (error: Error) => {
-                    expect(error.message).to.match(/GovernorUnableToCancel|GovernorUnexpectedProposalState/);
-                    return false;
-                  },
-                );
+              const cancel = f.governor.connect(step.by === "guardian" ? f.guardian : f.relayer)["cancel(uint256)"];
+              const done = await cancel(latest).then(
+                () => true,
+                (error: Error) => {
+                  expect(error.message).to.match(/GovernorUnableToCancel|GovernorUnexpectedProposalState/);
+                  return false;
+                },
+              );
               // The transaction runs one second after `before` was read: a phase may have ended in between. A refused
               // one was refused at gas estimation, in no block: mine one to read the state it met.
               if (!done) await mine();
