@@ -11,13 +11,15 @@ import {
   IAccessControl__factory,
   NapFaucet__factory,
   NapGovernor__factory,
+  NapMinter__factory,
   NapToken__factory,
+  NapVault__factory,
   StrategyRegistryV3__factory,
   TestUSDC__factory,
   TimelockController__factory,
 } from "../typechain-types";
 import { VAULT_IDS, deployLens, deployVaults, vaultConfigs, vaultConstructorArgs, type VaultId } from "./vaults";
-import type { SystemSettings } from "./settings";
+import { EXIT_MARGIN_SECONDS, type SystemSettings } from "./settings";
 
 export interface DeployedAt {
   address: string;
@@ -28,6 +30,7 @@ export interface DeployedAt {
 export const CONTRACT_NAMES = [
   "TestUSDC",
   "NapToken",
+  "NapMinter",
   "TimelockController",
   "NapGovernor",
   "StrategyRegistryV3",
@@ -51,6 +54,8 @@ export interface DeploymentFile {
     relayer: string;
     guardians: string[];
     oracles: string[];
+    /** The governor's proposal guardian (may cancel any proposal before it executes). */
+    proposalGuardian: string;
   };
 }
 
@@ -87,6 +92,7 @@ export async function deploySystem(options: DeploySystemOptions): Promise<Deploy
   const { deployer, settings } = options;
   const outDir = options.outDir ?? "deployments";
   const log = options.log ?? (() => undefined);
+  for (const warning of settings.warnings) log(`WARNING ${warning}`);
   const provider = deployer.provider;
   if (!provider) throw new Error("The deployer signer needs a provider");
   const chainId = Number((await provider.getNetwork()).chainId);
@@ -145,7 +151,7 @@ export async function deploySystem(options: DeploySystemOptions): Promise<Deploy
     usdc = contracts.TestUSDC.address;
   }
 
-  // 2. Governance: token, timelock (deployer is its admin until the end), governor.
+  // 2. Governance: token, timelock (deployer is its admin until the end), governor, minter.
   const tokenArgs = [deployerAddress, settings.token.initialHolder, settings.token.initialSupply, settings.token.cap];
   contracts.NapToken = await ensure("NapToken", was.NapToken, tokenArgs, () =>
     new NapToken__factory(deployer).deploy(
@@ -173,6 +179,7 @@ export async function deploySystem(options: DeploySystemOptions): Promise<Deploy
     g.votingPeriod,
     g.proposalThreshold,
     g.quorumPercent,
+    g.guardian,
   ];
   contracts.NapGovernor = await ensure("NapGovernor", was.NapGovernor, governorArgs, () =>
     new NapGovernor__factory(deployer).deploy(
@@ -182,7 +189,14 @@ export async function deploySystem(options: DeploySystemOptions): Promise<Deploy
       g.votingPeriod,
       g.proposalThreshold,
       g.quorumPercent,
+      g.guardian,
     ),
+  );
+  // The relayer mints NAP grants through the rate-limited minter; no hot key holds the token's MINTER_ROLE.
+  const m = settings.minter;
+  const minterArgs = [deployerAddress, contracts.NapToken.address, m.budget, m.period];
+  contracts.NapMinter = await ensure("NapMinter", was.NapMinter, minterArgs, () =>
+    new NapMinter__factory(deployer).deploy(deployerAddress, contracts.NapToken!.address, m.budget, m.period),
   );
 
   // 3. Registry, faucet, badges (deployer is admin while wiring).
@@ -230,6 +244,7 @@ export async function deploySystem(options: DeploySystemOptions): Promise<Deploy
       await options.onDeployed?.(`vault ${id}`, address, [...vaultConstructorArgs(vaultConfigs[id], usdc, vaultRoles)]);
     }
   }
+  await checkExitWindow(deployer, timelock, vaults);
   const lensEntry = await recorded(was.VaultLens, "VaultLens");
   const lens = await deployLens(deployer, lensEntry);
   contracts.VaultLens = { address: lens.address, block: lens.block };
@@ -258,7 +273,15 @@ export async function deploySystem(options: DeploySystemOptions): Promise<Deploy
   }
   await grant(faucet, await faucet.DRIPPER_ROLE(), settings.relayer, "relayer drips");
   await grant(badges, await badges.MINTER_ROLE(), settings.relayer, "relayer mints badges");
-  await grant(token, await token.MINTER_ROLE(), settings.relayer, "relayer grants NAP to established agents");
+  const minter = NapMinter__factory.connect(contracts.NapMinter.address, deployer);
+  await grant(token, await token.MINTER_ROLE(), contracts.NapMinter.address, "NapMinter mints NAP");
+  await grant(minter, await minter.MINTER_ROLE(), settings.relayer, "relayer grants NAP through the budget");
+  if (await token.hasRole(await token.MINTER_ROLE(), settings.relayer)) {
+    throw new Error(
+      `the relayer ${settings.relayer} holds MINTER_ROLE on NapToken ${contracts.NapToken.address} (an earlier ` +
+        "deployment): revoke it through a governance proposal; the relayer mints through NapMinter",
+    );
+  }
   if (contracts.TestUSDC) {
     const testUsdc = TestUSDC__factory.connect(contracts.TestUSDC.address, deployer);
     await grant(testUsdc, await testUsdc.MINTER_ROLE(), contracts.NapFaucet.address, "faucet mints test USDC");
@@ -274,6 +297,7 @@ export async function deploySystem(options: DeploySystemOptions): Promise<Deploy
     ["NapFaucet", contracts.NapFaucet.address],
     ["AgentBadges", contracts.AgentBadges.address],
     ["NapToken", contracts.NapToken.address],
+    ["NapMinter", contracts.NapMinter.address],
   ] as const) {
     await grant(address, DEFAULT_ADMIN_ROLE, timelock, `timelock administers ${label}`);
   }
@@ -282,6 +306,7 @@ export async function deploySystem(options: DeploySystemOptions): Promise<Deploy
     contracts.NapFaucet.address,
     contracts.AgentBadges.address,
     contracts.NapToken.address,
+    contracts.NapMinter.address,
     timelock,
   ]) {
     await renounceAdmin(deployer, address, deployerAddress, log);
@@ -301,10 +326,32 @@ export async function deploySystem(options: DeploySystemOptions): Promise<Deploy
       relayer: settings.relayer,
       guardians: settings.guardians,
       oracles: settings.oracles,
+      proposalGuardian: settings.governor.guardian,
     },
   };
   writeDeployment(outDir, file, previous, log);
   return file;
+}
+
+/**
+ * Holders must be able to leave every vault between a proposal's queueing and its execution: the timelock delay on
+ * chain (a reused timelock keeps its own) must cover the longest fulfilment delay on chain (a reused configurable
+ * vault may have had its delay changed by governance) plus the exit margin.
+ */
+async function checkExitWindow(deployer: Signer, timelock: string, vaults: Record<string, DeployedAt>) {
+  const minDelay = await TimelockController__factory.connect(timelock, deployer).getMinDelay();
+  let longest = 0n;
+  for (const { address } of Object.values(vaults)) {
+    const delay = await NapVault__factory.connect(address, deployer).fulfillmentDelay();
+    if (delay > longest) longest = delay;
+  }
+  if (minDelay < longest + BigInt(EXIT_MARGIN_SECONDS)) {
+    throw new Error(
+      `TIMELOCK_MIN_DELAY: the timelock at ${timelock} waits ${minDelay} s, less than the longest vault fulfilment ` +
+        `delay on chain (${longest} s) plus the exit margin (${EXIT_MARGIN_SECONDS} s); raise it through a ` +
+        "governance proposal (updateDelay) before deploying more",
+    );
+  }
 }
 
 /** Writes the file unless only `updatedAt` would change (so a no-op re-run leaves it untouched). */

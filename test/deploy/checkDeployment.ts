@@ -4,6 +4,7 @@ import {
   AgentBadges__factory,
   NapFaucet__factory,
   NapGovernor__factory,
+  NapMinter__factory,
   NapToken__factory,
   NapVault__factory,
   StrategyRegistryV3__factory,
@@ -12,7 +13,7 @@ import {
   VaultLens__factory,
 } from "../../typechain-types";
 import type { DeployedAt, DeploymentFile } from "../../deploy/system";
-import type { SystemSettings } from "../../deploy/settings";
+import { EXIT_MARGIN_SECONDS, type SystemSettings } from "../../deploy/settings";
 import { VAULT_IDS, vaultConfigs } from "../../deploy/vaults";
 
 const ADMIN = "0x" + "00".repeat(32);
@@ -42,6 +43,7 @@ export async function checkDeployment(
     "AgentBadges",
     "NapFaucet",
     "NapGovernor",
+    "NapMinter",
     "NapToken",
     "StrategyRegistryV3",
     "TimelockController",
@@ -75,6 +77,7 @@ export async function checkDeployment(
     relayer,
     guardians,
     oracles,
+    proposalGuardian: settings.governor.guardian,
   });
 
   // Governance
@@ -96,11 +99,23 @@ export async function checkDeployment(
   expect(await governor.proposalThreshold()).to.equal(settings.governor.proposalThreshold);
   expect(await governor["quorumNumerator()"]()).to.equal(BigInt(settings.governor.quorumPercent));
   expect(await governor.CLOCK_MODE()).to.equal("mode=timestamp");
+  expect(await governor.proposalGuardian()).to.equal(settings.governor.guardian);
+  expect(settings.governor.guardian).to.not.equal(relayer);
 
   const token = NapToken__factory.connect(c.NapToken!.address, provider);
   expect(await token.hasRole(ADMIN, timelockAddress)).to.equal(true);
   expect(await token.hasRole(ADMIN, deployer)).to.equal(false);
-  expect(await token.hasRole(await token.MINTER_ROLE(), relayer)).to.equal(true);
+  // No hot key mints NAP: only the minter holds the token's MINTER_ROLE; the relayer holds the minter's.
+  const minter = NapMinter__factory.connect(c.NapMinter!.address, provider);
+  expect(await token.hasRole(await token.MINTER_ROLE(), c.NapMinter!.address)).to.equal(true);
+  expect(await token.hasRole(await token.MINTER_ROLE(), relayer)).to.equal(false);
+  expect(await token.hasRole(await token.MINTER_ROLE(), deployer)).to.equal(false);
+  expect(await minter.token()).to.equal(c.NapToken!.address);
+  expect(await minter.hasRole(await minter.MINTER_ROLE(), relayer)).to.equal(true);
+  expect(await minter.hasRole(ADMIN, timelockAddress)).to.equal(true);
+  expect(await minter.hasRole(ADMIN, deployer)).to.equal(false);
+  expect(await minter.budget()).to.equal(settings.minter.budget);
+  expect(await minter.period()).to.equal(BigInt(settings.minter.period));
   expect(await token.cap()).to.equal(settings.token.cap);
   expect(await token.balanceOf(settings.token.initialHolder)).to.be.gte(0n);
 
@@ -147,6 +162,13 @@ export async function checkDeployment(
     expect(await vault.hasRole(await vault.FULFILLER_ROLE(), relayer)).to.equal(true);
     expect(await vault.hasRole(await vault.GUARDIAN_ROLE(), guardians[0])).to.equal(true);
   }
+  // Holders can leave the slowest vault within the timelock delay.
+  let longest = 0n;
+  for (const id of VAULT_IDS) {
+    const delay = await NapVault__factory.connect(file.vaults[id].address, provider).fulfillmentDelay();
+    if (delay > longest) longest = delay;
+  }
+  expect(await timelock.getMinDelay()).to.be.at.least(longest + BigInt(EXIT_MARGIN_SECONDS));
   const lens = VaultLens__factory.connect(c.VaultLens!.address, provider);
   const views = await lens.vaults(VAULT_IDS.map((id) => file.vaults[id].address));
   expect(views.length).to.equal(VAULT_IDS.length);

@@ -13,7 +13,7 @@ import {
   RELAYER_PATH,
   settingsFor,
 } from "../../deploy/settings";
-import { TestUSDC__factory } from "../../typechain-types";
+import { NapToken__factory, TestUSDC__factory } from "../../typechain-types";
 import { checkDeployment } from "./checkDeployment";
 
 /** solidity-coverage marks the runtime environment while it runs the tests on instrumented contracts. */
@@ -111,12 +111,60 @@ describe("deploySystem", () => {
       expect(message).to.match(/lacks role .* deployer is no longer its admin; grant it through a governance proposal/);
     });
 
+    it("timelock on chain shorter than the slowest vault exit: the run stops naming TIMELOCK_MIN_DELAY", async () => {
+      const signers = await ethers.getSigners();
+      const deployer = signers[0];
+      const settings = settingsFor(
+        31337,
+        network.name,
+        {},
+        deployer.address,
+        signers.map((s) => s.address),
+      );
+      // Settings that slipped past settingsFor (or a timelock reused from an older deployment).
+      const short = { ...settings, governor: { ...settings.governor, timelockDelay: 60 } };
+      let message = "";
+      await deploySystem({ deployer, settings: short, outDir }).catch((e: Error) => (message = e.message));
+      expect(message).to.match(
+        /^TIMELOCK_MIN_DELAY: the timelock at 0x[0-9a-fA-F]{40} waits 60 s, less than the longest vault fulfilment delay on chain \(86400 s\) plus the exit margin \(86400 s\)/,
+      );
+    });
+
+    it("relayer still holding the token's MINTER_ROLE from an earlier deployment: the re-run stops and says so", async () => {
+      const signers = await ethers.getSigners();
+      const deployer = signers[0];
+      const settings = settingsFor(
+        31337,
+        network.name,
+        {},
+        deployer.address,
+        signers.map((s) => s.address),
+      );
+      const file = await deploySystem({ deployer, settings, outDir });
+      const timelock = file.contracts.TimelockController!.address;
+      await network.provider.send("hardhat_impersonateAccount", [timelock]);
+      await network.provider.send("hardhat_setBalance", [timelock, "0xde0b6b3a7640000"]);
+      const token = NapToken__factory.connect(file.contracts.NapToken!.address, await ethers.getSigner(timelock));
+      await token.grantRole(await token.MINTER_ROLE(), settings.relayer);
+      await network.provider.send("hardhat_stopImpersonatingAccount", [timelock]);
+      let message = "";
+      await deploySystem({ deployer, settings, outDir }).catch((e: Error) => (message = e.message));
+      expect(message).to.equal(
+        `the relayer ${settings.relayer} holds MINTER_ROLE on NapToken ${file.contracts.NapToken!.address} (an ` +
+          "earlier deployment): revoke it through a governance proposal; the relayer mints through NapMinter",
+      );
+    });
+
     it("refuses settings for another chain", async () => {
-      const [deployer] = await ethers.getSigners();
+      const [deployer, guardian, oracle] = await ethers.getSigners();
       const settings = settingsFor(
         BASE_SEPOLIA_CHAIN_ID,
         "baseSepolia",
-        { SERVICE_RELAYER_ADDRESS: deployer.address },
+        {
+          SERVICE_RELAYER_ADDRESS: deployer.address,
+          GUARDIAN_ADDRESSES: guardian.address,
+          ORACLE_ADDRESSES: oracle.address,
+        },
         deployer.address,
         [],
       );
@@ -187,8 +235,11 @@ describe("deploySystem", () => {
         votingPeriod: 86_400,
         proposalThreshold: parseEther("1"),
         quorumPercent: 4,
-        timelockDelay: 3_600,
+        timelockDelay: 172_800,
+        guardian: guardianAddresses[0],
       });
+      expect(settings.minter).to.deep.equal({ budget: parseEther("10000"), period: 86_400 });
+      expect(settings.warnings).to.deep.equal([]);
       expect(settings.registry).to.deep.equal({
         guardianThreshold: 2,
         oracleThreshold: 2,

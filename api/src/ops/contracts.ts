@@ -6,6 +6,7 @@ import {
   AgentBadges__factory,
   NapFaucet__factory,
   NapGovernor__factory,
+  NapMinter__factory,
   NapToken__factory,
   NapVault__factory,
   StrategyRegistryV3__factory,
@@ -14,6 +15,7 @@ import {
   type AgentBadges,
   type NapFaucet,
   type NapGovernor,
+  type NapMinter,
   type NapToken,
   type StrategyRegistryV3,
   type TestUSDC,
@@ -59,6 +61,10 @@ export class SystemContracts {
   }
   get token(): NapToken {
     return NapToken__factory.connect(this.#address("NapToken"), this.provider);
+  }
+  /** The rate-limited minter through which the relayer grants NAP (it alone holds the token's MINTER_ROLE). */
+  get minter(): NapMinter {
+    return NapMinter__factory.connect(this.#address("NapMinter"), this.provider);
   }
   get governor(): NapGovernor {
     return NapGovernor__factory.connect(this.#address("NapGovernor"), this.provider);

@@ -956,11 +956,11 @@ export class OnchainService {
   }
 
   async #grantNap(address: string): Promise<void> {
-    const token = this.contracts.token;
+    const minter = this.contracts.minter;
     const result = await this.engine.send({
       wallet: { kind: "relayer" },
-      to: await token.getAddress(),
-      data: token.interface.encodeFunctionData("mint", [address, this.#napGrant]),
+      to: await minter.getAddress(),
+      data: minter.interface.encodeFunctionData("mint", [address, this.#napGrant]),
       kind: "nap.grant",
       intentKey: `nap-grant:${this.#chain.chainId}:${address.toLowerCase()}`,
       requestor: "system",
