@@ -4,7 +4,7 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/", "artifacts/", "cache/", "typechain-types/", "coverage/", "dist/", "deployments/"],
+    ignores: ["node_modules/", "artifacts/", "cache/", "typechain-types/", "coverage/", "dist/", "deployments/", ".tools/"],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

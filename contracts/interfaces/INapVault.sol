@@ -241,7 +241,7 @@ interface INapVault is IERC4626 {
     function setAllocations(Allocation[] calldata newAllocations) external;
 
     /// @notice Sets the fee recipient (DEFAULT_ADMIN_ROLE). Fees are brought to date and paid to the old recipient
-    ///         first.
+    ///         first; if the asset refuses that transfer (a blacklisted recipient), they stay for the new one.
     /// @param recipient The new recipient (non-zero).
     function setFeeRecipient(address recipient) external;
 

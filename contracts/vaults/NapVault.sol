@@ -181,7 +181,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     ///         assets sent to the vault outside deposits and reports are not counted.
     /// @return assets Assets of the holders, rounded down.
     function totalAssets() public view override(ERC4626, IERC4626) returns (uint256 assets) {
-        (, assets, , ) = _hot.accrue(0, _FEE_DENOMINATOR);
+        (, assets, , ) = _accrued(_hot, 0);
     }
 
     /// @notice Most assets `receiver` may deposit: 0 while paused, otherwise depositCap - totalAssets (0 when the
@@ -189,7 +189,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     ///         a cap).
     /// @return Assets that may be deposited now.
     function maxDeposit(address) public view override(ERC4626, IERC4626) returns (uint256) {
-        (HotState s, uint256 assets, , ) = _hot.accrue(0, _FEE_DENOMINATOR);
+        (HotState s, uint256 assets, , ) = _accrued(_hot, 0);
         return s.room(assets, _capUnit);
     }
 
@@ -197,7 +197,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     ///         minting them never needs more than maxDeposit; 0 while paused.
     /// @return Shares that may be minted now.
     function maxMint(address) public view override(ERC4626, IERC4626) returns (uint256) {
-        (HotState s, uint256 assets, , ) = _hot.accrue(0, _FEE_DENOMINATOR);
+        (HotState s, uint256 assets, , ) = _accrued(_hot, 0);
         return s.room(assets, _capUnit).mulDiv(totalSupply() + _VIRTUAL_SHARES, assets + 1);
     }
 
@@ -241,11 +241,11 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @param receiver Receives the shares.
     /// @return shares Shares minted.
     function deposit(uint256 assets, address receiver) public override(ERC4626, IERC4626) returns (uint256 shares) {
-        (HotState s, uint256 total, , ) = _hot.accrue(0, _FEE_DENOMINATOR);
+        (HotState s, uint256 total, , ) = _accrued(_hot, 0);
         uint256 room = s.room(total, _capUnit);
         if (assets > room) revert ERC4626ExceededMaxDeposit(receiver, assets, room);
-        // Zero-amount entries pass the room check; they are refused while paused too.
-        if (room == 0 && s.paused()) revert VaultIsPaused();
+        // The room is 0 while paused, so this only catches zero-amount entries.
+        if (s.paused()) revert VaultIsPaused();
         shares = (assets * (totalSupply() + _VIRTUAL_SHARES)) / (total + 1);
         _hot = s.withDeposit(assets);
         _enter(receiver, assets, shares);
@@ -257,13 +257,13 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @param receiver Receives the shares.
     /// @return assets Assets charged.
     function mint(uint256 shares, address receiver) public override(ERC4626, IERC4626) returns (uint256 assets) {
-        (HotState s, uint256 total, , ) = _hot.accrue(0, _FEE_DENOMINATOR);
+        (HotState s, uint256 total, , ) = _accrued(_hot, 0);
         uint256 supply = totalSupply() + _VIRTUAL_SHARES;
         assets = (shares * (total + 1) + supply - 1) / supply;
         uint256 room = s.room(total, _capUnit);
         // assets (rounded up) <= room exactly when shares <= maxMint (room's shares rounded down).
         if (assets > room) revert ERC4626ExceededMaxMint(receiver, shares, room.mulDiv(supply, total + 1));
-        if (room == 0 && s.paused()) revert VaultIsPaused();
+        if (s.paused()) revert VaultIsPaused();
         _hot = s.withDeposit(assets);
         _enter(receiver, assets, shares);
     }
@@ -282,7 +282,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         address controller
     ) public override(ERC4626, IERC4626) returns (uint256 shares) {
         if (!_async) {
-            (HotState s, uint256 total, , ) = _hot.accrue(0, _FEE_DENOMINATOR);
+            (HotState s, uint256 total, , ) = _accrued(_hot, 0);
             uint256 supply = totalSupply() + _VIRTUAL_SHARES;
             uint256 maxAssets = (balanceOf(controller) * (total + 1)) / supply;
             if (assets > maxAssets) revert ERC4626ExceededMaxWithdraw(controller, assets, maxAssets);
@@ -317,7 +317,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         address controller
     ) public override(ERC4626, IERC4626) returns (uint256 assets) {
         if (!_async) {
-            (HotState s, uint256 total, , ) = _hot.accrue(0, _FEE_DENOMINATOR);
+            (HotState s, uint256 total, , ) = _accrued(_hot, 0);
             uint256 maxShares = balanceOf(controller);
             if (shares > maxShares) revert ERC4626ExceededMaxRedeem(controller, shares, maxShares);
             assets = (shares * (total + 1)) / (totalSupply() + _VIRTUAL_SHARES);
@@ -370,7 +370,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         uint256 readyAt = request.readyAt;
         if (!hasRole(FULFILLER_ROLE, msg.sender)) readyAt += FULFILLMENT_GRACE_PERIOD;
         if (block.timestamp < readyAt) revert FulfillmentNotReady(controller, readyAt, block.timestamp);
-        (HotState s, uint256 total, , ) = _hot.accrue(0, _FEE_DENOMINATOR);
+        (HotState s, uint256 total, , ) = _accrued(_hot, 0);
         assets = shares.mulDiv(total + 1, totalSupply() + _VIRTUAL_SHARES);
         _hot = s.withExit(assets);
         request.pendingShares = 0;
@@ -507,7 +507,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @inheritdoc INapVault
     function claimFees() external returns (uint256) {
         _accrueFeesAndEmit();
-        return _payFees();
+        return _payFees(true);
     }
 
     /// @inheritdoc INapVault
@@ -518,7 +518,8 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @inheritdoc INapVault
     function setFeeRecipient(address recipient) external onlyRole(DEFAULT_ADMIN_ROLE) {
         _accrueFeesAndEmit();
-        _payFees();
+        // Best effort: an old recipient the asset refuses to pay (a blacklisted address) must not block the change.
+        _payFees(false);
         _setFeeRecipient(recipient);
     }
 
@@ -594,7 +595,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     /// @inheritdoc INapVault
     function feesOwed() external view returns (uint256) {
-        (HotState s, , , ) = _hot.accrue(0, _FEE_DENOMINATOR);
+        (HotState s, , , ) = _accrued(_hot, 0);
         return IERC20(asset()).balanceOf(address(this)) - s.accountedAssets();
     }
 
@@ -630,10 +631,19 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     // ---------------------------------------------------------------- internal
 
+    /// @dev `s` with the management fee brought to date (HotStateLib.accrue), nothing written; `carried` is the
+    ///      fraction of a unit left by the previous explicit accrual (0 on deposits, exits and fills).
+    function _accrued(
+        HotState s,
+        uint256 carried
+    ) private view returns (HotState next, uint256 assets, uint256 fee, uint256 remainder) {
+        return s.accrue(carried, _FEE_DENOMINATOR);
+    }
+
     /// @dev Brings the management fee to date carrying the fraction of a unit to the next accrual (written).
     function _accrueCarrying() private returns (HotState s, uint256 assets, uint256 fee) {
         uint256 remainder;
-        (s, assets, fee, remainder) = _hot.accrue(_timing.feeRemainder, _FEE_DENOMINATOR);
+        (s, assets, fee, remainder) = _accrued(_hot, _timing.feeRemainder);
         _hot = s;
         _timing.feeRemainder = uint64(remainder);
     }
@@ -645,12 +655,17 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     }
 
     /// @dev Pays the fee recipient every asset the vault holds beyond its books (fees brought to date, and
-    ///      anything sent to it outside deposits and reports).
-    function _payFees() private returns (uint256 assets) {
+    ///      anything sent to it outside deposits and reports). Unless `required`, a transfer the asset refuses
+    ///      pays nothing (returns 0) and leaves the assets in the vault.
+    function _payFees(bool required) private returns (uint256 assets) {
         IERC20 token = IERC20(asset());
         assets = token.balanceOf(address(this)) - _hot.accountedAssets();
         address recipient = _feeConfig.recipient;
-        SafeERC20.safeTransfer(token, recipient, assets);
+        if (required) {
+            SafeERC20.safeTransfer(token, recipient, assets);
+        } else if (!SafeERC20.trySafeTransfer(token, recipient, assets)) {
+            return 0;
+        }
         emit FeesClaimed(recipient, assets);
     }
 

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import { ConfigurableNapVault__factory, NapVault__factory } from "../../../typechain-types";
+import { BlockingUSDC__factory, ConfigurableNapVault__factory, NapVault__factory } from "../../../typechain-types";
 import {
   DAY,
   HOUR,
@@ -143,6 +143,21 @@ describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => 
       )
         .to.be.revertedWithCustomError(sync, "DepositCapNotWholeTokens")
         .withArgs(1_000n * USDC + 1n, USDC);
+    });
+
+    it("keeps the room within the 64-bit bound of its books under a cap too", async () => {
+      const { a, usdc } = await loadFixture(deployWorld);
+      const vault = await new NapVault__factory(a.deployer).deploy(
+        params(await usdc.getAddress(), a.feeRecipient.address, { depositCap: 1_000n * USDC, performanceFeeBps: 0 }),
+        roles(a),
+        [],
+      );
+      // A report fills the books with locked profit that holders' assets (and so the cap) do not count yet.
+      await usdc.mint(a.harvester.address, MAX_BOOKS);
+      await usdc.connect(a.harvester).approve(await vault.getAddress(), MAX_UINT);
+      await vault.connect(a.harvester).report(MAX_BOOKS - 10n);
+      expect(await vault.totalAssets()).to.equal(0);
+      expect(await vault.maxDeposit(a.alice.address)).to.equal(10n);
     });
 
     it("refuses deposits past the 64-bit bound of its books without a cap", async () => {
@@ -438,6 +453,7 @@ describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => 
         .to.be.revertedWithCustomError(sync, "ERC4626ExceededMaxMint")
         .withArgs(a.bob.address, 1n, 0n);
       await expect(sync.connect(a.bob).deposit(0n, a.bob.address)).to.be.revertedWithCustomError(sync, "VaultIsPaused");
+      await expect(sync.connect(a.bob).mint(0n, a.bob.address)).to.be.revertedWithCustomError(sync, "VaultIsPaused");
       await expect(sync.connect(a.harvester).report(1n)).to.be.revertedWithCustomError(sync, "VaultIsPaused");
       await expect(sync.connect(a.alice).withdraw(100n * USDC, a.alice.address, a.alice.address)).to.emit(
         sync,
@@ -560,6 +576,41 @@ describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => 
       expect(await usdc.balanceOf(a.feeRecipient.address)).to.equal(before + fee);
       expect(await sync.feeRecipient()).to.equal(a.bob.address);
       expect(await sync.feesOwed()).to.equal(0);
+    });
+
+    it("changes a recipient the asset refuses to pay, leaving its fees to the new one", async () => {
+      const { a } = await loadFixture(deployWorld);
+      const token = await new BlockingUSDC__factory(a.deployer).deploy();
+      const vault = await new NapVault__factory(a.deployer).deploy(
+        params(await token.getAddress(), a.feeRecipient.address),
+        roles(a),
+        [],
+      );
+      await token.mint(a.alice.address, 1_000n * USDC);
+      await token.connect(a.alice).approve(await vault.getAddress(), MAX_UINT);
+      await vault.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
+      await time.increase(DAY);
+      await token.blockRecipient(a.feeRecipient.address);
+      await expect(vault.claimFees())
+        .to.be.revertedWithCustomError(token, "BlockedRecipient")
+        .withArgs(a.feeRecipient.address);
+      const tx = vault.connect(a.admin).setFeeRecipient(a.bob.address);
+      await expect(tx).to.emit(vault, "FeeRecipientUpdated").withArgs(a.bob.address);
+      await expect(tx).to.not.emit(vault, "FeesClaimed");
+      // Everything beyond the books, the day's fee included, now goes to the new recipient.
+      const books = await vault.accountedAssets();
+      const balance = await token.balanceOf(await vault.getAddress());
+      expect(balance - books).to.be.gt(0);
+      const at = BigInt((await time.latest()) + 1);
+      await time.setNextBlockTimestamp(at);
+      const { fee } = await booksAt(vault, at);
+      // claimFees carries the fraction of a unit left by setFeeRecipient's accrual: at most one unit more.
+      const expected = balance - books + fee;
+      await expect(vault.claimFees())
+        .to.emit(vault, "FeesClaimed")
+        .withArgs(a.bob.address, (paid: bigint) => paid === expected || paid === expected + 1n);
+      expect(await token.balanceOf(a.bob.address)).to.be.oneOf([expected, expected + 1n]);
+      expect(await vault.feesOwed()).to.equal(0);
     });
   });
 });
