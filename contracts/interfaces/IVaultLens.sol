@@ -33,7 +33,7 @@ interface IVaultLens {
     /// @param createdAt Deployment timestamp.
     /// @param profitUnlockPeriod Seconds over which a report unlocks.
     /// @param lockedProfit Profit still locked now.
-    /// @param feeRecipient Receiver of fee shares.
+    /// @param feeRecipient Receives the fees (in assets, with claimFees).
     /// @param allocations Recorded strategy allocations.
     struct VaultView {
         address vault;
