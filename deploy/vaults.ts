@@ -35,7 +35,7 @@ export interface VaultConfig {
   profitUnlockPeriod: number;
   /** ERC-7540 asynchronous redemption. */
   async: boolean;
-  /** Seconds before a redeem request may be filled (0 for synchronous vaults, at most 30 days). */
+  /** Seconds before the fulfiller may fill a redeem request, anyone an hour later (0 if synchronous, <= 7 days). */
   fulfillmentDelay: number;
   /** Governance may change fees, cap, unlock period and delay (ConfigurableNapVault). */
   configurable: boolean;

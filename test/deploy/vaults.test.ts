@@ -70,7 +70,9 @@ describe("deploy/vaults", () => {
     const { roles, vaults } = await loadFixture(deployed);
     const admin = await ethers.getSigner(roles.admin);
     const configurable = ConfigurableNapVault__factory.connect(vaults.configurable.address, admin);
-    await expect(configurable.setDepositCap(1n)).to.emit(configurable, "DepositCapUpdated").withArgs(1n);
+    await expect(configurable.setDepositCap(10n ** 6n))
+      .to.emit(configurable, "DepositCapUpdated")
+      .withArgs(10n ** 6n);
   });
 
   it("reuses recorded addresses instead of deploying again", async () => {
