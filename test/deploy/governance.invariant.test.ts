@@ -1,5 +1,5 @@
 /**
- * Handler-based invariant test of governance as deploy/system.ts wires it, with hostile actors: the relayer's hot
+ * Handler-based invariant test of governance as the deployment (deploy/system.ts, local parameters) wires it, with hostile actors: the relayer's hot
  * key minting at the edge of its budget (and past it) over many windows and proposing a takeover, the deployer
  * voting against, the proposal guardian cancelling in random states, governance (the timelock, impersonated)
  * changing the budget mid-window, anyone trying to queue and execute, and time jumps across windows and proposal
@@ -13,16 +13,14 @@
  * Runs: GOVERNANCE_PROPERTY_RUNS, else PROPERTY_RUNS (default 25 sequences of 10 to 30 steps).
  */
 import { expect } from "chai";
-import { ethers, network } from "hardhat";
+import { ethers } from "hardhat";
 import fc from "fast-check";
 import { impersonateAccount, loadFixture, mine, setBalance, time } from "@nomicfoundation/hardhat-network-helpers";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { HDNodeWallet, parseEther } from "ethers";
-import { deploySystem } from "../../deploy/system";
-import { DEV_SERVER_WALLET_MNEMONIC, EXIT_MARGIN_SECONDS, RELAYER_PATH, settingsFor } from "../../deploy/settings";
+import { DEV_SERVER_WALLET_MNEMONIC, RELAYER_PATH } from "../../deploy/devWallets";
+import { EXIT_MARGIN_SECONDS } from "../../deploy/parameters";
 import { VAULT_IDS } from "../../deploy/vaults";
+import { deployLocal } from "./helpers";
 import {
   NapGovernor__factory,
   NapMinter__factory,
@@ -38,46 +36,31 @@ const State = { Pending: 0, Active: 1, Canceled: 2, Defeated: 3, Succeeded: 4, Q
 const CANCELLABLE = [State.Pending, State.Active, State.Defeated, State.Succeeded, State.Queued];
 
 async function system() {
-  const signers = await ethers.getSigners();
-  const deployer = signers[0];
-  const settings = settingsFor(
-    31337,
-    network.name,
-    {},
-    deployer.address,
-    signers.map((s) => s.address),
-  );
-  const outDir = mkdtempSync(join(tmpdir(), "nap-gov-inv-"));
-  try {
-    const file = await deploySystem({ deployer, settings, outDir });
-    const c = file.contracts;
-    const relayer = HDNodeWallet.fromPhrase(DEV_SERVER_WALLET_MNEMONIC, undefined, RELAYER_PATH).connect(
-      ethers.provider,
-    );
-    let slowestExit = 0n;
-    for (const id of VAULT_IDS) {
-      const delay = await NapVault__factory.connect(file.vaults[id].address, deployer).fulfillmentDelay();
-      if (delay > slowestExit) slowestExit = delay;
-    }
-    const timelockAddress = c.TimelockController!.address;
-    await impersonateAccount(timelockAddress);
-    await setBalance(timelockAddress, parseEther("10"));
-    return {
-      settings,
-      deployer,
-      relayer,
-      guardian: await ethers.getSigner(settings.governor.guardian),
-      governance: await ethers.getSigner(timelockAddress),
-      token: NapToken__factory.connect(c.NapToken!.address, deployer),
-      minter: NapMinter__factory.connect(c.NapMinter!.address, deployer),
-      governor: NapGovernor__factory.connect(c.NapGovernor!.address, deployer),
-      timelock: TimelockController__factory.connect(timelockAddress, deployer),
-      registry: StrategyRegistryV3__factory.connect(c.StrategyRegistryV3!.address, deployer),
-      slowestExit,
-    };
-  } finally {
-    rmSync(outDir, { recursive: true, force: true });
+  const [deployer] = await ethers.getSigners();
+  const { file, parameters } = await deployLocal("gov-inv");
+  const c = file.contracts;
+  const relayer = HDNodeWallet.fromPhrase(DEV_SERVER_WALLET_MNEMONIC, undefined, RELAYER_PATH).connect(ethers.provider);
+  let slowestExit = 0n;
+  for (const id of VAULT_IDS) {
+    const delay = await NapVault__factory.connect(file.vaults[id].address, deployer).fulfillmentDelay();
+    if (delay > slowestExit) slowestExit = delay;
   }
+  const timelockAddress = c.TimelockController!.address;
+  await impersonateAccount(timelockAddress);
+  await setBalance(timelockAddress, parseEther("10"));
+  return {
+    parameters,
+    deployer,
+    relayer,
+    guardian: await ethers.getSigner(parameters.Governance.proposalGuardian),
+    governance: await ethers.getSigner(timelockAddress),
+    token: NapToken__factory.connect(c.NapToken!.address, deployer),
+    minter: NapMinter__factory.connect(c.NapMinter!.address, deployer),
+    governor: NapGovernor__factory.connect(c.NapGovernor!.address, deployer),
+    timelock: TimelockController__factory.connect(timelockAddress, deployer),
+    registry: StrategyRegistryV3__factory.connect(c.StrategyRegistryV3!.address, deployer),
+    slowestExit,
+  };
 }
 
 type Step =
@@ -195,7 +178,7 @@ describe("governance under a hostile relayer (invariant, deployed system)", () =
               break;
             }
             case "propose": {
-              if ((await f.token.getVotes(f.relayer.address)) < f.settings.governor.proposalThreshold) break;
+              if ((await f.token.getVotes(f.relayer.address)) < f.parameters.Governance.proposalThreshold) break;
               const calldata = f.registry.interface.encodeFunctionData("grantRole", [
                 await f.registry.ORACLE_ROLE(),
                 f.relayer.address,

@@ -1,18 +1,16 @@
 /**
- * Attacks on governance against the system as deploy/system.ts wires it (local settings), each named after the
+ * Attacks on governance against the system as the deployment (deploy/system.ts) wires it (local parameters), each named after the
  * attack: the relayer's hot key (held by the API server) trying to mint itself a governance majority, a hostile
  * proposal that reaches the timelock, and holders leaving before it executes.
  */
 import { expect } from "chai";
-import { ethers, network } from "hardhat";
+import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { HDNodeWallet, parseEther, parseUnits } from "ethers";
-import { deploySystem } from "../../deploy/system";
-import { DEV_SERVER_WALLET_MNEMONIC, EXIT_MARGIN_SECONDS, RELAYER_PATH, settingsFor } from "../../deploy/settings";
+import { DEV_SERVER_WALLET_MNEMONIC, RELAYER_PATH } from "../../deploy/devWallets";
+import { EXIT_MARGIN_SECONDS } from "../../deploy/parameters";
 import { VAULT_IDS } from "../../deploy/vaults";
+import { deployLocal } from "./helpers";
 import {
   NapGovernor__factory,
   NapMinter__factory,
@@ -28,35 +26,21 @@ const ProposalState = { Pending: 0n, Active: 1n, Canceled: 2n, Defeated: 3n, Suc
 async function deployedSystem() {
   const signers = await ethers.getSigners();
   const deployer = signers[0];
-  const settings = settingsFor(
-    31337,
-    network.name,
-    {},
-    deployer.address,
-    signers.map((s) => s.address),
-  );
-  const outDir = mkdtempSync(join(tmpdir(), "nap-attack-"));
-  try {
-    const file = await deploySystem({ deployer, settings, outDir });
-    const relayer = HDNodeWallet.fromPhrase(DEV_SERVER_WALLET_MNEMONIC, undefined, RELAYER_PATH).connect(
-      ethers.provider,
-    );
-    const c = file.contracts;
-    return {
-      file,
-      settings,
-      deployer,
-      signers,
-      relayer,
-      token: NapToken__factory.connect(c.NapToken!.address, deployer),
-      governor: NapGovernor__factory.connect(c.NapGovernor!.address, deployer),
-      timelock: TimelockController__factory.connect(c.TimelockController!.address, deployer),
-      registry: StrategyRegistryV3__factory.connect(c.StrategyRegistryV3!.address, deployer),
-      minter: NapMinter__factory.connect(c.NapMinter!.address, deployer),
-    };
-  } finally {
-    rmSync(outDir, { recursive: true, force: true });
-  }
+  const { file, parameters } = await deployLocal("attack");
+  const relayer = HDNodeWallet.fromPhrase(DEV_SERVER_WALLET_MNEMONIC, undefined, RELAYER_PATH).connect(ethers.provider);
+  const c = file.contracts;
+  return {
+    file,
+    parameters,
+    deployer,
+    signers,
+    relayer,
+    token: NapToken__factory.connect(c.NapToken!.address, deployer),
+    governor: NapGovernor__factory.connect(c.NapGovernor!.address, deployer),
+    timelock: TimelockController__factory.connect(c.TimelockController!.address, deployer),
+    registry: StrategyRegistryV3__factory.connect(c.StrategyRegistryV3!.address, deployer),
+    minter: NapMinter__factory.connect(c.NapMinter!.address, deployer),
+  };
 }
 
 /** A proposal by the relayer that makes it the registry's only oracle (a takeover of strategy approvals). */
@@ -83,16 +67,16 @@ describe("governance attacks on the deployed system", () => {
     // Through the minter the relayer holds a role of: at most the budget per period.
     const budget = await f.minter.budget();
     const period = await f.minter.period();
-    expect(budget).to.equal(f.settings.minter.budget);
-    expect(period).to.equal(BigInt(f.settings.minter.period));
+    expect(budget).to.equal(f.parameters.Tokens.minterBudget);
+    expect(period).to.equal(BigInt(f.parameters.Tokens.minterPeriod));
     await expect(f.minter.connect(f.relayer).mint(f.relayer.address, parseEther("999000000")))
       .to.be.revertedWithCustomError(f.minter, "NapMinterBudgetExceeded")
       .withArgs(parseEther("999000000"), budget, (await f.minter.windowStart()) + period);
 
     // Minting the whole budget in each period for as long as a proposal runs (voting delay + period + timelock
     // delay) stays far below the deployer's votes.
-    const g = f.settings.governor;
-    const periods = Math.ceil((g.votingDelay + g.votingPeriod + g.timelockDelay) / Number(period)) + 1;
+    const g = f.parameters.Governance;
+    const periods = Math.ceil((g.votingDelay + g.votingPeriod + g.timelockMinDelay) / Number(period)) + 1;
     for (let i = 0; i < periods; i++) {
       await f.minter.connect(f.relayer).mint(f.relayer.address, budget);
       await expect(f.minter.connect(f.relayer).mint(f.relayer.address, 1n)).to.be.revertedWithCustomError(
@@ -119,7 +103,7 @@ describe("governance attacks on the deployed system", () => {
 
   it("hostile proposal that won the vote is cancelled by the governor guardian while queued", async () => {
     const f = await loadFixture(deployedSystem);
-    const guardian = await ethers.getSigner(f.settings.governor.guardian);
+    const guardian = await ethers.getSigner(f.parameters.Governance.proposalGuardian);
     expect(await f.governor.proposalGuardian()).to.equal(guardian.address);
     expect(guardian.address).to.not.equal(f.relayer.address);
 
@@ -141,7 +125,7 @@ describe("governance attacks on the deployed system", () => {
       .to.emit(f.governor, "ProposalCanceled")
       .withArgs(id);
     expect(await f.governor.state(id)).to.equal(ProposalState.Canceled);
-    await time.increase(f.settings.governor.timelockDelay);
+    await time.increase(f.parameters.Governance.timelockMinDelay);
     await expect(f.governor["execute(uint256)"](id)).to.be.revertedWithCustomError(
       f.governor,
       "GovernorUnexpectedProposalState",

@@ -92,7 +92,12 @@ export async function connectChain(options: ConnectChainOptions): Promise<ChainA
       probe.destroy();
     }
   }
-  const provider = new JsonRpcProvider(options.rpcUrl, Network.from(chainId), { staticNetwork: true });
+  // No answer cache: ethers would otherwise answer a repeated getTransactionCount from the last 250 ms, and a wallet
+  // lane taken again right after its previous transactions would sign with a nonce already used.
+  const provider = new JsonRpcProvider(options.rpcUrl, Network.from(chainId), {
+    staticNetwork: true,
+    cacheTimeout: -1,
+  });
   const file = options.deploymentFile ?? defaultDeploymentFile(chainId);
   let deployment: Deployment | null = null;
   try {
