@@ -711,8 +711,13 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         uint256 managementBps = s.managementFeeBps();
         // The fee balance only grows between two bring-to-dates (unless the asset itself takes from the vault).
         if (feeBalance > baseline && managementBps != 0) {
-            uint256 numerator = (feeBalance - baseline) * _feeConfig.hurdleBps + remainder;
+            // Growth beyond 2**128 units saturates the credit anyway; capped so that no balance can overflow here.
+            uint256 grown = Math.min(feeBalance - baseline, type(uint128).max);
+            uint256 numerator = grown * _feeConfig.hurdleBps + remainder;
             credit += numerator / managementBps;
+            // The fraction of a unit of credit carried to the next bring-to-date, not randomness; see
+            // docs/slither-triage.md.
+            // slither-disable-next-line weak-prng
             remainder = numerator % managementBps;
             if (credit > HotStateLib.MAX_AMOUNT) (credit, remainder) = (HotStateLib.MAX_AMOUNT, 0);
         }
@@ -741,7 +746,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         HotState s = _hot;
         uint256 feeBalance = _feeBalance(s);
         (uint256 credit, uint256 remainder) = _creditAt(s, feeBalance);
-        _storeCredit(remainder == 0 ? credit : credit + 1, 0, feeBalance);
+        _storeCredit(remainder > 0 ? credit + 1 : credit, 0, feeBalance);
     }
 
     /// @dev Performance fee of a report of `gain` (the management fee brought to date in `s`, the gain not yet
@@ -764,9 +769,11 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     ///      report of little or nothing cannot hold back profit that was already unlocking.
     function _unlockDuration(HotState s, uint256 stillLocked, uint256 net) private view returns (uint256) {
         uint256 period = _timing.profitUnlockPeriod;
-        if (stillLocked == 0) return period;
         // stillLocked > 0 implies now < unlockEnd; amounts < 2**64 and times < 2**22: no overflow.
-        return (stillLocked * (s.unlockEnd() - block.timestamp) + net * period) / (stillLocked + net);
+        if (stillLocked > 0) {
+            return (stillLocked * (s.unlockEnd() - block.timestamp) + net * period) / (stillLocked + net);
+        }
+        return period;
     }
 
     /// @dev Mints, then pulls `assets` from the caller (OpenZeppelin's _deposit pulls first because its price reads
