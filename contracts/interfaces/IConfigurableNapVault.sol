@@ -7,8 +7,10 @@ import {INapVault} from "./INapVault.sol";
 /// @notice A NAP vault whose economic parameters governance (DEFAULT_ADMIN_ROLE, the timelock) may change within
 ///         the same hard bounds the constructor enforces.
 interface IConfigurableNapVault is INapVault {
-    /// @notice Sets the fee rates after bringing the management fee to date at the old rate. The new performance
-    ///         fee and hurdle apply from the next report.
+    /// @notice Sets the fee rates after bringing the management fee and the hurdle credit to date at the old
+    ///         rates: the credit already earned is kept, management fee paid from now on earns it at the new ones,
+    ///         and the new performance fee applies from the next report. Reverts HurdleBeyondManagementFee when
+    ///         hurdle * performance > management * 10,000 (the hurdle is measured by the management fee).
     /// @param newManagementFeeBps Annual management fee (at most MAX_MANAGEMENT_FEE_BPS).
     /// @param newPerformanceFeeBps Performance fee (at most MAX_PERFORMANCE_FEE_BPS).
     /// @param newHurdleRateBps Annual hurdle rate (at most MAX_HURDLE_RATE_BPS).
@@ -19,7 +21,8 @@ interface IConfigurableNapVault is INapVault {
     /// @param newDepositCap Cap on totalAssets, in asset units.
     function setDepositCap(uint256 newDepositCap) external;
 
-    /// @notice Sets the unlock period of future reports; profit already locked keeps its schedule.
+    /// @notice Sets the unlock period of future reports; profit already locked keeps its schedule until the next
+    ///         report blends it with the new gain.
     /// @param newProfitUnlockPeriod Seconds, within [MIN_PROFIT_UNLOCK_PERIOD, MAX_PROFIT_UNLOCK_PERIOD].
     function setProfitUnlockPeriod(uint32 newProfitUnlockPeriod) external;
 

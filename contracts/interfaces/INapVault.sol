@@ -32,7 +32,8 @@ interface INapVault is IERC4626 {
     /// @param asyncRedeem True for ERC-7540 asynchronous redemption; false for ERC-4626 synchronous exits.
     /// @param managementFeeBps Annual management fee in basis points (at most MAX_MANAGEMENT_FEE_BPS).
     /// @param performanceFeeBps Share of profit above the hurdle taken as fee (at most MAX_PERFORMANCE_FEE_BPS).
-    /// @param hurdleRateBps Annual return holders keep before any performance fee (at most MAX_HURDLE_RATE_BPS).
+    /// @param hurdleRateBps Annual return holders keep before any performance fee (at most MAX_HURDLE_RATE_BPS, and
+    ///        hurdleRateBps * performanceFeeBps at most managementFeeBps * 10,000: HurdleBeyondManagementFee).
     /// @param depositCap Largest totalAssets that deposits may reach, in asset units and a whole number of tokens
     ///        (10**assetDecimals units); values >= (2**32 - 1) * 10**assetDecimals mean no cap.
     /// @param profitUnlockPeriod Seconds over which a reported profit unlocks linearly.
@@ -156,6 +157,12 @@ interface INapVault is IERC4626 {
     /// @notice Thrown when the hurdle rate `bps` is above `maxBps`.
     error HurdleRateTooHigh(uint256 bps, uint256 maxBps);
 
+    /// @notice Thrown when the hurdle rate `hurdleBps` times the performance fee `performanceBps` is above the
+    ///         management fee `managementBps` times 10,000. The hurdle is measured by the management fee holders
+    ///         pay, so an asset sent to the vault counts like a unit of that fee; within this bound the performance
+    ///         fee such a donation saves is at most the donation itself, which goes to the fee recipient.
+    error HurdleBeyondManagementFee(uint256 hurdleBps, uint256 performanceBps, uint256 managementBps);
+
     /// @notice Thrown when a deposit `cap` below the no-cap bound is not a whole number of tokens (`unit` units).
     error DepositCapNotWholeTokens(uint256 cap, uint256 unit);
 
@@ -215,13 +222,14 @@ interface INapVault is IERC4626 {
     function unpause() external;
 
     /// @notice Brings `gain` assets in from the caller (HARVESTER_ROLE). The management fee is brought to date
-    ///         first; then the performance fee, performanceFeeBps of the part of the gain above the hurdle
-    ///         (hurdleRateBps a year on totalAssets since hurdleStart), rounded down, is owed to the fee recipient
-    ///         at once, and the rest is locked: it unlocks linearly over profitUnlockPeriod, together with whatever
-    ///         was still locked. A gain below the hurdle uses up the hurdle's time in proportion.
+    ///         first; then the gain uses up the hurdle credit (hurdleCredit), and performanceFeeBps of the part of the
+    ///         gain beyond it, rounded down, is owed to the fee recipient at once. The rest is locked with whatever
+    ///         was still locked and unlocks linearly until a new end: the average of the old end and a full
+    ///         profitUnlockPeriod from now, weighted by the two amounts (rounded down), so a small or zero report
+    ///         never holds back profit that was already unlocking.
     /// @dev Reverts VaultIsPaused while paused, ReportTooLarge if the holders' assets and locked profit would pass
     ///      2**64 - 1. The caller must have approved the vault for `gain`.
-    /// @param gain Assets to bring in; 0 only brings fees to date and restarts the unlock of what is still locked.
+    /// @param gain Assets to bring in; 0 only brings fees and the hurdle credit to date.
     function report(uint256 gain) external;
 
     /// @notice Brings the management fee to date (managementFeeBps a year of totalAssets for the time since the
@@ -230,8 +238,8 @@ interface INapVault is IERC4626 {
     function accrueFees() external;
 
     /// @notice Brings fees to date (as accrueFees) and pays the fee recipient every asset the vault holds beyond
-    ///         its books: the fees, and anything sent to the vault outside deposits and reports. Anyone may call;
-    ///         the assets always go to the recipient.
+    ///         its books: the fees, and anything sent to the vault outside deposits and reports. The hurdle credit is
+    ///         brought to date with them first. Anyone may call; the assets always go to the recipient.
     /// @return assets Assets paid.
     function claimFees() external returns (uint256 assets);
 
@@ -304,14 +312,18 @@ interface INapVault is IERC4626 {
     function accountedAssets() external view returns (uint256);
 
     /// @notice Assets claimFees would pay now: the vault's asset balance beyond its books (holders' assets and
-    ///         profit still locked), the management fee since lastFeeAccrual counted (rounded down; accrueFees and
-    ///         claimFees may add the carried fraction, at most one unit). Assets sent to the vault outside deposits
-    ///         and reports count here, for no holder.
+    ///         profit still locked), the management fee since lastFeeAccrual counted with the fraction of a unit
+    ///         carried by the last explicit accrual (rounded down, exactly as claimFees takes it). Assets sent to the
+    ///         vault outside deposits and reports count here, for no holder.
     function feesOwed() external view returns (uint256);
 
-    /// @notice Time from which the hurdle of the next report runs: the last report that used up the hurdle,
-    ///         moved forward in proportion when a report's gain used up only part of it.
-    function hurdleStart() external view returns (uint256);
+    /// @notice Hurdle credit as of now: assets of reported gain the holders keep before any performance fee. It
+    ///         grows by hurdleRateBps / managementFeeBps of every unit of management fee the holders pay (so by
+    ///         hurdleRateBps a year of what they held, for the time they held it, however often they come and go)
+    ///         and of every asset sent to the vault outside deposits and reports. Rounded down, the fraction of a
+    ///         unit carried to the next bring-to-date (so that claiming fees often never lowers it; a fee change
+    ///         rounds it up to a unit), at most 2**64 - 1. Each report's gain uses it up first.
+    function hurdleCredit() external view returns (uint256);
 
     /// @notice State of profit unlocking: `lockedAtReport` assets locked at the last report at `lastReport`,
     ///         unlocking linearly until `unlockEnd`; `stillLocked` is what remains locked now (rounded down).

@@ -11,17 +11,17 @@ import {IERC7540Redeem, IERC7887Redeem} from "../interfaces/IERC7540.sol";
 contract VaultProbe {
     /// @notice Numbers read from `vault` and its asset for `accounts`, in a fixed order: block timestamp,
     ///         totalSupply, totalAssets, accountedAssets, feesOwed, totalClaimableAssets, the asset balances of the
-    ///         vault and of its escrow, the vault's own shares, the stored lastFeeAccrual; then for each account its
-    ///         shares, asset balance, pending shares, ready time, claimable shares, claimable assets and canceled
-    ///         shares (the request fields are 0 on a synchronous vault).
+    ///         vault and of its escrow, the vault's own shares, the stored lastFeeAccrual, hurdleCredit; then for each
+    ///         account its shares, asset balance, pending shares, ready time, claimable shares, claimable assets and
+    ///         canceled shares (the request fields are 0 on a synchronous vault).
     /// @param vault The vault.
     /// @param accounts The accounts to read.
-    /// @return values The numbers, 10 + 7 per account.
+    /// @return values The numbers, 11 + 7 per account.
     function read(INapVault vault, address[] calldata accounts) external view returns (uint256[] memory values) {
         IERC20 asset = IERC20(vault.asset());
         address escrow = vault.redeemEscrow();
         bool isAsync = vault.isERC7540();
-        values = new uint256[](10 + 7 * accounts.length);
+        values = new uint256[](11 + 7 * accounts.length);
         values[0] = block.timestamp;
         values[1] = vault.totalSupply();
         values[2] = vault.totalAssets();
@@ -32,9 +32,10 @@ contract VaultProbe {
         values[7] = escrow == address(0) ? 0 : asset.balanceOf(escrow);
         values[8] = vault.balanceOf(address(vault));
         values[9] = vault.lastFeeAccrual();
+        values[10] = vault.hurdleCredit();
         for (uint256 i = 0; i < accounts.length; ++i) {
             address account = accounts[i];
-            uint256 at = 10 + 7 * i;
+            uint256 at = 11 + 7 * i;
             values[at] = vault.balanceOf(account);
             values[at + 1] = asset.balanceOf(account);
             if (!isAsync) continue;

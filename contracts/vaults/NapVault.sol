@@ -31,10 +31,20 @@ import {RedeemEscrow} from "./RedeemEscrow.sol";
 /// depositor loses to rounding less than the value of one share unit, (A + 1) / (S + 1e6) assets.
 ///
 /// Profit: the harvester brings profit in with `report`. The performance fee is taken from the gain at once
-/// (performanceFeeBps of the part above the hurdle, hurdleRateBps a year on totalAssets since hurdleStart); the rest
-/// is locked and counts in totalAssets only as it unlocks, linearly over profitUnlockPeriod. So whoever earns a gain
-/// (by holding while it unlocks) pays the performance fee on exactly the part it earns, whenever it enters or
-/// leaves, and no one pays it on principal, after an empty period or not: there is no high-water mark to go stale.
+/// (performanceFeeBps of the part beyond the hurdle credit); the rest is locked and counts in totalAssets only as it
+/// unlocks, linearly until an end that is the amount-weighted average of the old end and a full profitUnlockPeriod
+/// from now (so a report of nothing holds back nothing). So whoever earns a gain (by holding while it unlocks) pays
+/// the performance fee on exactly the part it earns, whenever it enters or leaves, and no one pays it on principal,
+/// after an empty period or not: there is no high-water mark to go stale.
+///
+/// Hurdle: holders keep hurdleRateBps a year of what they held, for the time they held it, before any performance
+/// fee. The vault measures that by the management fee they paid, which is managementFeeBps a year of the same assets
+/// for the same time: each unit of it adds hurdleRateBps / managementFeeBps units to the hurdle credit, counted from
+/// the vault's asset balance beyond its books when a report, a fee claim or a fee change needs it. Measuring the
+/// holders' assets at the report instead would let anyone raise the hurdle for free with a deposit just before the
+/// report. Assets sent to the vault count like management fee there; the bound hurdleRateBps * performanceFeeBps
+/// <= managementFeeBps * 10,000 keeps the fee such a donation saves below the donation, which goes to the fee
+/// recipient.
 ///
 /// Management fee: managementFeeBps a year of totalAssets, brought to date ("accrued") on every deposit, mint,
 /// withdraw, redeem and fill before the price is computed, and by accrueFees, claimFees, report and the fee
@@ -107,15 +117,26 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         address recipient;
         uint16 performanceBps;
         uint16 hurdleBps;
-        uint32 hurdleStart;
     }
 
-    /// @dev Settings read only by reports and requests, and the carried fraction of the management fee.
+    /// @dev Settings read only by reports and requests, the carried fraction of the management fee, and the
+    ///      hurdle credit with the fee balance it was last brought to date with (read and written by reports, fee
+    ///      claims and fee changes).
     struct Timing {
-        uint32 profitUnlockPeriod;
-        uint32 fulfillmentDelay;
+        // At most MAX_PROFIT_UNLOCK_PERIOD (30 days < 2**22).
+        uint24 profitUnlockPeriod;
+        // At most MAX_FULFILLMENT_DELAY (7 days < 2**20).
+        uint24 fulfillmentDelay;
         // Fraction of an asset unit of management fee, times _FEE_DENOMINATOR (< 2**39), carried by accrueFees.
-        uint64 feeRemainder;
+        uint40 feeRemainder;
+        // Assets of gain the holders keep before any performance fee (saturates at 2**64 - 1).
+        uint64 hurdleCredit;
+        // Fraction of a unit of hurdle credit, times the management fee rate (< 500 < 2**9), carried to the next
+        // bring-to-date so that bringing the credit to date often never lowers it.
+        uint16 creditRemainder;
+        // The vault's asset balance beyond its books when the credit was last brought to date (saturates at
+        // 2**88 - 1, far beyond any USDC balance, so that no balance can make reports and fee claims revert).
+        uint88 feeBaseline;
     }
 
     /// @dev One controller's aggregated request (ERC-7540 request id 0).
@@ -165,7 +186,6 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         _grantIfSet(FULFILLER_ROLE, roles.fulfiller);
 
         _hot = HotState.wrap(0).withAccounted(block.timestamp, 0);
-        _feeConfig.hurdleStart = uint32(block.timestamp);
         _setFeeRecipient(params.feeRecipient);
         _setFees(params.managementFeeBps, params.performanceFeeBps, params.hurdleRateBps);
         _setDepositCap(params.depositCap);
@@ -485,18 +505,19 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @inheritdoc INapVault
     function report(uint256 gain) external onlyRole(HARVESTER_ROLE) {
         if (_hot.paused()) revert VaultIsPaused();
-        (HotState s, uint256 assets, uint256 managementFee) = _accrueCarrying();
-        uint256 performanceFee = _performanceFee(assets, gain);
+        (HotState s, , uint256 managementFee) = _accrueCarrying();
+        uint256 performanceFee = _performanceFee(s, gain);
         // The rest of the gain joins the holders' books, locked; the fee stays in the vault for the recipient.
         uint256 net = gain - performanceFee;
         uint256 accounted = s.accountedAssets() + net;
         if (accounted > HotStateLib.MAX_AMOUNT) revert ReportTooLarge(accounted, HotStateLib.MAX_AMOUNT);
-        uint256 locked = s.stillLocked() + net;
-        uint256 period = _timing.profitUnlockPeriod;
-        _hot = s.withAccounted(block.timestamp, accounted).withUnlock(locked, period);
+        uint256 stillLocked = s.stillLocked();
+        uint256 locked = stillLocked + net;
+        uint256 duration = _unlockDuration(s, stillLocked, net);
+        _hot = s.withAccounted(block.timestamp, accounted).withUnlock(locked, duration);
         SafeERC20.safeTransferFrom(IERC20(asset()), msg.sender, address(this), gain);
         emit FeesAccrued(_feeConfig.recipient, managementFee, performanceFee);
-        emit Reported(msg.sender, gain, performanceFee, locked, block.timestamp + period);
+        emit Reported(msg.sender, gain, performanceFee, locked, block.timestamp + duration);
     }
 
     /// @inheritdoc INapVault
@@ -595,13 +616,14 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     /// @inheritdoc INapVault
     function feesOwed() external view returns (uint256) {
-        (HotState s, , , ) = _accrued(_hot, 0);
-        return IERC20(asset()).balanceOf(address(this)) - s.accountedAssets();
+        (HotState s, , , ) = _accrued(_hot, _timing.feeRemainder);
+        return _feeBalance(s);
     }
 
     /// @inheritdoc INapVault
-    function hurdleStart() external view returns (uint256) {
-        return _feeConfig.hurdleStart;
+    function hurdleCredit() external view returns (uint256 credit) {
+        (HotState s, , , ) = _accrued(_hot, _timing.feeRemainder);
+        (credit, ) = _creditAt(s, _feeBalance(s));
     }
 
     /// @inheritdoc INapVault
@@ -645,7 +667,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         uint256 remainder;
         (s, assets, fee, remainder) = _accrued(_hot, _timing.feeRemainder);
         _hot = s;
-        _timing.feeRemainder = uint64(remainder);
+        _timing.feeRemainder = uint40(remainder);
     }
 
     /// @dev _accrueCarrying with its FeesAccrued event.
@@ -659,36 +681,108 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     ///      pays nothing (returns 0) and leaves the assets in the vault.
     function _payFees(bool required) private returns (uint256 assets) {
         IERC20 token = IERC20(asset());
-        assets = token.balanceOf(address(this)) - _hot.accountedAssets();
+        assets = _foldHurdleCredit();
         address recipient = _feeConfig.recipient;
         if (required) {
             SafeERC20.safeTransfer(token, recipient, assets);
         } else if (!SafeERC20.trySafeTransfer(token, recipient, assets)) {
             return 0;
         }
+        // The fee balance the credit was brought to date with has just been paid out.
+        _timing.feeBaseline = 0;
         emit FeesClaimed(recipient, assets);
     }
 
-    /// @dev Performance fee of a report of `gain` when holders have `assets`: performanceBps of the gain above the
-    ///      hurdle (hurdleBps a year of `assets` since hurdleStart), rounded down. A gain that clears the hurdle
-    ///      restarts it; a smaller one uses up the hurdle's time in proportion (rounded down, so holders keep the
-    ///      rest), so that reporting often or reporting nothing never shortens the hurdle.
-    function _performanceFee(uint256 assets, uint256 gain) private returns (uint256) {
-        FeeConfig memory config = _feeConfig;
-        uint256 start = config.hurdleStart;
-        uint256 hurdle = assets.mulDiv(config.hurdleBps * (block.timestamp - start), _FEE_DENOMINATOR);
-        if (gain >= hurdle) {
-            _feeConfig.hurdleStart = uint32(block.timestamp);
-            return ((gain - hurdle) * config.performanceBps) / _BPS;
-        }
-        _feeConfig.hurdleStart = uint32(start + ((block.timestamp - start) * gain) / hurdle);
-        return 0;
+    /// @dev The vault's asset balance beyond the books of `s`: fees and assets sent to it, owed to the recipient.
+    function _feeBalance(HotState s) private view returns (uint256) {
+        return IERC20(asset()).balanceOf(address(this)) - s.accountedAssets();
     }
 
-    /// @dev Pulls `assets` from the caller, then mints (as OpenZeppelin's _deposit, without its indirections).
+    /// @dev The hurdle credit brought to date with the fee balance `feeBalance`: hurdleBps / managementBps of what
+    ///      the fee balance grew by since it was last brought to date (management fee and assets sent to the vault;
+    ///      fee claims bring it to date before the balance falls), with the fraction of a unit carried (`remainder`,
+    ///      times managementBps), at most 2**64 - 1. With no management fee it does not grow: _setFees then allows
+    ///      no hurdle (unless there is no performance fee).
+    function _creditAt(HotState s, uint256 feeBalance) private view returns (uint256 credit, uint256 remainder) {
+        Timing memory timing = _timing;
+        credit = timing.hurdleCredit;
+        remainder = timing.creditRemainder;
+        uint256 baseline = timing.feeBaseline;
+        uint256 managementBps = s.managementFeeBps();
+        // The fee balance only grows between two bring-to-dates (unless the asset itself takes from the vault).
+        if (feeBalance > baseline && managementBps != 0) {
+            // Growth beyond 2**128 units saturates the credit anyway; capped so that no balance can overflow here.
+            uint256 grown = Math.min(feeBalance - baseline, type(uint128).max);
+            uint256 numerator = grown * _feeConfig.hurdleBps + remainder;
+            credit += numerator / managementBps;
+            // The fraction of a unit of credit carried to the next bring-to-date, not randomness; see
+            // docs/slither-triage.md.
+            // slither-disable-next-line weak-prng
+            remainder = numerator % managementBps;
+            if (credit > HotStateLib.MAX_AMOUNT) (credit, remainder) = (HotStateLib.MAX_AMOUNT, 0);
+        }
+    }
+
+    /// @dev Stores the hurdle credit, its carried fraction and the fee balance they were brought to date with.
+    function _storeCredit(uint256 credit, uint256 remainder, uint256 feeBalance) private {
+        Timing storage timing = _timing;
+        timing.hurdleCredit = uint64(credit);
+        timing.creditRemainder = uint16(remainder);
+        timing.feeBaseline = uint88(Math.min(feeBalance, type(uint88).max));
+    }
+
+    /// @dev Brings the hurdle credit to date at the current fee balance (after an accrual) and returns that balance.
+    function _foldHurdleCredit() private returns (uint256 feeBalance) {
+        HotState s = _hot;
+        feeBalance = _feeBalance(s);
+        (uint256 credit, uint256 remainder) = _creditAt(s, feeBalance);
+        _storeCredit(credit, remainder, feeBalance);
+    }
+
+    /// @dev Brings the hurdle credit to date before the fee rates change. The carried fraction is counted in the
+    ///      old management fee rate and means nothing at the new one: it is rounded up to a whole unit, the holders'
+    ///      way (below MAX_AMOUNT, since saturation clears it).
+    function _foldHurdleCreditForNewRates() internal {
+        HotState s = _hot;
+        uint256 feeBalance = _feeBalance(s);
+        (uint256 credit, uint256 remainder) = _creditAt(s, feeBalance);
+        _storeCredit(remainder > 0 ? credit + 1 : credit, 0, feeBalance);
+    }
+
+    /// @dev Performance fee of a report of `gain` (the management fee brought to date in `s`, the gain not yet
+    ///      pulled): the gain first uses up the hurdle credit; performanceBps of the rest, rounded down, is the fee.
+    ///      The credit left and the fee balance after the report (the fee included) are stored.
+    function _performanceFee(HotState s, uint256 gain) private returns (uint256 fee) {
+        uint256 feeBalance = _feeBalance(s);
+        (uint256 credit, uint256 remainder) = _creditAt(s, feeBalance);
+        if (gain > credit) {
+            fee = ((gain - credit) * _feeConfig.performanceBps) / _BPS;
+            credit = 0;
+        } else {
+            credit -= gain;
+        }
+        _storeCredit(credit, remainder, feeBalance + fee);
+    }
+
+    /// @dev Seconds over which `stillLocked + net` unlocks from now: the average of the time left of what is still
+    ///      locked and a full unlock period for the new `net`, weighted by the amounts and rounded down, so that a
+    ///      report of little or nothing cannot hold back profit that was already unlocking.
+    function _unlockDuration(HotState s, uint256 stillLocked, uint256 net) private view returns (uint256) {
+        uint256 period = _timing.profitUnlockPeriod;
+        // stillLocked > 0 implies now < unlockEnd; amounts < 2**64 and times < 2**22: no overflow.
+        if (stillLocked > 0) {
+            return (stillLocked * (s.unlockEnd() - block.timestamp) + net * period) / (stillLocked + net);
+        }
+        return period;
+    }
+
+    /// @dev Mints, then pulls `assets` from the caller (OpenZeppelin's _deposit pulls first because its price reads
+    ///      the asset balance; this vault's books already count the deposit, so the shares must exist before the
+    ///      asset's transfer can call anyone back, or a callback would redeem at a price counting this deposit
+    ///      without its shares).
     function _enter(address receiver, uint256 assets, uint256 shares) private {
-        SafeERC20.safeTransferFrom(IERC20(asset()), msg.sender, address(this), assets);
         _mint(receiver, shares);
+        SafeERC20.safeTransferFrom(IERC20(asset()), msg.sender, address(this), assets);
         emit Deposit(msg.sender, receiver, assets, shares);
     }
 
@@ -740,6 +834,9 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
             revert PerformanceFeeTooHigh(performanceBps, MAX_PERFORMANCE_FEE_BPS);
         }
         if (hurdleBps > MAX_HURDLE_RATE_BPS) revert HurdleRateTooHigh(hurdleBps, MAX_HURDLE_RATE_BPS);
+        if (uint256(hurdleBps) * performanceBps > uint256(managementBps) * _BPS) {
+            revert HurdleBeyondManagementFee(hurdleBps, performanceBps, managementBps);
+        }
         _hot = _hot.withManagementFeeBps(managementBps);
         _feeConfig.performanceBps = performanceBps;
         _feeConfig.hurdleBps = hurdleBps;
@@ -762,14 +859,14 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         if (period < MIN_PROFIT_UNLOCK_PERIOD || period > MAX_PROFIT_UNLOCK_PERIOD) {
             revert ProfitUnlockPeriodOutOfBounds(period, MIN_PROFIT_UNLOCK_PERIOD, MAX_PROFIT_UNLOCK_PERIOD);
         }
-        _timing.profitUnlockPeriod = period;
+        _timing.profitUnlockPeriod = uint24(period);
         emit ProfitUnlockPeriodUpdated(period);
     }
 
     function _setFulfillmentDelay(uint32 delay) internal {
         uint256 maxDelay = _async ? MAX_FULFILLMENT_DELAY : 0;
         if (delay > maxDelay) revert FulfillmentDelayOutOfBounds(delay, maxDelay);
-        _timing.fulfillmentDelay = delay;
+        _timing.fulfillmentDelay = uint24(delay);
         emit FulfillmentDelayUpdated(delay);
     }
 

@@ -2,7 +2,18 @@ import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { ConfigurableNapVault__factory } from "../../../typechain-types";
-import { DAY, HOUR, MAX_UINT, USDC, booksAt, deployWorld, managementFee, params, roles } from "./fixtures";
+import {
+  DAY,
+  HOUR,
+  MAX_UINT,
+  USDC,
+  accruedManagementFee,
+  booksAt,
+  deployWorld,
+  managementFee,
+  params,
+  roles,
+} from "./fixtures";
 
 const ADMIN_ROLE = ethers.ZeroHash;
 
@@ -22,19 +33,33 @@ describe("ConfigurableNapVault: governance changes within the hard bounds", () =
     }
   });
 
-  it("sets fees after accruing at the old rates", async () => {
-    const { a, configurable } = await loadFixture(deployWorld);
+  it("sets fees after accruing the management fee and the hurdle credit at the old rates", async () => {
+    const { a, usdc, configurable } = await loadFixture(deployWorld);
     await configurable.connect(a.alice).deposit(10_000n * USDC, a.alice.address);
     const at = BigInt((await time.latest()) + DAY);
     await time.setNextBlockTimestamp(at);
     const { fee } = await booksAt(configurable, at);
     expect(fee).to.equal(managementFee(10_000n * USDC, 200n, BigInt(DAY)).fee);
-    const tx = configurable.connect(a.admin).setFees(500, 3_000, 2_000);
+    const tx = configurable.connect(a.admin).setFees(500, 2_500, 2_000);
     await expect(tx).to.emit(configurable, "FeesAccrued").withArgs(a.feeRecipient.address, fee, 0);
-    await expect(tx).to.emit(configurable, "FeesUpdated").withArgs(500, 3_000, 2_000);
+    await expect(tx).to.emit(configurable, "FeesUpdated").withArgs(500, 2_500, 2_000);
     expect(await configurable.managementFeeBps()).to.equal(500);
-    expect(await configurable.performanceFeeBps()).to.equal(3_000);
+    expect(await configurable.performanceFeeBps()).to.equal(2_500);
     expect(await configurable.hurdleRateBps()).to.equal(2_000);
+    // The day of management fee earned its credit at the old rates (5% / 2%); the next second at the new (20% / 5%).
+    // The fraction of a unit left at the old rates means nothing at the new ones: it is rounded up, the holders' way.
+    expect((fee * 500n) % 200n).to.not.equal(0n);
+    const credit = (fee * 500n) / 200n + 1n;
+    expect(await configurable.hurdleCredit()).to.equal(credit);
+    const secondFee = await accruedManagementFee(configurable, configurable.accrueFees());
+    expect(secondFee).to.be.gt(0n);
+    expect(await configurable.hurdleCredit()).to.equal(credit + (secondFee * 2_000n) / 500n);
+    // At 20% / 5% every unit of fee is four units of credit, with no fraction: a second change adds nothing.
+    const thirdFee = await accruedManagementFee(configurable, configurable.connect(a.admin).setFees(500, 2_500, 2_000));
+    expect(await configurable.hurdleCredit()).to.equal(credit + (secondFee + thirdFee) * 4n);
+    expect(await configurable.feesOwed()).to.equal(
+      (await usdc.balanceOf(await configurable.getAddress())) - (await configurable.accountedAssets()),
+    );
     await expect(configurable.connect(a.admin).setFees(501, 0, 0))
       .to.be.revertedWithCustomError(configurable, "ManagementFeeTooHigh")
       .withArgs(501, 500);
@@ -44,6 +69,9 @@ describe("ConfigurableNapVault: governance changes within the hard bounds", () =
     await expect(configurable.connect(a.admin).setFees(0, 0, 2_001))
       .to.be.revertedWithCustomError(configurable, "HurdleRateTooHigh")
       .withArgs(2_001, 2_000);
+    await expect(configurable.connect(a.admin).setFees(500, 3_000, 2_000))
+      .to.be.revertedWithCustomError(configurable, "HurdleBeyondManagementFee")
+      .withArgs(2_000, 3_000, 500);
   });
 
   it("sets the deposit cap, also below totalAssets and back to none", async () => {

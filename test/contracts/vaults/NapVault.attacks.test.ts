@@ -1,12 +1,33 @@
 /**
- * Regression tests of the independent review's findings, each named after the attack it tries. Every one of them
- * failed on the contracts before the fix (see docs/invariants.md for what each proves).
+ * Regression tests of the findings of the independent reviews, each named after the attack it tries. Every one of
+ * them failed on the contracts before the fix (see docs/invariants.md for what each proves). The second review's
+ * attacks that found nothing are kept in NapVault.protections.test.ts.
  */
 import { expect } from "chai";
 import { ethers, network } from "hardhat";
+import type { ContractTransactionResponse } from "ethers";
 import { loadFixture, mine, time } from "@nomicfoundation/hardhat-network-helpers";
-import { NapVault__factory, type NapVault } from "../../../typechain-types";
-import { BPS, DAY, HOUR, MAX_UINT, USDC, YEAR, deployWorld, params, roles, type VaultParams } from "./fixtures";
+import {
+  HookUSDC__factory,
+  NapVault__factory,
+  ReentrantDepositor__factory,
+  type NapVault,
+} from "../../../typechain-types";
+import {
+  BPS,
+  DAY,
+  HOUR,
+  MAX_AMOUNT,
+  MAX_UINT,
+  USDC,
+  YEAR,
+  accruedManagementFee,
+  actors,
+  deployWorld,
+  params,
+  roles,
+  type VaultParams,
+} from "./fixtures";
 
 const FULFILLER_ROLE = ethers.id("FULFILLER_ROLE");
 /** The documented grace period after which anyone may fill a ready request. */
@@ -28,6 +49,21 @@ async function withVault(overrides: Partial<VaultParams>) {
 
 const syncVault = () => withVault({ hurdleRateBps: 0 });
 const asyncVault = () => withVault({ asyncRedeem: true, fulfillmentDelay: DAY, hurdleRateBps: 0 });
+/** The default fees of the fixtures: 2% a year, 20% of the gain above a hurdle of 5% a year. */
+const defaultFeesVault = () => withVault({});
+/** The moderate vault's fees: 1% a year, 15% of the gain above a hurdle of 5% a year; a 3-day unlock. */
+const moderateVault = () =>
+  withVault({ managementFeeBps: 100, performanceFeeBps: 1_500, hurdleRateBps: 500, profitUnlockPeriod: 3 * DAY });
+
+/** The performance fee of the report made by `tx`, from its Reported event. */
+async function reportedPerformanceFee(vault: NapVault, tx: Promise<ContractTransactionResponse>): Promise<bigint> {
+  const receipt = await (await tx).wait();
+  for (const log of receipt!.logs) {
+    const event = vault.interface.parseLog(log);
+    if (event?.name === "Reported") return event.args.performanceFee as bigint;
+  }
+  throw new Error("no Reported event");
+}
 
 /** Management fee on `assets` for `seconds` at `bps` a year, rounded up (an upper bound of what a holder pays). */
 function managementFee(assets: bigint, bps: bigint, seconds: bigint): bigint {
@@ -171,6 +207,179 @@ describe("NapVault: attacks of the independent review", () => {
       expect(perBlock).to.be.gte(once - 1n);
       expect(perBlock).to.be.lte(once + 1n);
       await mine();
+    });
+  });
+
+  describe("M-4 (second review) hurdle raised by capital that did not stay", () => {
+    it("a whale depositing just before a report and leaving just after cannot raise the hurdle and erase the performance fee", async () => {
+      const { a, usdc, vault } = await loadFixture(moderateVault);
+      const [holder, whale] = [a.bob, a.alice];
+      await usdc.mint(whale.address, 4_000_000n * USDC);
+      await vault.connect(holder).deposit(1_000_000n * USDC, holder.address);
+      const reportAt = (await time.latest()) + 7 * DAY;
+      const gain = 2_000n * USDC;
+
+      const snapshot = await network.provider.send("evm_snapshot", []);
+      await time.setNextBlockTimestamp(reportAt);
+      const honestFee = await reportedPerformanceFee(vault, vault.connect(a.harvester).report(gain));
+      await time.setNextBlockTimestamp(reportAt + 1);
+      await vault.accrueFees();
+      const honestEarnings = await vault.feesOwed();
+      await network.provider.send("evm_revert", [snapshot]);
+
+      // The attack: 4,000,000 USDC in the block before the report, out in the block after it. Measured on the
+      // holders' assets at the report, the hurdle was 5% a year of 5,000,000 USDC for 7 days, 4,794.52 USDC, more
+      // than the gain: the fee recipient got nothing, and the whale kept its part of the unlock for its seconds.
+      const before = await usdc.balanceOf(whale.address);
+      await time.setNextBlockTimestamp(reportAt - 1);
+      await vault.connect(whale).deposit(4_000_000n * USDC, whale.address);
+      await time.setNextBlockTimestamp(reportAt);
+      const attackedFee = await reportedPerformanceFee(vault, vault.connect(a.harvester).report(gain));
+      await time.setNextBlockTimestamp(reportAt + 1);
+      await vault.connect(whale).redeem(await vault.balanceOf(whale.address), whale.address, whale.address);
+
+      // 5% a year of the 1,000,000 USDC that stayed, for the 7 days it stayed: 958.90 USDC of hurdle; the fee is 15%
+      // of the rest, 156.16 USDC. The whale's second in the vault counts for a second's hurdle on its 4,000,000
+      // (0.0063 USDC), less than the management fee it paid for it: the fee recipient earns no less.
+      const hurdle = (1_000_000n * USDC * 500n * 7n * BigInt(DAY)) / (BPS * YEAR);
+      expect(honestFee).to.be.closeTo(((gain - hurdle) * 1_500n) / BPS, 1n * USDC);
+      expect(attackedFee).to.be.closeTo(honestFee, USDC / 100n);
+      expect(await vault.feesOwed()).to.be.gte(honestEarnings);
+      // The whale took no more than its part of the profit that unlocked in the second it held after the report.
+      const profit = (await usdc.balanceOf(whale.address)) - before;
+      expect(profit).to.be.lte((gain * 4n) / (5n * 3n * BigInt(DAY)));
+    });
+  });
+
+  describe("L-1 (second review) unlock held back by empty reports", () => {
+    it("the harvester's hot key reporting 0 every hour cannot hold back profit that was unlocking", async () => {
+      const { a, usdc, vault } = await loadFixture(syncVault);
+      await vault.connect(a.alice).deposit(100_000n * USDC, a.alice.address);
+      await vault.connect(a.bob).deposit(100_000n * USDC, a.bob.address);
+      await vault.connect(a.harvester).report(10_000n * USDC);
+      const [, reportedAt, unlockEnd] = await vault.profitUnlock();
+
+      // Alice leaves when the profit has all unlocked, with fees brought to date every hour; in the attack the
+      // relayer's hot key (HARVESTER_ROLE) brings them to date with report(0) instead, which restarted the unlock
+      // of what was still locked each time: a day later 28.8% of it was still locked, and Alice left 1,439.75
+      // USDC of her share behind for Bob.
+      const proceeds = async (emptyReports: boolean) => {
+        for (let hour = 1; hour <= 24; hour++) {
+          await time.setNextBlockTimestamp(reportedAt + BigInt(hour * HOUR));
+          if (emptyReports) await vault.connect(a.harvester).report(0n);
+          else await vault.accrueFees();
+        }
+        expect(await time.latest()).to.equal(unlockEnd);
+        const still = (await vault.profitUnlock())[3];
+        const before = await usdc.balanceOf(a.alice.address);
+        await vault.connect(a.alice).redeem(await vault.balanceOf(a.alice.address), a.alice.address, a.alice.address);
+        return { still, received: (await usdc.balanceOf(a.alice.address)) - before };
+      };
+      const snapshot = await network.provider.send("evm_snapshot", []);
+      const honest = await proceeds(false);
+      await network.provider.send("evm_revert", [snapshot]);
+      const attacked = await proceeds(true);
+
+      expect(honest.still).to.equal(0n);
+      expect(attacked.still).to.equal(0n);
+      // Each report(0) rounds the locked part down once (the holders' way).
+      expect(attacked.received).to.be.closeTo(honest.received, 24n);
+    });
+  });
+
+  describe("L-2 (second review) callback before the pull", () => {
+    it("a depositor whose asset calls it back before the pull cannot redeem at a price counting its own undelivered deposit", async () => {
+      const a = await actors();
+      // An asset that calls the sender before moving its tokens (ERC-777 style). USDC has no such hook; the vault
+      // takes any ERC-20, so its order of effects must not rely on that.
+      const token = await new HookUSDC__factory(a.deployer).deploy();
+      const vault = await new NapVault__factory(a.deployer).deploy(
+        params(await token.getAddress(), a.feeRecipient.address, {
+          depositCap: MAX_UINT,
+          managementFeeBps: 0,
+          hurdleRateBps: 0,
+        }),
+        roles(a),
+        [],
+      );
+      const attacker = await new ReentrantDepositor__factory(a.deployer).deploy(await vault.getAddress());
+      const attackerAddress = await attacker.getAddress();
+      await token.mint(attackerAddress, 200n * USDC);
+      await token.mint(a.alice.address, 100n * USDC);
+      await token.connect(a.alice).approve(await vault.getAddress(), MAX_UINT);
+      await vault.connect(a.alice).deposit(100n * USDC, a.alice.address);
+      await attacker.depositQuietly(100n * USDC);
+
+      // The attack: deposit 100 more and, inside the asset's pull, redeem the 100 USDC of shares held before. The
+      // vault had counted the 100 in its books before minting their shares, so the old shares redeemed for 150:
+      // the attacker ended with 225 USDC of value and Alice with 75.
+      await attacker.depositAndRedeemInside(100n * USDC);
+      const attackerValue =
+        (await token.balanceOf(attackerAddress)) +
+        (await vault.convertToAssets(await vault.balanceOf(attackerAddress)));
+      expect(attackerValue).to.be.lte(200n * USDC);
+      expect(await vault.convertToAssets(await vault.balanceOf(a.alice.address))).to.be.gte(100n * USDC - 1n);
+      expect(await token.balanceOf(await vault.getAddress())).to.be.gte(await vault.accountedAssets());
+    });
+  });
+
+  describe("L-3 (second review) fee claims blocked by a donation beyond the stored baseline", () => {
+    it("a donor sending 2**88 units to the vault blocks neither reports nor fee claims, and only buys credit", async () => {
+      const { a, usdc, vault } = await loadFixture(moderateVault);
+      await vault.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
+      // The attack: more than the 88 bits the vault keeps of its fee balance. Stored with a checked cast, every
+      // report and fee claim reverted from then on, and the fees of the vault were stuck.
+      const huge = 2n ** 88n;
+      await usdc.mint(a.carol.address, huge);
+      await usdc.connect(a.carol).transfer(await vault.getAddress(), huge);
+
+      // The credit it buys saturates at 2**64 - 1 (5% / 1% of the donation): a gain within it pays no fee.
+      expect(await vault.hurdleCredit()).to.equal(MAX_AMOUNT);
+      const gain = 100n * USDC;
+      const at = BigInt(await time.latest()) + 1n;
+      await time.setNextBlockTimestamp(at);
+      await expect(vault.connect(a.harvester).report(gain))
+        .to.emit(vault, "Reported")
+        .withArgs(a.harvester.address, gain, 0n, gain, at + BigInt(3 * DAY));
+      const owed = await vault.feesOwed();
+      expect(owed).to.be.gte(huge);
+      const secondFee = await accruedManagementFee(vault, vault.claimFees());
+      expect(await usdc.balanceOf(a.feeRecipient.address)).to.equal(owed + secondFee);
+      expect(await vault.feesOwed()).to.equal(0n);
+      await vault.connect(a.harvester).report(gain);
+      await vault.claimFees();
+      expect(await usdc.balanceOf(await vault.getAddress())).to.equal(await vault.accountedAssets());
+    });
+  });
+
+  describe("L-4 (second review) hurdle credit rounded away by fee claims", () => {
+    it("a griefer calling claimFees() every block cannot round the holders' hurdle credit away", async () => {
+      // 2% a year, 20% above 5% a year: each unit of management fee earns 2.5 units of credit.
+      const { a, vault } = await loadFixture(defaultFeesVault);
+      await vault.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
+      // The attack: anyone may claim the fees, and each claim brings the credit to date. Rounded down each time,
+      // 1,000 USDC paying 0 or 1 unit of fee a second earned 2 units of credit per unit instead of 2.5: the griefer
+      // took a fifth of the holders' hurdle, every block, for the price of the calls.
+      let fees = 0n;
+      for (let second = 0; second < 12; second++) fees += await accruedManagementFee(vault, vault.claimFees());
+      expect(fees).to.be.gt(0n);
+      // The fraction of a unit is carried: the credit is exactly 2.5 times the fee paid, rounded down once.
+      expect(await vault.hurdleCredit()).to.equal((fees * 500n) / 200n);
+    });
+  });
+
+  describe("I-1 (second review) feesOwed short of what claimFees pays", () => {
+    it("a keeper told feesOwed() by the vault is paid exactly that by claimFees(), after accrueFees() carried a fraction", async () => {
+      const { a, vault } = await loadFixture(syncVault);
+      // 1,000 USDC at 2% a year: 0.634 units a second, so every accrual carries a fraction of a unit.
+      await vault.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
+      for (let second = 0; second < 12; second++) {
+        await vault.accrueFees();
+        await mine();
+        // Both read at the latest block: what the view promises and what the claim would pay there.
+        const owed = await vault.feesOwed({ blockTag: "latest" });
+        expect(await vault.claimFees.staticCall({ blockTag: "latest" })).to.equal(owed);
+      }
     });
   });
 });

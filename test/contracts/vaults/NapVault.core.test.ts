@@ -72,7 +72,7 @@ describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => 
       expect(await sync.hurdleRateBps()).to.equal(500);
       expect(await sync.feeRecipient()).to.equal(a.feeRecipient.address);
       expect(await sync.lastFeeAccrual()).to.equal(deployBlock!.timestamp);
-      expect(await sync.hurdleStart()).to.equal(deployBlock!.timestamp);
+      expect(await sync.hurdleCredit()).to.equal(0);
       expect(await sync.accountedAssets()).to.equal(0);
       expect(await sync.feesOwed()).to.equal(0);
       expect(await sync.profitUnlock()).to.deep.equal([0n, 0n, 0n, 0n]);
@@ -180,6 +180,18 @@ describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => 
       ["management fee", { managementFeeBps: 501 }, "ManagementFeeTooHigh", [501, 500]],
       ["performance fee", { performanceFeeBps: 3_001 }, "PerformanceFeeTooHigh", [3_001, 3_000]],
       ["hurdle rate", { hurdleRateBps: 2_001 }, "HurdleRateTooHigh", [2_001, 2_000]],
+      [
+        "hurdle the management fee cannot back",
+        { managementFeeBps: 200, performanceFeeBps: 2_000, hurdleRateBps: 1_001 },
+        "HurdleBeyondManagementFee",
+        [1_001, 2_000, 200],
+      ],
+      [
+        "hurdle without a management fee",
+        { managementFeeBps: 0, performanceFeeBps: 1, hurdleRateBps: 1 },
+        "HurdleBeyondManagementFee",
+        [1, 1, 0],
+      ],
       ["short unlock period", { profitUnlockPeriod: 3_599 }, "ProfitUnlockPeriodOutOfBounds", [3_599, 3_600, 30 * DAY]],
       [
         "long unlock period",
@@ -207,16 +219,25 @@ describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => 
 
     it("accepts the bounds themselves", async () => {
       const { a, usdc } = await loadFixture(deployWorld);
-      const p = params(await usdc.getAddress(), a.feeRecipient.address, {
-        managementFeeBps: 500,
-        performanceFeeBps: 3_000,
-        hurdleRateBps: 2_000,
-        profitUnlockPeriod: 3_600,
-        asyncRedeem: true,
-        fulfillmentDelay: 7 * DAY,
-      });
-      const vault = await new ConfigurableNapVault__factory(a.deployer).deploy(p, roles(a), []);
-      expect(await vault.fulfillmentDelay()).to.equal(7 * DAY);
+      // Each fee at its bound, with the hurdle the management fee backs exactly (hurdle * performance equal to
+      // management * 10,000), and a hurdle with no performance fee at all.
+      for (const [managementFeeBps, performanceFeeBps, hurdleRateBps] of [
+        [500, 3_000, 1_666],
+        [500, 2_500, 2_000],
+        [0, 0, 2_000],
+      ]) {
+        const p = params(await usdc.getAddress(), a.feeRecipient.address, {
+          managementFeeBps,
+          performanceFeeBps,
+          hurdleRateBps,
+          profitUnlockPeriod: 3_600,
+          asyncRedeem: true,
+          fulfillmentDelay: 7 * DAY,
+        });
+        const vault = await new ConfigurableNapVault__factory(a.deployer).deploy(p, roles(a), []);
+        expect(await vault.fulfillmentDelay()).to.equal(7 * DAY);
+        expect(await vault.hurdleRateBps()).to.equal(hurdleRateBps);
+      }
     });
 
     it("rejects a zero admin and a zero fee recipient", async () => {

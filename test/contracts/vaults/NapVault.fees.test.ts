@@ -1,8 +1,9 @@
 import { expect } from "chai";
 import { ethers, network } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import { NapVault__factory } from "../../../typechain-types";
+import { NapVault__factory, type NapVault, type TestUSDC } from "../../../typechain-types";
 import {
+  accruedManagementFee,
   DAY,
   FEE_DENOMINATOR,
   MAX_UINT,
@@ -10,10 +11,12 @@ import {
   YEAR,
   booksAt,
   deployWorld,
+  hurdleCreditAt,
   managementFee,
   params,
   performanceFee,
   roles,
+  unlockDuration,
 } from "./fixtures";
 
 const HARVESTER_ROLE = ethers.id("HARVESTER_ROLE");
@@ -25,6 +28,11 @@ async function nextAt(seconds = 1): Promise<bigint> {
   return BigInt(at);
 }
 
+/** The vault's asset balance beyond its stored books: its fee balance as of the last accrual. */
+async function storedFeeBalance(vault: NapVault, usdc: TestUSDC): Promise<bigint> {
+  return (await usdc.balanceOf(await vault.getAddress())) - (await vault.accountedAssets());
+}
+
 /** Alice's 100,000 USDC in the synchronous vault (2% management, 20% performance above a 5% hurdle). */
 async function funded() {
   const w = await deployWorld();
@@ -34,7 +42,7 @@ async function funded() {
 
 describe("NapVault: reports, profit unlocking and fees", () => {
   describe("report", () => {
-    it("lets only the harvester report, takes the performance fee above the hurdle and locks the rest", async () => {
+    it("lets only the harvester report, takes the performance fee above the hurdle credit and locks the rest", async () => {
       const { a, usdc, sync } = await loadFixture(funded);
       await expect(sync.connect(a.alice).report(1n))
         .to.be.revertedWithCustomError(sync, "AccessControlUnauthorizedAccount")
@@ -42,20 +50,22 @@ describe("NapVault: reports, profit unlocking and fees", () => {
       const gain = 10_000n * USDC;
       const at = await nextAt(30 * DAY);
       const books = await booksAt(sync, at);
-      const perf = performanceFee({
-        assets: books.assets,
-        gain,
-        performanceBps: 2_000n,
-        hurdleBps: 500n,
-        hurdleStart: await sync.hurdleStart(),
-        now: at,
-      });
-      // 5% a year on 100,000 USDC for 30 days is 410.96 USDC of hurdle; 20% of the rest is the fee.
-      expect(perf.hurdle).to.equal((books.assets * 500n * (at - (await sync.hurdleStart()))) / FEE_DENOMINATOR);
-      expect(perf.fee).to.equal(((gain - perf.hurdle) * 2_000n) / 10_000n);
-      const locked = gain - perf.fee;
       // Owed as of the last accrual: the vault's asset balance beyond its books.
-      const owedBefore = (await usdc.balanceOf(await sync.getAddress())) - (await sync.accountedAssets());
+      const owedBefore = await storedFeeBalance(sync, usdc);
+      // The credit: 5% / 2% of the management fee Alice paid for 30 days on 100,000 USDC (164.38 USDC), that is
+      // 5% a year on what she held for the time she held it, 410.96 USDC. 20% of the rest of the gain is the fee.
+      const { credit } = hurdleCreditAt({
+        credit: 0n,
+        baseline: 0n,
+        feeBalance: owedBefore + books.fee,
+        managementBps: 200n,
+        hurdleBps: 500n,
+      });
+      expect(credit).to.equal(((owedBefore + books.fee) * 500n) / 200n);
+      expect(credit).to.equal((100_000n * USDC * 500n * (at - (await sync.lastFeeAccrual()))) / FEE_DENOMINATOR);
+      const perf = performanceFee({ gain, credit, performanceBps: 2_000n });
+      expect(perf.fee).to.equal(((gain - credit) * 2_000n) / 10_000n);
+      const locked = gain - perf.fee;
       const tx = sync.connect(a.harvester).report(gain);
       await expect(tx).to.emit(sync, "FeesAccrued").withArgs(a.feeRecipient.address, books.fee, perf.fee);
       await expect(tx)
@@ -68,24 +78,42 @@ describe("NapVault: reports, profit unlocking and fees", () => {
       expect(await sync.accountedAssets()).to.equal(books.assets + locked);
       expect(await sync.profitUnlock()).to.deep.equal([locked, at, at + BigInt(DAY), locked]);
       expect(await sync.feesOwed()).to.equal(owedBefore + books.fee + perf.fee);
-      expect(await sync.hurdleStart()).to.equal(at);
+      expect(await sync.hurdleCredit()).to.equal(0);
     });
 
-    it("takes no performance fee on a gain under the hurdle and uses up the hurdle's time in proportion", async () => {
-      const { a, sync } = await loadFixture(funded);
-      const start = await sync.hurdleStart();
+    it("takes no performance fee on a gain under the hurdle credit and keeps the rest of the credit", async () => {
+      const { a, usdc, sync } = await loadFixture(funded);
       const at = await nextAt(180 * DAY);
       const books = await booksAt(sync, at);
-      // 5% a year: after half a year the hurdle is about 2,466 USDC; a gain of a third of it is free.
-      const hurdle = (books.assets * 500n * (at - start)) / FEE_DENOMINATOR;
-      const gain = hurdle / 3n;
+      // 5% a year: after half a year the credit is about 2,466 USDC; a gain of a third of it is free.
+      const first = hurdleCreditAt({
+        credit: 0n,
+        baseline: 0n,
+        feeBalance: (await storedFeeBalance(sync, usdc)) + books.fee,
+        managementBps: 200n,
+        hurdleBps: 500n,
+      });
+      const credit = first.credit;
+      const gain = credit / 3n;
       await expect(sync.connect(a.harvester).report(gain))
         .to.emit(sync, "Reported")
         .withArgs(a.harvester.address, gain, 0, gain, at + BigInt(DAY));
-      expect(await sync.hurdleStart()).to.equal(start + ((at - start) * gain) / hurdle);
-      // Reporting nothing leaves the rest of the hurdle in place.
-      await sync.connect(a.harvester).report(0n);
-      expect(await sync.hurdleStart()).to.equal(start + ((at - start) * gain) / hurdle);
+      expect(await sync.hurdleCredit()).to.equal(credit - gain);
+      // Reporting nothing uses none of it; the second of management fee in between adds its part.
+      const owed = await storedFeeBalance(sync, usdc);
+      await nextAt();
+      const secondFee = await accruedManagementFee(sync, sync.connect(a.harvester).report(0n));
+      // The fraction of a unit the first report left is carried, not lost.
+      expect(await sync.hurdleCredit()).to.equal(
+        hurdleCreditAt({
+          credit: credit - gain,
+          remainder: first.remainder,
+          baseline: owed,
+          feeBalance: owed + secondFee,
+          managementBps: 200n,
+          hurdleBps: 500n,
+        }).credit,
+      );
     });
 
     it("takes the whole performance fee of a gain reported into an empty vault (no holder earns it)", async () => {
@@ -112,32 +140,44 @@ describe("NapVault: reports, profit unlocking and fees", () => {
       expect((await sync.profitUnlock())[3]).to.equal(0);
     });
 
-    it("adds a new report to what is still locked and restarts the unlock", async () => {
-      const { a, sync } = await loadFixture(funded);
-      await sync.connect(a.harvester).report(8_000n * USDC);
+    it("adds a new report to what is still locked, ending at the two ends averaged by amount", async () => {
+      const { a, usdc, sync } = await loadFixture(funded);
+      const owedFirst = await storedFeeBalance(sync, usdc);
+      const firstFee = await accruedManagementFee(sync, sync.connect(a.harvester).report(8_000n * USDC));
+      const { remainder } = hurdleCreditAt({
+        credit: 0n,
+        baseline: 0n,
+        feeBalance: owedFirst + firstFee,
+        managementBps: 200n,
+        hurdleBps: 500n,
+      });
       const [firstLocked, start] = await sync.profitUnlock();
       const at = start + BigInt(DAY) / 4n;
       await time.setNextBlockTimestamp(at);
       const stillLocked = (firstLocked * 3n) / 4n;
-      // The hurdle restarted at the first report, so 6 hours of it stand against the second gain.
-      const books = await booksAt(sync, at);
-      const perf = performanceFee({
-        assets: books.assets,
-        gain: 1_000n * USDC,
-        performanceBps: 2_000n,
+      // The first report used up the credit; six hours of management fee earned some back.
+      const owed = await storedFeeBalance(sync, usdc);
+      const creditBefore = await sync.hurdleCredit();
+      const tx = sync.connect(a.harvester).report(1_000n * USDC);
+      const fee = await accruedManagementFee(sync, tx);
+      const { credit } = hurdleCreditAt({
+        credit: creditBefore,
+        remainder,
+        baseline: owed,
+        feeBalance: owed + fee,
+        managementBps: 200n,
         hurdleBps: 500n,
-        hurdleStart: start,
-        now: at,
       });
-      await expect(sync.connect(a.harvester).report(1_000n * USDC))
+      expect(credit).to.be.gt(creditBefore);
+      const perf = performanceFee({ gain: 1_000n * USDC, credit, performanceBps: 2_000n });
+      const net = 1_000n * USDC - perf.fee;
+      // 18 hours left for what is still locked, a full day for the new profit.
+      const duration = unlockDuration(stillLocked, (BigInt(DAY) * 3n) / 4n, net, BigInt(DAY));
+      expect(duration).to.equal((stillLocked * ((BigInt(DAY) * 3n) / 4n) + net * BigInt(DAY)) / (stillLocked + net));
+      await expect(tx)
         .to.emit(sync, "Reported")
-        .withArgs(
-          a.harvester.address,
-          1_000n * USDC,
-          perf.fee,
-          stillLocked + 1_000n * USDC - perf.fee,
-          at + BigInt(DAY),
-        );
+        .withArgs(a.harvester.address, 1_000n * USDC, perf.fee, stillLocked + net, at + duration);
+      expect(await sync.profitUnlock()).to.deep.equal([stillLocked + net, at, at + duration, stillLocked + net]);
     });
 
     it("pays a deposit made just before a report and redeemed just after only the seconds it held", async () => {

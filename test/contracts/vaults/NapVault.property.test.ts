@@ -10,7 +10,15 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { DAY } from "./fixtures";
-import { deployHarness, runSequence, snapshotRestorer, type Action, type Amount, type Harness } from "./harness";
+import {
+  deployHarness,
+  feesArb,
+  runSequence,
+  snapshotRestorer,
+  type Action,
+  type Amount,
+  type Harness,
+} from "./harness";
 
 const TOTAL_RUNS = Number(process.env.VAULT_PROPERTY_RUNS ?? 300);
 const RUNS = Math.ceil(TOTAL_RUNS / 2); // per vault kind
@@ -54,12 +62,7 @@ function honestActionArb(async: boolean, holders: number): fc.Arbitrary<Action> 
     },
     {
       weight: 1,
-      arbitrary: fc.record({
-        kind: fc.constant("fees" as const),
-        management: fc.integer({ min: 0, max: 500 }),
-        performance: fc.integer({ min: 0, max: 3_000 }),
-        hurdle: fc.integer({ min: 0, max: 2_000 }),
-      }),
+      arbitrary: feesArb,
     },
     { weight: 1, arbitrary: fc.constantFrom({ kind: "accrue" as const }, { kind: "claimFees" as const }) },
     {

@@ -1,4 +1,5 @@
 import { ethers } from "hardhat";
+import type { ContractTransactionResponse } from "ethers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import {
   ConfigurableNapVault__factory,
@@ -150,22 +151,51 @@ export function managementFee(
   return { fee, remainder: numerator - fee * FEE_DENOMINATOR };
 }
 
+/** Largest value of the vault's 64-bit amounts (books, hurdle credit). */
+export const MAX_AMOUNT = 2n ** 64n - 1n;
+
 /**
- * The performance fee of a report of `gain` when holders have `assets`: `performanceBps` of the part of the gain
- * above the hurdle (`hurdleBps` a year of `assets` since `hurdleStart`), rounded down; and the hurdle start after
- * the report (now when the gain clears the hurdle, moved forward in proportion otherwise).
+ * The hurdle credit of docs/vaults.md brought to date: `credit` plus hurdleBps / managementBps of what the fee balance
+ * (the vault's asset balance beyond its books) grew by since `baseline`, with the fraction of a unit carried in
+ * `remainder` (times managementBps, 0 when not given), at most 2**64 - 1 (the fraction then dropped); unchanged
+ * without a management fee.
  */
-export function performanceFee(x: {
-  assets: bigint;
-  gain: bigint;
-  performanceBps: bigint;
+export function hurdleCreditAt(x: {
+  credit: bigint;
+  remainder?: bigint;
+  baseline: bigint;
+  feeBalance: bigint;
+  managementBps: bigint;
   hurdleBps: bigint;
-  hurdleStart: bigint;
-  now: bigint;
-}): { fee: bigint; hurdle: bigint; hurdleStart: bigint } {
-  const hurdle = (x.assets * x.hurdleBps * (x.now - x.hurdleStart)) / FEE_DENOMINATOR;
-  if (x.gain >= hurdle) return { fee: ((x.gain - hurdle) * x.performanceBps) / BPS, hurdle, hurdleStart: x.now };
-  return { fee: 0n, hurdle, hurdleStart: x.hurdleStart + ((x.now - x.hurdleStart) * x.gain) / hurdle };
+}): { credit: bigint; remainder: bigint } {
+  const remainder = x.remainder ?? 0n;
+  if (x.feeBalance <= x.baseline || x.managementBps === 0n) return { credit: x.credit, remainder };
+  const numerator = (x.feeBalance - x.baseline) * x.hurdleBps + remainder;
+  const credit = x.credit + numerator / x.managementBps;
+  if (credit > MAX_AMOUNT) return { credit: MAX_AMOUNT, remainder: 0n };
+  return { credit, remainder: numerator % x.managementBps };
+}
+
+/**
+ * The performance fee of a report of `gain` against the hurdle credit `credit` (brought to date): the gain uses up
+ * the credit first, and `performanceBps` of the rest, rounded down, is the fee; and the credit left.
+ */
+export function performanceFee(x: { gain: bigint; credit: bigint; performanceBps: bigint }): {
+  fee: bigint;
+  creditLeft: bigint;
+} {
+  if (x.gain > x.credit) return { fee: ((x.gain - x.credit) * x.performanceBps) / BPS, creditLeft: 0n };
+  return { fee: 0n, creditLeft: x.credit - x.gain };
+}
+
+/**
+ * Seconds over which the profit locked by a report unlocks: a full `period` when nothing was still locked,
+ * otherwise the average of the time left and `period`, weighted by what was still locked and the new `net` profit,
+ * rounded down.
+ */
+export function unlockDuration(stillLocked: bigint, timeLeft: bigint, net: bigint, period: bigint): bigint {
+  if (stillLocked === 0n) return period;
+  return (stillLocked * timeLeft + net * period) / (stillLocked + net);
 }
 
 /**
@@ -180,4 +210,14 @@ export async function booksAt(vault: NapVault, at: bigint): Promise<{ assets: bi
   const before = accounted - locked;
   const { fee } = managementFee(before, await vault.managementFeeBps(), at - last);
   return { assets: before - fee, fee, supply: await vault.totalSupply() };
+}
+
+/** The management fee an explicit accrual (report, accrueFees, claimFees) took, from its FeesAccrued event. */
+export async function accruedManagementFee(vault: NapVault, tx: Promise<ContractTransactionResponse>): Promise<bigint> {
+  const receipt = await (await tx).wait();
+  for (const log of receipt!.logs) {
+    const event = vault.interface.parseLog(log);
+    if (event?.name === "FeesAccrued") return event.args.managementFee as bigint;
+  }
+  throw new Error("no FeesAccrued event");
 }

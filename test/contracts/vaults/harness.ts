@@ -8,6 +8,7 @@ import { ethers, network } from "hardhat";
 import { mine, time } from "@nomicfoundation/hardhat-network-helpers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import type { ContractTransactionResponse } from "ethers";
+import fc from "fast-check";
 import {
   ConfigurableNapVault__factory,
   TestUSDC__factory,
@@ -43,6 +44,23 @@ export type Action =
   | { kind: "emptyPeriod"; seconds: number }
   | { kind: "keeper"; byFulfiller: boolean }
   | { kind: "leave"; actor: number; amount: Amount; byFulfiller: boolean };
+
+/**
+ * A fee change within the hard bounds: in four cases out of five a hurdle the management fee can back
+ * (hurdle * performance <= management * 10,000), otherwise any hurdle, which the vault may refuse.
+ */
+export const feesArb: fc.Arbitrary<Action> = fc
+  .record({
+    management: fc.integer({ min: 0, max: 500 }),
+    performance: fc.integer({ min: 0, max: 3_000 }),
+    hurdlePermille: fc.integer({ min: 0, max: 1_000 }),
+    anyHurdle: fc.integer({ min: 0, max: 4 }).map((n) => n === 0),
+  })
+  .map(({ management, performance, hurdlePermille, anyHurdle }) => {
+    const backed = performance === 0 ? 2_000 : Math.min(2_000, Math.floor((management * 10_000) / performance));
+    const hurdle = Math.floor(((anyHurdle ? 2_000 : backed) * hurdlePermille) / 1_000);
+    return { kind: "fees" as const, management, performance, hurdle };
+  });
 
 export interface Harness {
   a: Actors;
@@ -101,7 +119,6 @@ export async function newModel(h: Harness): Promise<VaultModel> {
     h.holders.map(() => ACTOR_USDC),
     BigInt(await time.latest()),
     await v.lastFeeAccrual(),
-    await v.hurdleStart(),
   );
 }
 
@@ -343,7 +360,7 @@ export async function snapshot(h: Harness): Promise<Snapshot> {
     h.holders.map((s) => s.address),
   );
   const requests = h.holders.map((_, i) => {
-    const at = 10 + 7 * i;
+    const at = 11 + 7 * i;
     return {
       pending: raw[at + 2],
       readyAt: raw[at + 3],
@@ -358,6 +375,7 @@ export async function snapshot(h: Harness): Promise<Snapshot> {
 /** Compares the chain with the model after a step and checks the money invariants. */
 export async function check(h: Harness, m: VaultModel, s: Snapshot, step: number): Promise<void> {
   const [now, supply, totalAssets, accounted, feesOwed, totalClaimable, vaultUsdc, escrowUsdc, vaultShares] = s.raw;
+  const hurdleCredit = s.raw[10];
   expect(now, "time").to.equal(m.now);
   expect(supply, "totalSupply").to.equal(m.supply);
   expect(totalAssets, "totalAssets").to.equal(m.totalAssets());
@@ -367,11 +385,12 @@ export async function check(h: Harness, m: VaultModel, s: Snapshot, step: number
   expect(escrowUsdc, "escrow USDC").to.equal(m.escrowUsdc);
   expect(vaultShares, "shares held by the vault").to.equal(m.vaultShares);
   expect(totalClaimable, "total claimable").to.equal(m.totalClaimable);
+  expect(hurdleCredit, "hurdle credit").to.equal(m.currentHurdleCredit());
 
   let sumOfBalances = vaultShares;
   let sumOfValues = 0n;
   for (let i = 0; i < h.holders.length; i++) {
-    const at = 10 + 7 * i;
+    const at = 11 + 7 * i;
     const r = m.requests[i];
     sumOfBalances += s.raw[at];
     expect(s.raw[at], `shares of actor ${i}`).to.equal(m.shares[i]);

@@ -8,10 +8,21 @@
  * that unlocked to it while it held. Shares count as "held" while owned, pending in a request, or canceled and not
  * yet claimed back; a filled request is fixed in assets and bears nothing.
  */
-import { BPS, FEE_DENOMINATOR, VIRTUAL_SHARES, managementFee, mulDiv, performanceFee } from "./fixtures";
+import {
+  BPS,
+  FEE_DENOMINATOR,
+  VIRTUAL_SHARES,
+  hurdleCreditAt,
+  managementFee,
+  mulDiv,
+  performanceFee,
+  unlockDuration,
+} from "./fixtures";
 
 /** Largest value of the vault's 64-bit books. */
 export const MAX_BOOKS = 2n ** 64n - 1n;
+/** Largest fee balance the vault stores as the hurdle credit's baseline (88 bits). */
+const MAX_FEE_BASELINE = 2n ** 88n - 1n;
 /** Stored deposit cap meaning "no cap", in whole tokens. */
 export const NO_CAP_TOKENS = 2n ** 32n - 1n;
 /** Time after a request's ready time from which anyone may fill it. */
@@ -60,7 +71,11 @@ export class VaultModel {
   accounted = 0n;
   lastAccrual: bigint;
   feeRemainder = 0n;
-  hurdleStart: bigint;
+  /** Hurdle credit as last brought to date, and the fee balance it was brought to date with. */
+  hurdleCredit = 0n;
+  /** Fraction of a unit of credit carried, times the management fee rate. */
+  creditRemainder = 0n;
+  feeBaseline = 0n;
   lockedProfit = 0n;
   lastReport = 0n;
   unlockEnd = 0n;
@@ -101,11 +116,9 @@ export class VaultModel {
     actorUsdc: bigint[],
     now: bigint,
     lastAccrual: bigint,
-    hurdleStart: bigint,
   ) {
     this.now = now;
     this.lastAccrual = lastAccrual;
-    this.hurdleStart = hurdleStart;
     this.usdc = [...actorUsdc];
     const zero = () => actorUsdc.map(() => 0n);
     this.shares = zero();
@@ -145,12 +158,51 @@ export class VaultModel {
     return managementFee(this.assetsBeforeFee(), this.config.managementBps, this.now - this.lastAccrual).fee;
   }
 
+  /** The same with the fraction carried by the last explicit accrual, as accrueFees and claimFees take it. */
+  private pendingFeeCarried(): bigint {
+    const elapsed = this.now - this.lastAccrual;
+    if (elapsed === 0n) return 0n;
+    return managementFee(this.assetsBeforeFee(), this.config.managementBps, elapsed, this.feeRemainder).fee;
+  }
+
   totalAssets(): bigint {
     return this.assetsBeforeFee() - this.pendingFee();
   }
 
   feesOwed(): bigint {
-    return this.vaultUsdc - (this.accounted - this.pendingFee());
+    return this.vaultUsdc - (this.accounted - this.pendingFeeCarried());
+  }
+
+  /** The hurdle credit and its carried fraction brought to date with a fee balance of `feeBalance`. */
+  private creditAt(feeBalance: bigint): { credit: bigint; remainder: bigint } {
+    return hurdleCreditAt({
+      credit: this.hurdleCredit,
+      remainder: this.creditRemainder,
+      baseline: this.feeBaseline,
+      feeBalance,
+      managementBps: this.config.managementBps,
+      hurdleBps: this.config.hurdleBps,
+    });
+  }
+
+  /** hurdleCredit() now. */
+  currentHurdleCredit(): bigint {
+    return this.creditAt(this.feesOwed()).credit;
+  }
+
+  /** Stores the credit, its fraction and the fee balance they were brought to date with (saturating as the vault). */
+  private storeCredit(credit: bigint, remainder: bigint, feeBalance: bigint): void {
+    this.hurdleCredit = credit;
+    this.creditRemainder = remainder;
+    this.feeBaseline = feeBalance > MAX_FEE_BASELINE ? MAX_FEE_BASELINE : feeBalance;
+  }
+
+  /** Brings the hurdle credit to date at the current fee balance (after an accrual) and returns that balance. */
+  private foldHurdleCredit(): bigint {
+    const feeBalance = this.vaultUsdc - this.accounted;
+    const { credit, remainder } = this.creditAt(feeBalance);
+    this.storeCredit(credit, remainder, feeBalance);
+    return feeBalance;
   }
 
   toShares(assets: bigint, roundUp = false): bigint {
@@ -423,18 +475,13 @@ export class VaultModel {
   report(gain: bigint): Expectation {
     if (this.paused) return fail("VaultIsPaused");
     this.accrue(true);
-    const perf = performanceFee({
-      assets: this.assetsBeforeFee(),
-      gain,
-      performanceBps: this.config.performanceBps,
-      hurdleBps: this.config.hurdleBps,
-      hurdleStart: this.hurdleStart,
-      now: this.now,
-    });
+    const feeBalance = this.foldHurdleCredit();
+    const perf = performanceFee({ gain, credit: this.hurdleCredit, performanceBps: this.config.performanceBps });
     const net = gain - perf.fee;
-    this.hurdleStart = perf.hurdleStart;
+    this.storeCredit(perf.creditLeft, this.creditRemainder, feeBalance + perf.fee);
     const stillNet = this.stillLocked();
     const stillGross = this.lockedAt(this.grossLockedProfit, this.now);
+    const timeLeft = stillNet > 0n ? this.unlockEnd - this.now : 0n;
     this.lockedPerformanceBps =
       stillGross > 0n && this.lockedPerformanceBps > this.config.performanceBps
         ? this.lockedPerformanceBps
@@ -442,14 +489,21 @@ export class VaultModel {
     this.lockedProfit = stillNet + net;
     this.grossLockedProfit = stillGross + gain;
     this.lastReport = this.now;
-    this.unlockEnd = this.now + this.config.profitUnlockPeriod;
+    this.unlockEnd = this.now + unlockDuration(stillNet, timeLeft, net, this.config.profitUnlockPeriod);
     this.accounted += net;
     this.vaultUsdc += gain;
     return OK;
   }
 
   setFees(managementBps: bigint, performanceBps: bigint, hurdleBps: bigint): Expectation {
+    if (hurdleBps * performanceBps > managementBps * BPS) {
+      return fail("HurdleBeyondManagementFee", hurdleBps, performanceBps, managementBps);
+    }
     this.accrue(true);
+    this.foldHurdleCredit();
+    // The fraction carried counts in the old management fee rate: the vault rounds it up to a unit.
+    if (this.creditRemainder > 0n) this.hurdleCredit += 1n;
+    this.creditRemainder = 0n;
     this.config.managementBps = managementBps;
     this.config.performanceBps = performanceBps;
     this.config.hurdleBps = hurdleBps;
@@ -469,8 +523,9 @@ export class VaultModel {
   /** Pays the fee recipient everything beyond the books; returns what it paid. */
   claimFees(): bigint {
     this.accrue(true);
-    const paid = this.vaultUsdc - this.accounted;
+    const paid = this.foldHurdleCredit();
     this.vaultUsdc -= paid;
+    this.feeBaseline = 0n;
     return paid;
   }
 

@@ -23,6 +23,7 @@ import { DAY, HOUR } from "../fixtures";
 import {
   checkOthersUntouched,
   deployHarness,
+  feesArb,
   runSequence,
   snapshotRestorer,
   type Action,
@@ -105,12 +106,7 @@ function actionArb(async: boolean): fc.Arbitrary<Action> {
     },
     {
       weight: 1,
-      arbitrary: fc.record({
-        kind: fc.constant("fees" as const),
-        management: fc.integer({ min: 0, max: 500 }),
-        performance: fc.integer({ min: 0, max: 3_000 }),
-        hurdle: fc.integer({ min: 0, max: 2_000 }),
-      }),
+      arbitrary: feesArb,
     },
     {
       weight: 1,
