@@ -3,7 +3,7 @@ import { ethers } from "hardhat";
 import { time } from "@nomicfoundation/hardhat-network-helpers";
 import { getAddress, HDNodeWallet, parseUnits } from "ethers";
 import type { Deployment } from "../../api/src/chain/deployment";
-import { deriveDna } from "../../api/src/ops/onchain";
+import { deriveDna } from "../../api/src/usecases/strategies";
 import { registerAgent, request } from "../api/helpers/app";
 import { deployTestSystem } from "../api/helpers/system";
 import {
@@ -342,7 +342,7 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       headers: { "X-API-Key": OPERATOR_KEY },
     });
     expect(grant.status).to.equal(200);
-    await system.app.app.services.onchain.settled();
+    await system.app.app.useCases.settled();
     const wallet = await call("GET", "/api/v1/agent/wallet");
     expect(wallet.body).to.include({
       nap_balance: "100",

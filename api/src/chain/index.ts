@@ -1,19 +1,25 @@
 import { JsonRpcProvider, Network, type Provider } from "ethers";
-import { VAULT_IDS } from "../domain/model";
-import { defaultDeploymentFile, loadDeployment, type Deployment } from "./deployment";
 import { TtlCache } from "../ttlCache";
-import { VaultReader, type VaultReaderOptions } from "./vaults";
+import { SystemContracts } from "./contracts";
+import { defaultDeploymentFile, loadDeployment, type Deployment } from "./deployment";
+import { EventDecoder } from "./events";
+import { ChainHead, type ChainHeadOptions } from "./head";
 
-/** Chain access for the API: the provider, the chain identity, the deployment and the readers built from it. */
+/**
+ * Chain access for the service: the provider, the chain's identity, the deployment and what is built from it (typed
+ * contracts, the event decoder) and the one chain head that every read is made at (head.ts states the read rule).
+ * Only this folder knows contract addresses and the provider.
+ */
 export interface ChainAccess {
   readonly provider: Provider;
   readonly chainId: number;
   readonly chainName: string;
-  /** Null when no deployment file was found (the vault endpoints answer 503). */
+  /** Null when no deployment file was found (onchain endpoints answer 503). */
   readonly deployment: Deployment | null;
-  /** Null without a deployment or without a VaultLens in it. */
-  readonly vaults: VaultReader | null;
-  /** Answers within `timeoutMs` whether the RPC endpoint serves requests (cached for one second). */
+  readonly contracts: SystemContracts;
+  readonly events: EventDecoder;
+  readonly head: ChainHead;
+  /** Answers within `timeoutMs` whether the RPC endpoint serves requests (one probe per second at most). */
   isConnected(timeoutMs?: number): Promise<boolean>;
 }
 
@@ -33,23 +39,18 @@ export function createChainAccess(
   provider: Provider,
   chainId: number,
   deployment: Deployment | null,
-  options: { vaultReader?: VaultReaderOptions } = {},
+  options: { head?: ChainHeadOptions } = {},
 ): ChainAccess {
   const probes = new TtlCache<"rpc", boolean>(1_000);
-  const sources = deployment
-    ? VAULT_IDS.flatMap((id) => {
-        const entry = deployment.vaults[id];
-        return entry ? [{ id, address: entry.address }] : [];
-      })
-    : [];
+  const contracts = new SystemContracts(provider, deployment, chainId);
   return {
     provider,
     chainId,
     chainName: deployment?.network && deployment.network !== "localhost" ? deployment.network : chainNameOf(chainId),
     deployment,
-    vaults: deployment?.contracts.VaultLens
-      ? new VaultReader(provider, sources, deployment.contracts.VaultLens.address, options.vaultReader)
-      : null,
+    contracts,
+    events: new EventDecoder(contracts),
+    head: new ChainHead(provider, options.head),
     isConnected(timeoutMs = 2_000) {
       // One probe at a time, its answer reused for a second: health checks under load cost no extra RPC traffic.
       return probes.get(
@@ -67,21 +68,31 @@ export function createChainAccess(
   };
 }
 
+/**
+ * The JSON-RPC provider of the service. ethers answers an identical request from a cache for 250 ms by default, so
+ * right after a transaction is mined the nonce and the block number would read as before it: that cache is off
+ * (`cacheTimeout: -1`); the chain head (head.ts) is the one place that reuses an answer, under the read rule.
+ */
+export function jsonRpcProvider(rpcUrl: string, chainId: number): JsonRpcProvider {
+  return new JsonRpcProvider(rpcUrl, Network.from(chainId), { staticNetwork: true, cacheTimeout: -1 });
+}
+
 export interface ConnectChainOptions {
   rpcUrl: string;
   chainId?: number;
   deploymentFile?: string;
+  head?: ChainHeadOptions;
   warn(message: string): void;
 }
 
 /**
  * Connects to RPC_URL. The chain id comes from CHAIN_ID or, when unset, from the RPC endpoint (which must then
- * answer). A missing deployment file is not fatal (logged; vault endpoints answer 503); an invalid one is.
+ * answer). A missing deployment file is not fatal (logged; onchain endpoints answer 503); an invalid one is.
  */
 export async function connectChain(options: ConnectChainOptions): Promise<ChainAccess> {
   let chainId = options.chainId;
   if (chainId === undefined) {
-    const probe = new JsonRpcProvider(options.rpcUrl);
+    const probe = new JsonRpcProvider(options.rpcUrl, undefined, { cacheTimeout: -1 });
     try {
       chainId = Number((await probe.getNetwork()).chainId);
     } catch (error) {
@@ -92,14 +103,14 @@ export async function connectChain(options: ConnectChainOptions): Promise<ChainA
       probe.destroy();
     }
   }
-  const provider = new JsonRpcProvider(options.rpcUrl, Network.from(chainId), { staticNetwork: true });
+  const provider = jsonRpcProvider(options.rpcUrl, chainId);
   const file = options.deploymentFile ?? defaultDeploymentFile(chainId);
   let deployment: Deployment | null = null;
   try {
     deployment = await loadDeployment(file, chainId);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    options.warn(`deployment file ${file} not found: vault endpoints will answer 503 until it exists`);
+    options.warn(`deployment file ${file} not found: onchain endpoints will answer 503 until it exists`);
   }
-  return createChainAccess(provider, chainId, deployment);
+  return createChainAccess(provider, chainId, deployment, { head: options.head });
 }

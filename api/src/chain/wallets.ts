@@ -11,6 +11,7 @@ import {
   type TypedDataDomain,
   type TypedDataField,
 } from "ethers";
+import { NotConfiguredError } from "../errors";
 
 /**
  * Server-side wallets, all derived from one BIP-39 mnemonic (SERVER_WALLET_MNEMONIC):
@@ -32,6 +33,11 @@ export const MAX_AGENT_INDEX = 2 ** 31 - 1;
 /** A serialisable reference to a server wallet, as stored in the transaction journal. */
 export type WalletRef = { readonly kind: "relayer" } | { readonly kind: "agent"; readonly index: number };
 
+/** The reference of agent number `index`'s wallet. */
+export function agentWallet(index: number): WalletRef {
+  return { kind: "agent", index };
+}
+
 /** Path of the wallet a reference names. */
 export function walletPath(ref: WalletRef): string {
   return ref.kind === "relayer" ? RELAYER_PATH : `${AGENT_PATH_PREFIX}/${checkIndex(ref.index)}`;
@@ -42,17 +48,10 @@ export function walletLabel(ref: WalletRef): string {
   return ref.kind === "relayer" ? "relayer" : `agent#${ref.index}`;
 }
 
-/**
- * Thrown when an onchain operation needs a server wallet and no mnemonic is configured.
- * The HTTP layer answers 503 with this message.
- */
-export class ServerWalletsNotConfiguredError extends Error {
-  readonly status = 503;
-  readonly code = "SERVER_WALLETS_NOT_CONFIGURED";
-  readonly headers: Record<string, string> = {};
+/** Thrown when an onchain operation needs a server wallet and no mnemonic is configured (503). */
+export class ServerWalletsNotConfiguredError extends NotConfiguredError {
   constructor() {
     super("server wallets are not configured: set SERVER_WALLET_MNEMONIC");
-    this.name = "ServerWalletsNotConfiguredError";
   }
 }
 

@@ -1,23 +1,24 @@
 import { randomUUID } from "node:crypto";
 import { getAddress, keccak256, type Provider, type TransactionReceipt } from "ethers";
-import { findRevertData, RevertDecoder, type JsonValue } from "../chain/errors";
+import { ChainHead, type FeeData } from "../chain/head";
+import { findRevertData, RevertDecoder } from "../chain/reverts";
+import { isInsufficientFunds, isNetworkError, isNonceTooLow, isRevert, shortMessage } from "../chain/rpcErrors";
 import { ServerWallets, walletLabel, type WalletRef } from "../chain/wallets";
-import { FINAL_STATES, type TxJournalEntry, type TxJournalStore } from "../store/txJournal";
+import { AppError, ChainUnavailableError, type JsonValue } from "../errors";
 import {
-  ChainUnavailableError,
-  ContractRevertError,
   errorFromJournal,
   IdempotencyConflictError,
   InsufficientGasError,
   PreviousStepFailedError,
   RETRYABLE_BEFORE_SIGNING,
-  TxError,
+  toJournal,
   TxPendingError,
   TxRejectedError,
+  TxRevertedError,
 } from "./errors";
 import { stepKey } from "./intentKey";
+import { FINAL_STATES, type TxJournalEntry, type TxJournalStore } from "./journal";
 import { WalletLane, sleep } from "./lane";
-import { isInsufficientFunds, isNetworkError, isRevert, shortMessage } from "./providerErrors";
 
 /**
  * The transaction engine: the only code of the service that signs. Every onchain operation goes through `send`
@@ -31,6 +32,11 @@ import { isInsufficientFunds, isNetworkError, isRevert, shortMessage } from "./p
  * (same bytes, same hash), intents that were never signed are signed now. An intent is moved out of "intent" by
  * one conditional update, so it is never signed twice; a signed transaction is only replaced by a new one when its
  * nonce was provably taken by another transaction, so an intent can never be mined twice.
+ *
+ * Nonces: the engine never signs a nonce the chain has used. A wallet's lane keeps its next nonce while idle (a node
+ * that answers the count late cannot move it back), takes the chain's count when that is higher, and when a node
+ * still refuses a transaction as "nonce too low" the intent is signed again with the next nonce instead of failing.
+ * Every receipt's block is recorded in the chain head, so the service's next reads are made at that block or later.
  */
 
 /** Minimal structured logger (pino's signature). */
@@ -49,6 +55,8 @@ const silentLogger: TxLogger = { debug() {}, info() {}, warn() {}, error() {} };
 export interface TxEngineOptions {
   /** ethers provider of the service's chain (JsonRpcProvider in the service, Hardhat's provider in tests). */
   readonly provider: Provider;
+  /** The service's chain head: receipts are recorded in it, fees come from it. Default: one of this engine's own. */
+  readonly head?: ChainHead;
   /** Journal and lease store (Mongo or memory). */
   readonly journal: TxJournalStore;
   /** The server wallets (must be configured to send; otherwise send throws ServerWalletsNotConfiguredError). */
@@ -67,8 +75,6 @@ export interface TxEngineOptions {
   readonly pollIntervalMs?: number;
   /** Gas limit = estimate × this / 100 (default 120). */
   readonly gasLimitPercent?: number;
-  /** Fee data is reused for this long (default 2 s). */
-  readonly feeCacheMs?: number;
   readonly logger?: TxLogger;
 }
 
@@ -110,11 +116,8 @@ export interface ReconcileReport {
   readonly pending: number;
 }
 
-interface Fees {
-  readonly maxFeePerGas: bigint;
-  readonly maxPriorityFeePerGas: bigint;
-  readonly at: number;
-}
+/** How many times one intent is signed again (its nonce taken each time) before it fails. */
+const MAX_RESIGNS = 10;
 
 export class TxEngine {
   readonly instanceId: string;
@@ -128,11 +131,10 @@ export class TxEngine {
   readonly #receiptTimeoutMs: number;
   readonly #pollMs: number;
   readonly #gasPercent: bigint;
-  readonly #feeCacheMs: number;
+  readonly #head: ChainHead;
   readonly #lanes = new Map<string, WalletLane>();
   readonly #inflight = new Map<string, Promise<TxJournalEntry>>();
   #chainId: Promise<number> | null = null;
-  #fees: Fees | null = null;
   #closed = false;
 
   constructor(options: TxEngineOptions) {
@@ -147,7 +149,7 @@ export class TxEngine {
     this.#receiptTimeoutMs = options.receiptTimeoutMs ?? 120_000;
     this.#pollMs = options.pollIntervalMs ?? 200;
     this.#gasPercent = BigInt(options.gasLimitPercent ?? 120);
-    this.#feeCacheMs = options.feeCacheMs ?? 2_000;
+    this.#head = options.head ?? new ChainHead(options.provider, { latestTtlMs: 0 });
   }
 
   /** Whether the engine can sign at all (server wallets configured). */
@@ -162,8 +164,8 @@ export class TxEngine {
 
   /**
    * Sends one transaction and waits for its receipt. Resolves when it is mined successfully; rejects with a
-   * TxError (InsufficientGasError, ContractRevertError, ChainUnavailableError, WalletBusyError, TxPendingError,
-   * TxRejectedError, IdempotencyConflictError) or ServerWalletsNotConfiguredError. With the key of an earlier call
+   * AppError (InsufficientGasError, TxRevertedError, ChainUnavailableError, WalletBusyError, TxPendingError,
+   * TxRejectedError, IdempotencyConflictError, ServerWalletsNotConfiguredError). With the key of an earlier call
    * it signs nothing and returns (or throws) what that call got, waiting for it if it is still running.
    */
   async send(request: SendRequest): Promise<SendResult> {
@@ -220,7 +222,7 @@ export class TxEngine {
         if (outcome.value.state === "mined" && outcome.value.status === 1) mined++;
         else failed++;
       } else if (
-        outcome.reason instanceof TxError &&
+        outcome.reason instanceof AppError &&
         ["TX_PENDING", "WALLET_BUSY", "CHAIN_UNAVAILABLE"].includes(outcome.reason.code)
       ) {
         pending++;
@@ -382,12 +384,12 @@ export class TxEngine {
    * signed, so the intent fails with a retryable error rather than running much later behind the client's back.
    */
   async #failUnsigned(entry: TxJournalEntry, err: unknown, forRequest: boolean): Promise<TxJournalEntry> {
-    if (!(err instanceof TxError) || !RETRYABLE_BEFORE_SIGNING.has(err.code)) throw err;
+    if (!(err instanceof AppError) || !RETRYABLE_BEFORE_SIGNING.has(err.code)) throw err;
     if (!forRequest && TRANSIENT.has(err.code)) throw err;
     const failed = await this.#journal.transition(
       entry.intentKey,
       { states: ["intent"], hash: null },
-      { state: "failed", error: err.toJournal() },
+      { state: "failed", error: toJournal(err) },
     );
     return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
   }
@@ -395,14 +397,14 @@ export class TxEngine {
   async #awaitPrevious(entry: TxJournalEntry, forRequest: boolean): Promise<TxJournalEntry> {
     const previousKey = entry.after as string;
     const previous = await this.#journal.get(previousKey);
-    let failure: TxError | null = null;
+    let failure: AppError | null = null;
     if (!previous) failure = new PreviousStepFailedError(`previous step ${previousKey} was never recorded`);
     else {
       try {
         await this.#track(previousKey, () => this.#drive(previous, forRequest));
       } catch (err) {
         failure =
-          err instanceof TxError && (err.code === "TX_PENDING" || (!forRequest && TRANSIENT.has(err.code)))
+          err instanceof AppError && (err.code === "TX_PENDING" || (!forRequest && TRANSIENT.has(err.code)))
             ? null
             : new PreviousStepFailedError(`not sent because the previous step failed: ${shortMessage(err)}`);
         if (!failure) throw err;
@@ -412,7 +414,7 @@ export class TxEngine {
       const failed = await this.#journal.transition(
         entry.intentKey,
         { states: ["intent"], hash: null },
-        { state: "failed", error: failure.toJournal() },
+        { state: "failed", error: toJournal(failure) },
       );
       return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
     }
@@ -470,9 +472,10 @@ export class TxEngine {
       }
     }
     const pendingCount = await this.#call(() => this.#provider.getTransactionCount(lane.address, "pending"));
-    // Never below a nonce the journal holds as signed (a re-broadcast refused for now must not be overtaken).
+    // Never below a nonce the journal holds as signed (a re-broadcast refused for now must not be overtaken), nor
+    // below the lane's own count (a node answering from before this lane's last transaction must not move it back).
     const journaled = signed.reduce((max, e) => Math.max(max, (e.nonce ?? -1) + 1), 0);
-    lane.nextNonce = Math.max(pendingCount, journaled);
+    lane.nextNonce = Math.max(lane.nextNonce ?? 0, pendingCount, journaled);
     this.#log.debug({ wallet: lane.address, nonce: lane.nextNonce, open: open.length }, "wallet lease taken");
     for (const entry of open) {
       if (this.#inflight.has(entry.intentKey) || this.#closed) continue;
@@ -486,16 +489,16 @@ export class TxEngine {
     if (!entry) throw new Error(`internal: intent ${intentKey} vanished from the journal`);
     if (entry.state !== "intent") return entry;
 
-    let prepared: { gasLimit: bigint; fees: Fees; cost: bigint };
+    let prepared: { gasLimit: bigint; fees: FeeData; cost: bigint };
     try {
       prepared = await this.#preflight(lane, entry);
     } catch (err) {
-      if (!(err instanceof TxError) || (!forRequest && TRANSIENT.has(err.code))) throw err;
+      if (!(err instanceof AppError) || (!forRequest && TRANSIENT.has(err.code))) throw err;
       const failure = err;
       const failed = await this.#journal.transition(
         intentKey,
         { states: ["intent"], hash: null },
-        { state: "failed", error: failure.toJournal() },
+        { state: "failed", error: toJournal(failure) },
       );
       if (failed) this.#log.info({ intentKey, kind: entry.kind, code: failure.code }, "intent refused before signing");
       return failed ?? ((await this.#journal.get(intentKey)) as TxJournalEntry);
@@ -522,7 +525,10 @@ export class TxEngine {
   }
 
   /** Estimates gas (reverts surface here, before any nonce is used) and checks the wallet can pay. */
-  async #preflight(lane: WalletLane, entry: TxJournalEntry): Promise<{ gasLimit: bigint; fees: Fees; cost: bigint }> {
+  async #preflight(
+    lane: WalletLane,
+    entry: TxJournalEntry,
+  ): Promise<{ gasLimit: bigint; fees: FeeData; cost: bigint }> {
     const value = BigInt(entry.value);
     let estimate: bigint;
     try {
@@ -531,15 +537,17 @@ export class TxEngine {
       throw this.#classify(err, entry);
     }
     const gasLimit = (estimate * this.#gasPercent) / 100n;
-    const fees = await this.#getFees();
+    const fees = await this.#head.fees();
     const cost = gasLimit * fees.maxFeePerGas + value;
-    const balance = await this.#call(() => this.#provider.getBalance(entry.from));
+    // At the read block: after a drip this instance saw mined, the balance includes it.
+    const block = await this.#head.readBlock();
+    const balance = await this.#call(() => this.#provider.getBalance(entry.from, block));
     const required = cost + lane.committedWei;
     if (balance < required) throw InsufficientGasError.create(getAddress(entry.from), balance, required);
     return { gasLimit, fees, cost };
   }
 
-  #sign(entry: TxJournalEntry, nonce: number, gasLimit: bigint, fees: Fees): string {
+  #sign(entry: TxJournalEntry, nonce: number, gasLimit: bigint, fees: FeeData): string {
     const signer = this.#wallets.signer(entry.wallet);
     if (signer.address.toLowerCase() !== entry.from) {
       throw new Error(`internal: ${walletLabel(entry.wallet)} derives ${signer.address}, journal says ${entry.from}`);
@@ -599,7 +607,9 @@ export class TxEngine {
       );
       return moved ?? entry;
     }
-    if (minedNonce > nonce) return this.#resign(lane, entry, "its nonce was used by another transaction");
+    if (minedNonce > nonce) return this.#resign(lane, entry, "its nonce was used by another transaction", minedNonce);
+    // The node that refused it counts the nonce as used even if the count read above lagged behind it.
+    if (isNonceTooLow(err)) return this.#resign(lane, entry, "the node counts its nonce as used", nonce + 1);
 
     const failure = isInsufficientFunds(err)
       ? InsufficientGasError.create(
@@ -611,7 +621,7 @@ export class TxEngine {
     const failed = await this.#journal.transition(
       entry.intentKey,
       { states: ["signed", "broadcast"], hash },
-      { state: "failed", error: failure.toJournal() },
+      { state: "failed", error: toJournal(failure) },
     );
     lane.pendingCost.delete(hash);
     this.#log.warn(
@@ -622,26 +632,31 @@ export class TxEngine {
     return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
   }
 
-  /** Signs an intent again with a new nonce, replacing a transaction that can no longer be mined. */
-  async #resign(lane: WalletLane, entry: TxJournalEntry, why: string): Promise<TxJournalEntry> {
+  /**
+   * Signs an intent again with a new nonce (at least `floor`), replacing a transaction that can no longer be mined.
+   */
+  async #resign(lane: WalletLane, entry: TxJournalEntry, why: string, floor: number): Promise<TxJournalEntry> {
     const oldHash = entry.hash as string;
     let prepared;
     try {
+      if (entry.replacedHashes.length >= MAX_RESIGNS) {
+        throw new TxRejectedError(`transaction ${oldHash} could not take a nonce after ${MAX_RESIGNS} signatures`);
+      }
       prepared = await this.#preflight(lane, entry);
     } catch (err) {
-      const failure = err instanceof TxError ? err : new TxRejectedError(shortMessage(err));
+      const failure = err instanceof AppError ? err : new TxRejectedError(shortMessage(err));
       lane.pendingCost.delete(oldHash);
       const failed = await this.#journal.transition(
         entry.intentKey,
         { states: ["signed", "broadcast"], hash: oldHash },
-        { state: "failed", error: failure.toJournal() },
+        { state: "failed", error: toJournal(failure) },
       );
       return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
     }
     if (lane.nextNonce === null) {
       lane.nextNonce = await this.#call(() => this.#provider.getTransactionCount(lane.address, "pending"));
     }
-    const nonce = lane.nextNonce;
+    const nonce = Math.max(lane.nextNonce, floor);
     const rawTx = this.#sign(entry, nonce, prepared.gasLimit, prepared.fees);
     const hash = keccak256(rawTx);
     const resigned = await this.#journal.transition(
@@ -680,7 +695,7 @@ export class TxEngine {
       after: null,
     });
     try {
-      const fees = await this.#getFees();
+      const fees = await this.#head.fees();
       const rawTx = this.#sign(filler.entry, nonce, 21_000n, fees);
       const signed = await this.#journal.transition(
         filler.entry.intentKey,
@@ -724,7 +739,7 @@ export class TxEngine {
               });
             } catch (err) {
               // Another instance holds the wallet: it re-broadcasts; we keep watching the receipt and the journal.
-              if (!(err instanceof TxError && err.code === "WALLET_BUSY")) throw err;
+              if (!(err instanceof AppError && err.code === "WALLET_BUSY")) throw err;
               entry = ((await this.#journal.get(current.intentKey)) as TxJournalEntry) ?? current;
             }
             if (FINAL_STATES.includes(entry.state)) return entry;
@@ -736,7 +751,7 @@ export class TxEngine {
       }
       await sleep(this.#pollMs);
     }
-    if (unreachable) throw ChainUnavailableError.create(unreachable);
+    if (unreachable) throw this.#unreachable(unreachable);
     throw new TxPendingError(
       `transaction ${entry.hash} is sent but not mined yet; retry with the same Idempotency-Key to get its result`,
       { hash: entry.hash },
@@ -747,8 +762,9 @@ export class TxEngine {
     const hash = entry.hash as string;
     lane.pendingCost.delete(hash);
     this.#rememberReceipt(receipt);
+    this.#head.saw(receipt.blockNumber);
     let error = null;
-    if (receipt.status !== 1) error = (await this.#explainRevert(entry, receipt.blockNumber)).toJournal();
+    if (receipt.status !== 1) error = toJournal(await this.#explainRevert(entry, receipt.blockNumber));
     const mined = await this.#journal.transition(
       entry.intentKey,
       { states: ["signed", "broadcast"], hash },
@@ -771,7 +787,7 @@ export class TxEngine {
   }
 
   /** Re-runs a transaction that reverted onchain as a call at its block's parent to decode the reason. */
-  async #explainRevert(entry: TxJournalEntry, blockNumber: number): Promise<ContractRevertError> {
+  async #explainRevert(entry: TxJournalEntry, blockNumber: number): Promise<TxRevertedError> {
     try {
       await this.#provider.call({
         from: entry.from,
@@ -782,31 +798,31 @@ export class TxEngine {
       });
     } catch (err) {
       const classified = this.#classify(err, entry);
-      if (classified instanceof ContractRevertError) {
-        return new ContractRevertError(classified.message, {
+      if (classified instanceof TxRevertedError) {
+        return new TxRevertedError(classified.message, {
           ...classified.details,
           hash: entry.hash,
           block: blockNumber,
         });
       }
     }
-    return ContractRevertError.create(null, `transaction ${entry.hash} reverted onchain in block ${blockNumber}`, {
+    return TxRevertedError.create(null, `transaction ${entry.hash} reverted onchain in block ${blockNumber}`, {
       hash: entry.hash,
       block: blockNumber,
     });
   }
 
   /** Maps a provider error to the engine's error classes. */
-  #classify(err: unknown, entry: TxJournalEntry): TxError {
-    if (err instanceof TxError) return err;
+  #classify(err: unknown, entry: TxJournalEntry): AppError {
+    if (err instanceof AppError) return err;
     const data = findRevertData(err);
     const decoded = this.#decoder.decode(data);
-    if (decoded) return ContractRevertError.create(decoded, this.#decoder.describe(decoded), { to: entry.to });
-    if (isNetworkError(err)) return ChainUnavailableError.create(err);
+    if (decoded) return TxRevertedError.create(decoded, this.#decoder.describe(decoded), { to: entry.to });
+    if (isNetworkError(err)) return this.#unreachable(err);
     if (isInsufficientFunds(err)) return InsufficientGasError.create(getAddress(entry.from), 0n, BigInt(entry.value));
     if (isRevert(err) || data) {
       const what = data ? `unknown error ${data.slice(0, 10)}` : "reverted without a reason";
-      return ContractRevertError.create(null, what, { to: entry.to, ...(data ? { data } : {}) });
+      return TxRevertedError.create(null, what, { to: entry.to, ...(data ? { data } : {}) });
     }
     return new TxRejectedError(`the node refused the transaction: ${shortMessage(err)}`);
   }
@@ -816,7 +832,7 @@ export class TxEngine {
     try {
       return await read();
     } catch (err) {
-      if (isNetworkError(err)) throw ChainUnavailableError.create(err);
+      if (isNetworkError(err)) throw this.#unreachable(err);
       throw err;
     }
   }
@@ -829,12 +845,9 @@ export class TxEngine {
     return this.#chainId;
   }
 
-  async #getFees(): Promise<Fees> {
-    if (this.#fees && Date.now() - this.#fees.at < this.#feeCacheMs) return this.#fees;
-    const data = await this.#call(() => this.#provider.getFeeData());
-    const maxPriorityFeePerGas = data.maxPriorityFeePerGas ?? 1_000_000n;
-    const maxFeePerGas = data.maxFeePerGas ?? (data.gasPrice ?? 1_000_000_000n) * 2n;
-    this.#fees = { maxFeePerGas, maxPriorityFeePerGas, at: Date.now() };
-    return this.#fees;
+  /** A transport failure: logged with its cause (which may name the RPC host), answered without it. */
+  #unreachable(cause: unknown): ChainUnavailableError {
+    this.#log.warn({ err: shortMessage(cause) }, "chain unreachable");
+    return new ChainUnavailableError();
   }
 }

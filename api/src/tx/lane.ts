@@ -1,4 +1,4 @@
-import type { TxJournalStore } from "../store/txJournal";
+import type { TxJournalStore } from "./journal";
 import { WalletBusyError } from "./errors";
 
 /**
@@ -6,9 +6,13 @@ import { WalletBusyError } from "./errors";
  * one wallet take nonces strictly one after another, the nonce counter itself, and the wallet's lease in the
  * store (one writer per wallet across instances). The lease is held while the lane has work (including
  * transactions waiting for their receipt), renewed in the background, and released when the lane goes idle.
+ *
+ * The nonce counter is kept while the lane is idle: every nonce below it was signed by this lane, so it is a lower
+ * bound that no answer of the node can lower. When the lease is taken again the engine raises it to the chain's
+ * count if another writer went further meanwhile (engine #onLeaseTaken), never lowers it.
  */
 export class WalletLane {
-  /** Next nonce to use; null until read from the chain after the lease is taken (or after a resync). */
+  /** Next nonce to use; null until first read from the chain (and after a resync). */
   nextNonce: number | null = null;
   /** Wei that signed, not yet mined transactions of this lane may still spend (gas at max fee plus value). */
   readonly pendingCost = new Map<string, bigint>();
@@ -90,10 +94,7 @@ export class WalletLane {
         this.waitingForLease = false;
         this.#leaseUntil = now + this.leaseTtlMs;
         this.#startRenewing();
-        if (!hadLease || this.nextNonce === null) {
-          this.nextNonce = null;
-          await this.onLeaseTaken(this);
-        }
+        if (!hadLease || this.nextNonce === null) await this.onLeaseTaken(this);
         return;
       }
       this.waitingForLease = true;
@@ -136,7 +137,6 @@ export class WalletLane {
     this.#renewTimer = null;
     if (this.#leaseUntil === 0) return;
     this.#leaseUntil = 0;
-    this.nextNonce = null;
     this.onLeaseLost(this, reason);
   }
 
@@ -145,7 +145,6 @@ export class WalletLane {
     this.#renewTimer = null;
     if (this.#leaseUntil === 0) return;
     this.#leaseUntil = 0;
-    this.nextNonce = null;
     this.#releasing = this.journal.releaseLease(this.address, this.holder).catch(() => undefined);
     await this.#releasing;
   }

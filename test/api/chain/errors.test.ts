@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { AbiCoder, id } from "ethers";
 import { ethers } from "hardhat";
-import { findRevertData, loadErrorFragments, RevertDecoder } from "../../../api/src/chain/errors";
+import { findRevertData, loadErrorFragments, RevertDecoder } from "../../../api/src/chain/reverts";
 
 describe("RevertDecoder", () => {
   const decoder = new RevertDecoder();

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { STATUS_OF } from "../../../api/src/doors/live/errors";
 import { inspect } from "node:util";
 import { Writable } from "node:stream";
 import pino from "pino";
@@ -108,7 +109,7 @@ describe("ServerWallets", () => {
           "server wallets are not configured: set SERVER_WALLET_MNEMONIC",
         );
       }
-      expect(new ServerWalletsNotConfiguredError().status).to.equal(503);
+      expect(STATUS_OF[new ServerWalletsNotConfiguredError().code]).to.equal(503);
     }
   });
 

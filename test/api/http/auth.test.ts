@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { authenticatedAgent } from "../../../api/src/http/auth";
-import { defineRoute, type RouteDefinition } from "../../../api/src/http/route";
+import { authenticatedAgent } from "../../../api/src/doors/live/auth";
+import { defineRoute, type RouteDefinition } from "../../../api/src/doors/live/route";
 import { createMemoryStore } from "../../../api/src/store/memory";
 import { registerAgent, request, startTestApp, type TestApp } from "../helpers/app";
 

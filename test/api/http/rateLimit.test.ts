@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import Redis from "ioredis";
 import { z } from "zod";
-import { defineRoute, type RouteDefinition } from "../../../api/src/http/route";
+import { defineRoute, type RouteDefinition } from "../../../api/src/doors/live/route";
 import { registerAgent, request, startTestApp, type TestApp } from "../helpers/app";
 import { testRedisUrl } from "../helpers/redis";
 

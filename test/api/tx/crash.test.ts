@@ -4,7 +4,7 @@ import path from "node:path";
 import { ethers, network } from "hardhat";
 import type { MongoClient, Db } from "mongodb";
 import { MongoTxJournal } from "../../../api/src/store/mongo/txJournal";
-import type { TxJournalEntry } from "../../../api/src/store/txJournal";
+import type { TxJournalEntry } from "../../../api/src/tx/journal";
 import { TxEngine } from "../../../api/src/tx";
 import type { TxProbe } from "../../../typechain-types";
 import { serveChain } from "./chainServer";

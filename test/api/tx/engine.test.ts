@@ -2,9 +2,9 @@ import { expect } from "chai";
 import { ethers, network } from "hardhat";
 import { JsonRpcProvider, Network, keccak256 } from "ethers";
 import { MemoryTxJournal } from "../../../api/src/store/memory/txJournal";
+import { ChainUnavailableError } from "../../../api/src/errors";
 import {
-  ChainUnavailableError,
-  ContractRevertError,
+  TxRevertedError,
   IdempotencyConflictError,
   InsufficientGasError,
   PreviousStepFailedError,
@@ -213,9 +213,9 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
         () => null,
         (e: unknown) => e,
       );
-      expect(err).to.be.instanceOf(ContractRevertError);
-      const revert = err as ContractRevertError;
-      expect(revert.status).to.equal(400);
+      expect(err).to.be.instanceOf(TxRevertedError);
+      const revert = err as TxRevertedError;
+      expect(revert.code).to.equal("TX_REVERTED");
       expect(revert.message).to.equal(
         `the contract rejected the transaction: TxProbeRejected(sender="${from}", value="7", reason="asked to fail")`,
       );
@@ -240,7 +240,7 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       );
       expect(err).to.be.instanceOf(InsufficientGasError);
       const gas = err as InsufficientGasError;
-      expect(gas.status).to.equal(400);
+      expect(gas.code).to.equal("INSUFFICIENT_GAS");
       expect(gas.message).to.match(
         new RegExp(`^wallet ${from} has 0\\.0 ETH but this transaction needs up to [0-9.]+ ETH`),
       );
@@ -270,9 +270,10 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
             (e: unknown) => e,
           );
         expect(err).to.be.instanceOf(ChainUnavailableError);
-        expect((err as ChainUnavailableError).status).to.equal(503);
-        expect((err as ChainUnavailableError).headers).to.deep.equal({ "Retry-After": "5" });
-        expect((err as Error).message).to.match(/^the chain is unreachable, try again later/);
+        expect((err as ChainUnavailableError).code).to.equal("CHAIN_UNAVAILABLE");
+        expect((err as ChainUnavailableError).retryAfterSeconds).to.equal(5);
+        // Never the RPC endpoint or the transport error: those may name the RPC host and port.
+        expect((err as Error).message).to.equal("the chain is unreachable; try again later");
         expect(await journal.get("off")).to.deep.include({ state: "failed", hash: null });
       } finally {
         await offline.close();
@@ -324,7 +325,8 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
             (e: unknown) => e,
           );
         expect(err).to.be.instanceOf(WalletBusyError);
-        expect((err as WalletBusyError).status).to.equal(503);
+        expect((err as WalletBusyError).code).to.equal("WALLET_BUSY");
+        expect((err as WalletBusyError).retryAfterSeconds).to.equal(5);
         expect(Date.now() - started).to.be.gte(300);
         expect(await hitsOf("busy")).to.equal(0n);
       } finally {
@@ -368,7 +370,7 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
         },
         { step: "deposit", wallet: agent(a), to: probeAddress, data: hitData(probe, "never"), kind: "probe.hit" },
       ]);
-      await expectRejection(failing, ContractRevertError, "TxProbeRejected");
+      await expectRejection(failing, TxRevertedError, "TxProbeRejected");
       expect(await journal.get("op-2:deposit")).to.deep.include({ state: "failed", hash: null });
       expect((await journal.get("op-2:deposit"))!.error).to.deep.include({ code: "PREVIOUS_STEP_FAILED" });
       const deposit = engine.send({

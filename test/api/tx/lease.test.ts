@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { MongoClient } from "mongodb";
 import { MongoTxJournal } from "../../../api/src/store/mongo/txJournal";
-import type { TxJournalStore } from "../../../api/src/store/txJournal";
+import type { TxJournalStore } from "../../../api/src/tx/journal";
 import { TxEngine, type SendResult } from "../../../api/src/tx";
 import type { TxProbe } from "../../../typechain-types";
 import { agent, deployProbe, devWallets, fundAgents, hitData, provider } from "./helpers";

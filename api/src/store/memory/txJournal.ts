@@ -1,5 +1,5 @@
-import type { NewIntent, TxExpectation, TxJournalEntry, TxJournalStore, TxPatch, WalletLease } from "../txJournal";
-import { newIntentEntry, OPEN_STATES } from "../txJournal";
+import type { NewIntent, TxExpectation, TxJournalEntry, TxJournalStore, TxPatch, WalletLease } from "../../tx/journal";
+import { newIntentEntry, OPEN_STATES } from "../../tx/journal";
 
 /**
  * In-memory journal and leases for a single process (tests, `npm start` without a database). Every method runs
