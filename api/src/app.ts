@@ -1,7 +1,7 @@
 import Koa from "koa";
 import type { ChainAccess } from "./chain";
 import type { Config } from "./config";
-import { accessLog, requestId, securityHeaders } from "./doors/middleware";
+import { accessLog, responseHeaders } from "./doors/middleware";
 import { liveApi } from "./doors/live";
 import type { RateLimitBackend, RateLimiters } from "./doors/live/rateLimit";
 import type { RouteDefinition } from "./doors/live/route";
@@ -80,8 +80,7 @@ export function createApp(deps: AppDeps): NapApp {
       if (running === 0) idle?.();
     }
   });
-  app.use(requestId());
-  app.use(securityHeaders());
+  app.use(responseHeaders());
   app.use(accessLog(logger));
   for (const middleware of live.middleware) app.use(middleware);
 

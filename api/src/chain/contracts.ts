@@ -39,6 +39,7 @@ export interface VaultAddress {
 
 export class SystemContracts {
   readonly #handles = new Map<string, unknown>();
+  #vaults: readonly VaultAddress[] | undefined;
 
   constructor(
     private readonly provider: Provider,
@@ -104,13 +105,12 @@ export class SystemContracts {
     return this.#handle(entry.address, NapVault__factory.connect);
   }
 
-  /** The vaults of the deployment, in the API's order. */
-  vaultList(): VaultAddress[] {
-    const vaults = this.deployment?.vaults;
-    if (!vaults) return [];
-    return VAULT_IDS.flatMap((id) => {
-      const entry = vaults[id];
+  /** The vaults of the deployment, in the API's order (one array for the life of the deployment). */
+  vaultList(): readonly VaultAddress[] {
+    this.#vaults ??= VAULT_IDS.flatMap((id) => {
+      const entry = this.deployment?.vaults[id];
       return entry ? [{ id, address: entry.address }] : [];
     });
+    return this.#vaults;
   }
 }

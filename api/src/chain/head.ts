@@ -58,26 +58,34 @@ export class ChainHead {
 
   /** The node's latest block number (reused for `latestTtlMs`, concurrent callers share one request). */
   latest(): Promise<number> {
-    return readChain("the block number", () => this.#latest.get("latest", () => this.provider.getBlockNumber()));
+    return this.#latest.get("latest", () => readChain("the block number", () => this.provider.getBlockNumber()));
   }
 
   /** The block every read is made at: the latest block, never below the newest block seen (recorded as seen). */
   async readBlock(): Promise<number> {
-    const block = Math.max(await this.latest(), this.#newestSeen);
+    return this.readBlockNow() ?? this.#atLeastSeen(await this.latest());
+  }
+
+  /** The read block without waiting, when the latest block number kept is still fresh; undefined otherwise. */
+  readBlockNow(): number | undefined {
+    const latest = this.#latest.peek("latest");
+    return latest === undefined ? undefined : this.#atLeastSeen(latest);
+  }
+
+  #atLeastSeen(latest: number): number {
+    const block = Math.max(latest, this.#newestSeen);
     this.saw(block);
     return block;
   }
 
   /** EIP-1559 fees for a new transaction, and the max fee that `has_gas` is measured at. */
   fees(): Promise<FeeData> {
-    return readChain("the fee data", () =>
-      this.#fees.get("fees", async () => {
-        const data = await this.provider.getFeeData();
-        return {
-          maxFeePerGas: data.maxFeePerGas ?? (data.gasPrice ?? DEFAULT_GAS_PRICE) * 2n,
-          maxPriorityFeePerGas: data.maxPriorityFeePerGas ?? DEFAULT_PRIORITY_FEE,
-        };
-      }),
-    );
+    return this.#fees.get("fees", async () => {
+      const data = await readChain("the fee data", () => this.provider.getFeeData());
+      return {
+        maxFeePerGas: data.maxFeePerGas ?? (data.gasPrice ?? DEFAULT_GAS_PRICE) * 2n,
+        maxPriorityFeePerGas: data.maxPriorityFeePerGas ?? DEFAULT_PRIORITY_FEE,
+      };
+    });
   }
 }

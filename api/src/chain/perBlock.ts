@@ -7,18 +7,29 @@
 export class PerBlockCache<V> {
   #block = -1;
   readonly #entries = new Map<string, Promise<V>>();
+  readonly #settled = new Map<string, V>();
+
+  /** The value of (block, key) when it is kept and computed; undefined otherwise (no promise). */
+  peek(block: number, key: string): V | undefined {
+    return block === this.#block ? this.#settled.get(key) : undefined;
+  }
 
   get(block: number, key: string, compute: () => Promise<V>): Promise<V> {
     if (block > this.#block) {
       this.#block = block;
       this.#entries.clear();
+      this.#settled.clear();
     }
     if (block < this.#block) return compute();
     let value = this.#entries.get(key);
     if (!value) {
-      value = compute();
-      this.#entries.set(key, value);
-      value.catch(() => this.#entries.get(key) === value && this.#entries.delete(key));
+      const computing = compute();
+      value = computing;
+      this.#entries.set(key, computing);
+      computing.then(
+        (result) => this.#block === block && this.#entries.get(key) === computing && this.#settled.set(key, result),
+        () => this.#entries.get(key) === computing && this.#entries.delete(key),
+      );
     }
     return value;
   }

@@ -20,9 +20,9 @@ export async function verifyWalletSignature(
   signature: string,
   recover: Recover = recoverOnThisThread,
 ): Promise<boolean> {
-  const expected = getAddress(wallet);
   // null: not an ECDSA signature at all; it may still be a contract wallet's signature.
-  if ((await recover(message, signature)) === expected) return true;
+  if ((await recover(message, signature)) === wallet.toLowerCase()) return true;
+  const expected = getAddress(wallet);
   let code: string;
   try {
     code = await provider.getCode(expected);

@@ -2,23 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { Context, Middleware, Next } from "koa";
 import type { Logger } from "../logger";
 
-/** Middleware every HTTP door shares: request ids, security headers, access log. */
+/** Middleware every HTTP door shares: request ids and security headers, access log. */
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Request id: the caller's X-Request-Id when well-formed, otherwise a new UUID; echoed in the response. */
-export function requestId(): Middleware {
-  return async (ctx: Context, next: Next) => {
-    const given = ctx.get("X-Request-Id");
-    ctx.state.requestId = REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
-    ctx.set("X-Request-Id", ctx.state.requestId as string);
-    await next();
-  };
-}
-
 /**
- * Headers on every response, errors included: no MIME sniffing, no referrer, no framing, and a content security
- * policy that lets a JSON answer load nothing (the docs page sets its own, doors/live/routes/docs.ts).
+ * Headers on every response, errors included: the request id (the caller's X-Request-Id when well-formed, otherwise
+ * a new UUID; also in `ctx.state.requestId` for the logs), no MIME sniffing, no referrer, no framing, and a content
+ * security policy that lets a JSON answer load nothing (the docs page sets its own, doors/live/routes/docs.ts).
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "X-Content-Type-Options": "nosniff",
@@ -27,10 +18,17 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
 };
 
-export function securityHeaders(): Middleware {
-  return async (ctx: Context, next: Next) => {
-    ctx.set(SECURITY_HEADERS);
-    await next();
+const SECURITY_HEADER_LIST = Object.entries(SECURITY_HEADERS);
+
+export function responseHeaders(): Middleware {
+  return (ctx: Context, next: Next) => {
+    const given = ctx.get("X-Request-Id");
+    const id = REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
+    ctx.state.requestId = id;
+    const res = ctx.res;
+    res.setHeader("X-Request-Id", id);
+    for (const [name, value] of SECURITY_HEADER_LIST) res.setHeader(name, value);
+    return next();
   };
 }
 

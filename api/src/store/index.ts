@@ -1,19 +1,14 @@
-import type { UseCaseStores } from "../usecases";
 import { createMemoryStore } from "./memory";
 import { connectMongoStore } from "./mongo";
+import type { Stores } from "./stores";
+
+export type { Stores } from "./stores";
 
 /**
  * The store factory: every store of the service, for MongoDB (the store of record; FerretDB v1 in tests) or in memory
  * (a zero-set-up start). Adapters only live here; the interfaces they implement belong to the code that uses them
  * (usecases/*, tx/journal.ts). Both adapters pass one conformance suite per interface.
  */
-
-export interface Stores extends UseCaseStores {
-  readonly kind: "mongodb" | "memory";
-  /** Creates collections and indexes; idempotent. */
-  init(): Promise<void>;
-  close(): Promise<void>;
-}
 
 export interface StoreSettings {
   /** Absent: in memory. */

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { getAddress } from "ethers";
 import { apiKeyPrefix, generateApiKey, hashApiKey } from "../domain/apiKeys";
 import type { AgentType } from "../domain/model";
 import { buildSignInMessage } from "../domain/signInMessage";
@@ -52,6 +51,7 @@ export interface RegistrationSettings {
 /** Checks a wallet signature (EIP-191, or EIP-1271 for contract wallets). */
 export type SignatureVerifier = (wallet: string, message: string, signature: string) => Promise<boolean>;
 
+/** Addresses EIP-55 checksummed (the door's schema checks and converts them). */
 export interface RegistrationInput {
   wallet_address: string;
   signature: string;
@@ -87,9 +87,9 @@ export class RegistrationService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  /** Issues a single-use nonce for `wallet` and the exact message to sign. */
+  /** Issues a single-use nonce for `wallet` (EIP-55 checksummed) and the exact message to sign. */
   async issueNonce(wallet: string): Promise<IssuedNonce> {
-    const walletAddress = getAddress(wallet);
+    const walletAddress = wallet;
     // Whole seconds, so that the message (which shows seconds) can be rebuilt exactly from the stored record.
     const issuedAt = new Date(Math.floor(this.clock().getTime() / 1000) * 1000);
     const record: NonceRecord = {
@@ -113,7 +113,7 @@ export class RegistrationService {
    * before the nonce is used, so that a failure there (the chain unreachable) leaves the nonce usable for a retry.
    */
   async register(input: RegistrationInput): Promise<RegistrationResult> {
-    const walletAddress = getAddress(input.wallet_address);
+    const walletAddress = input.wallet_address;
     const now = this.clock();
     const record = await this.stores.nonces.find(input.nonce);
     this.assertNonceUsable(record, walletAddress, now);
@@ -148,7 +148,7 @@ export class RegistrationService {
       agentName: input.agent_name,
       agentType: input.agent_type,
       description: input.description ?? "",
-      operatorAddress: getAddress(input.operator_address),
+      operatorAddress: input.operator_address,
       tier: "unverified",
       status: "active",
       strategiesSubmitted: 0,

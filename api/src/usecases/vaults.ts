@@ -64,13 +64,19 @@ export class Vaults {
     private readonly agents: AgentService,
   ) {}
 
-  /** The vaults of the deployment at the read block: one VaultLens `vaults(address[])` call per block. */
+  /**
+   * The vaults of the deployment at the read block: one VaultLens `vaults(address[])` call per block. The hottest
+   * read of the service: while the block and its list are kept, it answers without waiting on anything.
+   */
   async list(): Promise<VaultInfo[]> {
+    const now = this.chain.head.readBlockNow();
+    const kept = now === undefined ? undefined : this.#lists.peek(now, "all");
+    if (kept) return kept;
     // The lens first: without a deployment, or without a lens in it, this is NOT_CONFIGURED rather than "no vaults".
     const lens = this.chain.contracts.lens;
     const vaults = this.chain.contracts.vaultList();
     if (vaults.length === 0) return [];
-    const block = await this.chain.head.readBlock();
+    const block = now ?? (await this.chain.head.readBlock());
     return this.#lists.get(block, "all", () =>
       readChain("the vaults", async () => {
         const views = await lens.vaults(

@@ -1,5 +1,6 @@
 import Router from "@koa/router";
 import type { Context, Middleware } from "koa";
+import compose from "koa-compose";
 import type { Config } from "../../config";
 import { MethodNotAllowedError, NotFoundError } from "../../errors";
 import type { Logger } from "../../logger";
@@ -10,7 +11,7 @@ import { errorHandler } from "./errors";
 import { createInvalidKeyLimiter } from "./invalidKeys";
 import { buildOpenApiDocument } from "./openapi";
 import { createRateLimiters, type RateLimitBackend, type RateLimiters } from "./rateLimit";
-import { mountRoute, type RouteDefinition } from "./route";
+import { isStaticPath, routeChain, type RouteDefinition } from "./route";
 import { docsRoutes } from "./routes/docs";
 import { apiRoutes } from "./routes";
 
@@ -55,15 +56,28 @@ export function liveApi(options: LiveApiOptions): LiveApi {
         (document ??= buildOpenApiDocument(routes, { version: SERVICE_VERSION, serverUrl: config.publicUrl })),
     ),
   ];
+  // Every route is in the router (which also answers 405 with Allow); routes without path parameters are served
+  // from a table of exact paths first, which spares the router's per-request matching on the hot reads.
   const router = new Router();
+  const exact = new Map<string, Middleware>();
   const mount = { authenticator, rateLimiters, bodyLimitBytes: config.bodyLimitBytes };
-  for (const route of routes) mountRoute(router, route, mount);
-
-  return {
-    middleware: [errorHandler(logger), router.routes() as Middleware, unmatched(router)],
-    routes,
-    rateLimiters,
+  for (const route of routes) {
+    const chain = routeChain(route, mount);
+    const method = route.method.toUpperCase();
+    router.register(route.path, [method], chain as never);
+    if (isStaticPath(route)) {
+      const composed = compose(chain);
+      exact.set(`${method} ${route.path}`, composed);
+      if (method === "GET") exact.set(`HEAD ${route.path}`, composed);
+    }
+  }
+  const routed = router.routes() as Middleware;
+  const dispatch: Middleware = (ctx, next) => {
+    const handler = exact.get(`${ctx.method} ${ctx.path}`);
+    return handler ? handler(ctx, next) : routed(ctx, next);
   };
+
+  return { middleware: [errorHandler(logger), dispatch, unmatched(router)], routes, rateLimiters };
 }
 
 /**

@@ -1,5 +1,4 @@
-import type Router from "@koa/router";
-import type { Context } from "koa";
+import type { Context, Middleware } from "koa";
 import { z } from "zod";
 import type { ErrorCode } from "../../errors";
 import type { Logger } from "../../logger";
@@ -97,11 +96,13 @@ function declaredHeaders(ctx: Context, schema: AnyObjectSchema): Record<string, 
   return Object.fromEntries(Object.keys(shape).map((name) => [name, ctx.headers[name.toLowerCase()]]));
 }
 
-/** Mounts a route on the router: [per-IP limit] or [auth -> per-key limit], then validation, then the handler. */
-export function mountRoute(router: Router, route: RouteDefinition, mount: MountContext): void {
-  const chain: Array<(ctx: Context, next: () => Promise<unknown>) => Promise<unknown>> = [];
+/**
+ * The middleware of a route, in order: [per-IP limit] or [auth -> per-key limit], then validation and the handler.
+ */
+export function routeChain(route: RouteDefinition, mount: MountContext): Middleware[] {
+  const chain: Middleware[] = [];
   if (route.auth === null) {
-    if (route.rateLimit) chain.push(mount.rateLimiters.middleware(route.rateLimit) as never);
+    if (route.rateLimit) chain.push(mount.rateLimiters.middleware(route.rateLimit));
   } else {
     const requirement = route.auth;
     chain.push(async (ctx, next) => {
@@ -110,16 +111,25 @@ export function mountRoute(router: Router, route: RouteDefinition, mount: MountC
       ctx.state.principal = principal;
       return next();
     });
-    if (route.rateLimit) chain.push(mount.rateLimiters.middleware(route.rateLimit) as never);
+    if (route.rateLimit) chain.push(mount.rateLimiters.middleware(route.rateLimit));
   }
   chain.push(async (ctx) => {
     if (route.noStore) ctx.set("Cache-Control", "no-store");
     const params = route.params ? parseWith(route.params, ctx.params ?? {}, "path") : {};
-    const query = parseWith(route.query ?? emptyQuery, singleValuedQuery(ctx), "query");
+    // A route without query parameters and a request without a query string need no parsing at all.
+    const query =
+      route.query || ctx.querystring !== ""
+        ? parseWith(route.query ?? emptyQuery, singleValuedQuery(ctx), "query")
+        : {};
     const headers = route.headers ? parseWith(route.headers, declaredHeaders(ctx, route.headers), "headers") : {};
     const body = route.body ? parseWith(route.body, await readJsonBody(ctx, mount.bodyLimitBytes), "body") : undefined;
     const result = await route.handler({ params, query, headers, body, ctx } as RouteInput<never, never, never, never>);
     if (result !== undefined) ctx.body = result;
   });
-  router.register(route.path, [route.method.toUpperCase()], chain as never);
+  return chain;
+}
+
+/** True when the route's path has no `:name` parameters (it is served from a table of exact paths). */
+export function isStaticPath(route: RouteDefinition): boolean {
+  return !route.path.includes(":");
 }

@@ -1,4 +1,5 @@
-import { getAddress, isAddress, parseUnits } from "ethers";
+import { parseUnits } from "ethers";
+import { checksumAddress } from "../../chain/keccak";
 import { z } from "zod";
 import { textProblem, type TextRules } from "../../domain/text";
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from "../../usecases/idempotency";
@@ -9,8 +10,16 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from "../../usecases/idem
 export const addressSchema = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, { message: "must be a 0x-prefixed 42-character hex address", abort: true })
-  .refine((value) => isAddress(value), { message: "has an invalid EIP-55 checksum" })
-  .transform((value) => getAddress(value))
+  // One checksum computation (keccak256) for both the check and the output.
+  .transform((value, ctx) => {
+    const checksummed = checksumAddress(value);
+    const mixedCase = value !== value.toLowerCase() && value.slice(2) !== value.slice(2).toUpperCase();
+    if (mixedCase && value !== checksummed) {
+      ctx.addIssue({ code: "custom", message: "has an invalid EIP-55 checksum" });
+      return z.NEVER;
+    }
+    return checksummed;
+  })
   .meta({
     description:
       "0x-prefixed 20-byte address (42 characters). All lowercase, all uppercase, or mixed case with a valid EIP-55 checksum.",

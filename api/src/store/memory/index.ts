@@ -1,5 +1,5 @@
 import type { StoreHealth } from "../../usecases/health";
-import type { Stores } from "..";
+import type { Stores } from "../stores";
 import { MemoryAgentStore } from "./agents";
 import { MemoryCounterStore } from "./counters";
 import { MemoryIdempotencyStore } from "./idempotency";

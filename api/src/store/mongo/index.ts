@@ -1,5 +1,5 @@
 import { MongoClient, type Db } from "mongodb";
-import type { Stores } from "..";
+import type { Stores } from "../stores";
 import type { StoreHealth } from "../../usecases/health";
 import {
   MongoAgentStore,
