@@ -11,10 +11,18 @@ import { AbiCoder, getBytes, ParamType, type BaseContract, type Result } from "e
 const coder = AbiCoder.defaultAbiCoder();
 const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
+/** Lenient forms already built, per ABI parameter (fragments live as long as their interfaces). */
+const lenientForms = new WeakMap<ParamType, ParamType>();
+
 /** The same parameter with each `string` (at any depth) declared as `bytes`. */
 function readStringsAsBytes(type: ParamType): ParamType {
-  const json = type.format("json").replace(/"type":"string((?:\[\d*\])*)"/g, '"type":"bytes$1"');
-  return ParamType.from(JSON.parse(json) as Record<string, unknown>, true);
+  let lenient = lenientForms.get(type);
+  if (!lenient) {
+    const json = type.format("json").replace(/"type":"string((?:\[\d*\])*)"/g, '"type":"bytes$1"');
+    lenient = ParamType.from(JSON.parse(json) as Record<string, unknown>, true);
+    lenientForms.set(type, lenient);
+  }
+  return lenient;
 }
 
 /**

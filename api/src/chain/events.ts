@@ -1,4 +1,4 @@
-import type { EventFragment, Interface, Log, ParamType } from "ethers";
+import type { EventFragment, Interface, ParamType } from "ethers";
 import { decodeLenient } from "./abiText";
 import type { SystemContracts } from "./contracts";
 import {
@@ -17,6 +17,16 @@ import {
  * signature emitted by another contract is never taken for ours), and text is decoded leniently (chain/abiText.ts):
  * a string that is not UTF-8 reads with U+FFFD instead of failing.
  */
+
+/** What the decoder reads of a log: a receipt's (tx/rpc.ts) or one of ethers' Logs (the indexer's). */
+export interface ChainLog {
+  readonly address: string;
+  readonly topics: readonly string[];
+  readonly data: string;
+  readonly blockNumber: number;
+  readonly transactionHash: string;
+  readonly index: number;
+}
 
 /** Risk parameters as StrategyRegistryV3 stores them. */
 export interface OnchainRiskParams {
@@ -94,7 +104,7 @@ export class EventDecoder {
   }
 
   /** The event of one log, or null when the log is not of a system contract or not an event it declares. */
-  decode(log: Log): DecodedEvent | null {
+  decode(log: ChainLog): DecodedEvent | null {
     const source = this.#sources.get(log.address.toLowerCase());
     const fragment = source && log.topics.length > 0 ? source.events.get(log.topics[0]) : undefined;
     if (!source || !fragment) return null;
@@ -124,15 +134,24 @@ export class EventDecoder {
   }
 
   /** Every decodable event of `logs`, in order. */
-  decodeAll(logs: readonly Log[]): DecodedEvent[] {
+  decodeAll(logs: readonly ChainLog[]): DecodedEvent[] {
     return logs.flatMap((log) => {
       const event = this.decode(log);
       return event ? [event] : [];
     });
   }
 
+  /** The first log among `logs` that is a system contract's `name` event, undecoded (its topics are at hand). */
+  findLog(logs: readonly ChainLog[], name: keyof SystemEvents): ChainLog | null {
+    for (const log of logs) {
+      const fragment = this.#sources.get(log.address.toLowerCase())?.events.get(log.topics[0]);
+      if (fragment?.name === name) return log;
+    }
+    return null;
+  }
+
   /** The arguments of the first `name` event among `logs` (a receipt's), or null when there is none. */
-  first<N extends keyof SystemEvents>(logs: readonly Log[], name: N): SystemEvents[N] | null {
+  first<N extends keyof SystemEvents>(logs: readonly ChainLog[], name: N): SystemEvents[N] | null {
     for (const log of logs) {
       const event = this.decode(log);
       if (event?.name === name) return event.args as unknown as SystemEvents[N];

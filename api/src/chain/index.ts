@@ -1,9 +1,12 @@
-import { JsonRpcProvider, Network, type Provider } from "ethers";
+import { JsonRpcProvider, Network, type JsonRpcPayload, type JsonRpcResult, type Provider } from "ethers";
 import { TtlCache } from "../ttlCache";
 import { SystemContracts } from "./contracts";
 import { defaultDeploymentFile, loadDeployment, type Deployment } from "./deployment";
 import { EventDecoder } from "./events";
 import { ChainHead, type ChainHeadOptions } from "./head";
+
+/** A provider that also takes raw JSON-RPC requests (JsonRpcProvider in the service, Hardhat's provider in tests). */
+export type RpcProvider = Provider & { send(method: string, params: unknown[]): Promise<unknown> };
 
 /**
  * Chain access for the service: the provider, the chain's identity, the deployment and what is built from it (typed
@@ -11,7 +14,7 @@ import { ChainHead, type ChainHeadOptions } from "./head";
  * Only this folder knows contract addresses and the provider.
  */
 export interface ChainAccess {
-  readonly provider: Provider;
+  readonly provider: RpcProvider;
   readonly chainId: number;
   readonly chainName: string;
   /** Null when no deployment file was found (onchain endpoints answer 503). */
@@ -36,7 +39,7 @@ export function chainNameOf(chainId: number): string {
 }
 
 export function createChainAccess(
-  provider: Provider,
+  provider: RpcProvider,
   chainId: number,
   deployment: Deployment | null,
   options: { head?: ChainHeadOptions } = {},
@@ -69,12 +72,31 @@ export function createChainAccess(
 }
 
 /**
+ * ethers' JSON-RPC provider with the request and answer bodies encoded and decoded by Node's native UTF-8 code:
+ * ethers' own `_send` does both in JavaScript (`toUtf8Bytes`, `toUtf8String`), which on the transaction engine's
+ * path (signed transactions of a few hundred bytes, receipts with their logs) costs more CPU than the rest of the
+ * request. `_send` is the override point ethers documents for this.
+ */
+class NativeJsonRpcProvider extends JsonRpcProvider {
+  override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
+    const request = this._getConnection();
+    request.body = Buffer.from(JSON.stringify(payload), "utf8");
+    request.setHeader("content-type", "application/json");
+    const response = await request.send();
+    response.assertOk();
+    const answer = JSON.parse(Buffer.from(response.body ?? new Uint8Array()).toString("utf8")) as
+      JsonRpcResult | JsonRpcResult[];
+    return Array.isArray(answer) ? answer : [answer];
+  }
+}
+
+/**
  * The JSON-RPC provider of the service. ethers answers an identical request from a cache for 250 ms by default, so
  * right after a transaction is mined the nonce and the block number would read as before it: that cache is off
  * (`cacheTimeout: -1`); the chain head (head.ts) is the one place that reuses an answer, under the read rule.
  */
 export function jsonRpcProvider(rpcUrl: string, chainId: number): JsonRpcProvider {
-  return new JsonRpcProvider(rpcUrl, Network.from(chainId), { staticNetwork: true, cacheTimeout: -1 });
+  return new NativeJsonRpcProvider(rpcUrl, Network.from(chainId), { staticNetwork: true, cacheTimeout: -1 });
 }
 
 export interface ConnectChainOptions {

@@ -1,17 +1,22 @@
 import { inspect } from "node:util";
 import {
   AbstractSigner,
+  encodeRlp,
+  getBytes,
   HDNodeWallet,
   Mnemonic,
-  Transaction,
+  toBeArray,
+  toBigInt,
   Wallet,
   type Provider,
-  type TransactionLike,
+  type RlpStructuredDataish,
   type TransactionRequest,
   type TypedDataDomain,
   type TypedDataField,
 } from "ethers";
+import * as secp256k1 from "tiny-secp256k1";
 import { NotConfiguredError } from "../errors";
+import { keccak256Bytes } from "./keccak";
 
 /**
  * Server-side wallets, all derived from one BIP-39 mnemonic (SERVER_WALLET_MNEMONIC):
@@ -29,6 +34,34 @@ export const AGENT_PATH_PREFIX = "m/44'/60'/1'/0";
 
 /** Largest agent index: BIP-32 non-hardened child numbers are below 2^31. */
 export const MAX_AGENT_INDEX = 2 ** 31 - 1;
+
+/** The fields of an EIP-1559 (type 2) transaction, all given; no access list. */
+export interface Eip1559Transaction {
+  chainId: bigint;
+  nonce: number;
+  /** 0x address. */
+  to: string;
+  /** 0x hex calldata. */
+  data: string;
+  value: bigint;
+  gasLimit: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/** The RLP encoding of one item (ethers' encodeRlp), without 0x. */
+function rlpItem(item: RlpStructuredDataish): string {
+  return encodeRlp(item).slice(2);
+}
+
+/** An RLP list of items already encoded (hex without 0x): the list header, then the items. */
+function rlpList(items: readonly string[]): string {
+  const body = items.join("");
+  const length = body.length / 2;
+  if (length < 56) return (0xc0 + length).toString(16) + body;
+  const lengthHex = length.toString(16).padStart(Math.ceil(length.toString(16).length / 2) * 2, "0");
+  return (0xf7 + lengthHex.length / 2).toString(16) + lengthHex + body;
+}
 
 /** A serialisable reference to a server wallet, as stored in the transaction journal. */
 export type WalletRef = { readonly kind: "relayer" } | { readonly kind: "agent"; readonly index: number };
@@ -78,10 +111,12 @@ export class DerivedSigner extends AbstractSigner {
   readonly address: string;
   readonly path: string;
   readonly #wallet: Wallet;
+  readonly #privateKey: Uint8Array;
 
   constructor(wallet: Wallet, path: string, provider: Provider | null) {
     super(provider);
     this.#wallet = provider ? wallet.connect(provider) : wallet;
+    this.#privateKey = getBytes(wallet.privateKey);
     this.address = wallet.address;
     this.path = path;
   }
@@ -98,11 +133,32 @@ export class DerivedSigner extends AbstractSigner {
     return this.#wallet.signTransaction(tx);
   }
 
-  /** Signs a fully populated transaction synchronously (no provider round trip); returns the raw signed bytes. */
-  signPopulated(tx: TransactionLike<string>): string {
-    const unsigned = Transaction.from(tx);
-    unsigned.signature = this.#wallet.signingKey.sign(unsigned.unsignedHash);
-    return unsigned.serialized;
+  /**
+   * Signs an EIP-1559 transaction synchronously (no provider round trip); returns the raw signed bytes. This is the
+   * engine's hot path, so it skips ethers' Transaction object: the fields are RLP-encoded with ethers' encodeRlp as
+   * EIP-1559 orders them, hashed with the WebAssembly Keccak (chain/keccak.ts) and signed by libsecp256k1
+   * (WebAssembly) with RFC 6979 nonces and low s: byte for byte what ethers' Wallet produces
+   * (test/api/chain/wallets.test.ts checks it), in a fraction of the time.
+   */
+  signPopulated(tx: Eip1559Transaction): string {
+    // Each field is RLP-encoded once; the unsigned and the signed transaction are the same list, the signed one with
+    // three more items.
+    const fields = [
+      toBeArray(tx.chainId),
+      toBeArray(tx.nonce),
+      toBeArray(tx.maxPriorityFeePerGas),
+      toBeArray(tx.maxFeePerGas),
+      toBeArray(tx.gasLimit),
+      tx.to,
+      toBeArray(tx.value),
+      tx.data,
+      [],
+    ].map(rlpItem);
+    const unsigned = `0x02${rlpList(fields)}`;
+    const { signature, recoveryId } = secp256k1.signRecoverable(keccak256Bytes(getBytes(unsigned)), this.#privateKey);
+    const r = toBeArray(toBigInt(signature.subarray(0, 32)));
+    const s = toBeArray(toBigInt(signature.subarray(32)));
+    return `0x02${rlpList([...fields, ...[toBeArray(recoveryId), r, s].map(rlpItem)])}`;
   }
 
   override async signMessage(message: string | Uint8Array): Promise<string> {
@@ -139,6 +195,7 @@ export class ServerWallets {
   readonly #agents: HDNodeWallet | null;
   readonly #relayer: Wallet | null;
   readonly #agentWallets = new Map<number, Wallet>();
+  readonly #signers = new Map<string, DerivedSigner>();
 
   /** @param mnemonic BIP-39 phrase, or undefined/empty when the service runs without server wallets. */
   constructor(mnemonic: string | undefined | null) {
@@ -186,9 +243,16 @@ export class ServerWallets {
     return new DerivedSigner(this.#relayerWallet(), RELAYER_PATH, provider);
   }
 
-  /** Signer of the wallet a reference names. */
+  /** Signer of the wallet a reference names (without a provider: one per wallet, kept). */
   signer(ref: WalletRef, provider: Provider | null = null): DerivedSigner {
-    return ref.kind === "relayer" ? this.relayerSigner(provider) : this.agentSigner(ref.index, provider);
+    if (provider) return ref.kind === "relayer" ? this.relayerSigner(provider) : this.agentSigner(ref.index, provider);
+    const label = walletLabel(ref);
+    let signer = this.#signers.get(label);
+    if (!signer) {
+      signer = ref.kind === "relayer" ? this.relayerSigner() : this.agentSigner(ref.index);
+      this.#signers.set(label, signer);
+    }
+    return signer;
   }
 
   toJSON(): { configured: boolean } {

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { getAddress, keccak256, type Provider, type TransactionReceipt } from "ethers";
+import { getAddress, getBytes, hexlify, isHexString } from "ethers";
+import type { RpcProvider } from "../chain";
 import { ChainHead, type FeeData } from "../chain/head";
+import { keccak256Bytes } from "../chain/keccak";
 import { findRevertData, RevertDecoder } from "../chain/reverts";
 import { isInsufficientFunds, isNetworkError, isNonceTooLow, isRevert, shortMessage } from "../chain/rpcErrors";
 import { ServerWallets, walletLabel, type WalletRef } from "../chain/wallets";
@@ -19,6 +21,7 @@ import {
 import { stepKey } from "./intentKey";
 import { FINAL_STATES, type TxJournalEntry, type TxJournalStore } from "./journal";
 import { WalletLane, sleep } from "./lane";
+import { Rpc, type MinedReceipt } from "./rpc";
 
 /**
  * The transaction engine: the only code of the service that signs. Every onchain operation goes through `send`
@@ -54,7 +57,7 @@ const silentLogger: TxLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export interface TxEngineOptions {
   /** ethers provider of the service's chain (JsonRpcProvider in the service, Hardhat's provider in tests). */
-  readonly provider: Provider;
+  readonly provider: RpcProvider;
   /** The service's chain head: receipts are recorded in it, fees come from it. Default: one of this engine's own. */
   readonly head?: ChainHead;
   /** Journal and lease store (Mongo or memory). */
@@ -69,6 +72,8 @@ export interface TxEngineOptions {
   readonly leaseTtlMs?: number;
   /** How long a send waits for a wallet leased by another instance (default 30 s), then WalletBusyError. */
   readonly leaseWaitMs?: number;
+  /** How long a wallet's lease is kept after its last transaction settled (default 1 s; 0: released at once). */
+  readonly leaseLingerMs?: number;
   /** How long a send waits for its receipt (default 120 s), then TxPendingError (the journal keeps it open). */
   readonly receiptTimeoutMs?: number;
   /** Receipt polling interval (default 200 ms). */
@@ -94,6 +99,14 @@ export interface SendRequest {
   readonly requestor?: string | null;
   /** Caller data stored with the entry and returned with it. */
   readonly meta?: Record<string, JsonValue>;
+  /**
+   * Transactions with one gas key (to the same address) use the same gas and cannot revert: the caller checked every
+   * condition the contract checks. The engine then estimates the first of them and signs the next ones with the
+   * largest estimate (or gas used) seen for the key, without asking the node each time. A transaction of the key
+   * that fails onchain makes the engine forget the key and estimate again. Without a key, every transaction is
+   * estimated, which is also how a revert is caught before a nonce is used.
+   */
+  readonly gasKey?: string;
 }
 
 /** One step of a multi-step operation; its key is `${intentKey}:${step}`. */
@@ -101,7 +114,7 @@ export type StepRequest = Omit<SendRequest, "intentKey"> & { readonly step: stri
 
 export interface SendResult {
   readonly hash: string;
-  readonly receipt: TransactionReceipt;
+  readonly receipt: MinedReceipt;
   readonly journalEntry: TxJournalEntry;
   /** True when this call did not create the intent (a retry, or a concurrent call with the same key). */
   readonly replayed: boolean;
@@ -116,18 +129,25 @@ export interface ReconcileReport {
   readonly pending: number;
 }
 
+/** The transaction hash of signed bytes (keccak256, chain/keccak.ts). */
+function hashOf(rawTx: string): string {
+  return hexlify(keccak256Bytes(getBytes(rawTx)));
+}
+
 /** How many times one intent is signed again (its nonce taken each time) before it fails. */
 const MAX_RESIGNS = 10;
 
 export class TxEngine {
   readonly instanceId: string;
-  readonly #provider: Provider;
+  readonly #provider: RpcProvider;
+  readonly #rpc: Rpc;
   readonly #journal: TxJournalStore;
   readonly #wallets: ServerWallets;
   readonly #decoder: RevertDecoder;
   readonly #log: TxLogger;
   readonly #leaseTtlMs: number;
   readonly #leaseWaitMs: number;
+  readonly #leaseLingerMs: number;
   readonly #receiptTimeoutMs: number;
   readonly #pollMs: number;
   readonly #gasPercent: bigint;
@@ -139,6 +159,7 @@ export class TxEngine {
 
   constructor(options: TxEngineOptions) {
     this.#provider = options.provider;
+    this.#rpc = new Rpc(options.provider);
     this.#journal = options.journal;
     this.#wallets = options.wallets;
     this.#decoder = options.decoder ?? new RevertDecoder();
@@ -146,6 +167,7 @@ export class TxEngine {
     this.instanceId = options.instanceId ?? `tx-${randomUUID()}`;
     this.#leaseTtlMs = options.leaseTtlMs ?? 15_000;
     this.#leaseWaitMs = options.leaseWaitMs ?? 30_000;
+    this.#leaseLingerMs = options.leaseLingerMs ?? 1_000;
     this.#receiptTimeoutMs = options.receiptTimeoutMs ?? 120_000;
     this.#pollMs = options.pollIntervalMs ?? 200;
     this.#gasPercent = BigInt(options.gasLimitPercent ?? 120);
@@ -170,7 +192,13 @@ export class TxEngine {
    */
   async send(request: SendRequest): Promise<SendResult> {
     const entry = await this.#record(request, request.intentKey ?? `rand:${randomUUID()}`, null);
-    return this.#finish(entry.created, await this.#track(entry.entry.intentKey, () => this.#drive(entry.entry, true)));
+    const intentKey = entry.entry.intentKey;
+    if (request.gasKey) this.#gasKeyOf.set(intentKey, `${entry.entry.to}|${request.gasKey}`);
+    try {
+      return this.#finish(entry.created, await this.#track(intentKey, () => this.#drive(entry.entry, true)));
+    } finally {
+      this.#gasKeyOf.delete(intentKey);
+    }
   }
 
   /**
@@ -247,7 +275,8 @@ export class TxEngine {
     after: string | null,
   ): Promise<{ created: boolean; entry: TxJournalEntry }> {
     const from = this.#wallets.address(request.wallet).toLowerCase();
-    const to = getAddress(request.to).toLowerCase();
+    if (!isHexString(request.to, 20)) throw new Error(`internal: ${request.kind} to ${request.to}: not an address`);
+    const to = request.to.toLowerCase();
     const value = (request.value ?? 0n).toString();
     const meta = request.meta ?? {};
     const chainId = await this.#getChainId();
@@ -310,9 +339,12 @@ export class TxEngine {
   }
 
   /** Receipts of recently finished intents, kept briefly so #finish can return them without another round trip. */
-  readonly #receipts = new Map<string, TransactionReceipt>();
+  readonly #receipts = new Map<string, MinedReceipt>();
+  /** Gas key (`to|key`) of intents sent by this process, by intent key; and the gas known per gas key. */
+  readonly #gasKeyOf = new Map<string, string>();
+  readonly #gasOf = new Map<string, bigint>();
 
-  #rememberReceipt(receipt: TransactionReceipt): void {
+  #rememberReceipt(receipt: MinedReceipt): void {
     this.#receipts.set(receipt.hash, receipt);
     if (this.#receipts.size > 10_000) {
       const oldest = this.#receipts.keys().next().value;
@@ -425,7 +457,7 @@ export class TxEngine {
   async #settled(entry: TxJournalEntry): Promise<TxJournalEntry> {
     if (entry.state === "mined" && entry.status === 1 && entry.hash) {
       if (!this.#receipts.has(entry.hash)) {
-        const receipt = await this.#call(() => this.#provider.getTransactionReceipt(entry.hash as string));
+        const receipt = await this.#call(() => this.#rpc.receipt(entry.hash as string));
         if (!receipt)
           throw new TxPendingError(`transaction ${entry.hash} is journaled as mined but the node has no receipt`);
         this.#rememberReceipt(receipt);
@@ -445,6 +477,7 @@ export class TxEngine {
         this.instanceId,
         this.#leaseTtlMs,
         this.#leaseWaitMs,
+        this.#leaseLingerMs,
         (taken) => this.#onLeaseTaken(taken),
         (lost, reason) => this.#log.error({ wallet: lost.address, reason }, "wallet lease lost"),
       );
@@ -466,16 +499,17 @@ export class TxEngine {
       // bytes twice are harmless, and a signed transaction missing from the mempool must be back before the
       // nonce is read, or new intents would be signed with its nonce.
       try {
-        await this.#provider.broadcastTransaction(entry.rawTx as string);
+        await this.#rpc.sendRawTransaction(entry.rawTx as string);
       } catch {
         // Already known, already mined, or dead: #awaitReceipt sorts it out when the entry is driven.
       }
     }
-    const pendingCount = await this.#call(() => this.#provider.getTransactionCount(lane.address, "pending"));
+    const pendingCount = await this.#call(() => this.#rpc.transactionCount(lane.address, "pending"));
     // Never below a nonce the journal holds as signed (a re-broadcast refused for now must not be overtaken), nor
     // below the lane's own count (a node answering from before this lane's last transaction must not move it back).
     const journaled = signed.reduce((max, e) => Math.max(max, (e.nonce ?? -1) + 1), 0);
     lane.nextNonce = Math.max(lane.nextNonce ?? 0, pendingCount, journaled);
+    lane.available = null;
     this.#log.debug({ wallet: lane.address, nonce: lane.nextNonce, open: open.length }, "wallet lease taken");
     for (const entry of open) {
       if (this.#inflight.has(entry.intentKey) || this.#closed) continue;
@@ -505,11 +539,11 @@ export class TxEngine {
     }
 
     if (lane.nextNonce === null) {
-      lane.nextNonce = await this.#call(() => this.#provider.getTransactionCount(lane.address, "pending"));
+      lane.nextNonce = await this.#call(() => this.#rpc.transactionCount(lane.address, "pending"));
     }
     const nonce = lane.nextNonce;
     const rawTx = this.#sign(entry, nonce, prepared.gasLimit, prepared.fees);
-    const hash = keccak256(rawTx);
+    const hash = hashOf(rawTx);
     // The conditional update is what makes "never sign one intent twice" hold: only the writer that moves the
     // entry out of "intent" may broadcast; a loser drops its signature unsent.
     const signed = await this.#journal.transition(
@@ -520,6 +554,7 @@ export class TxEngine {
     if (!signed) return (await this.#journal.get(intentKey)) as TxJournalEntry;
     lane.nextNonce = nonce + 1;
     lane.pendingCost.set(hash, prepared.cost);
+    if (lane.available !== null) lane.available -= prepared.cost;
     this.#log.debug({ intentKey, kind: entry.kind, wallet: entry.from, nonce, hash }, "transaction signed");
     return this.#broadcast(lane, signed);
   }
@@ -530,20 +565,27 @@ export class TxEngine {
     entry: TxJournalEntry,
   ): Promise<{ gasLimit: bigint; fees: FeeData; cost: bigint }> {
     const value = BigInt(entry.value);
-    let estimate: bigint;
-    try {
-      estimate = await this.#provider.estimateGas({ from: entry.from, to: entry.to, data: entry.data, value });
-    } catch (err) {
-      throw this.#classify(err, entry);
+    const gasKey = this.#gasKeyOf.get(entry.intentKey);
+    let estimate = gasKey === undefined ? undefined : this.#gasOf.get(gasKey);
+    if (estimate === undefined) {
+      try {
+        estimate = await this.#rpc.estimateGas({ from: entry.from, to: entry.to, data: entry.data, value });
+      } catch (err) {
+        throw this.#classify(err, entry);
+      }
+      if (gasKey !== undefined) this.#gasOf.set(gasKey, estimate);
     }
     const gasLimit = (estimate * this.#gasPercent) / 100n;
     const fees = await this.#head.fees();
     const cost = gasLimit * fees.maxFeePerGas + value;
-    // At the read block: after a drip this instance saw mined, the balance includes it.
-    const block = await this.#head.readBlock();
-    const balance = await this.#call(() => this.#provider.getBalance(entry.from, block));
-    const required = cost + lane.committedWei;
-    if (balance < required) throw InsufficientGasError.create(getAddress(entry.from), balance, required);
+    if (lane.available === null || lane.available < cost) {
+      // At the read block: after a drip this instance saw mined, the balance includes it.
+      const block = await this.#head.readBlock();
+      const balance = await this.#call(() => this.#rpc.balance(entry.from, block));
+      const committed = lane.committedWei;
+      lane.available = balance - committed;
+      if (lane.available < cost) throw InsufficientGasError.create(getAddress(entry.from), balance, cost + committed);
+    }
     return { gasLimit, fees, cost };
   }
 
@@ -553,7 +595,6 @@ export class TxEngine {
       throw new Error(`internal: ${walletLabel(entry.wallet)} derives ${signer.address}, journal says ${entry.from}`);
     }
     return signer.signPopulated({
-      type: 2,
       chainId: BigInt(entry.chainId),
       nonce,
       to: entry.to,
@@ -573,7 +614,7 @@ export class TxEngine {
   async #broadcast(lane: WalletLane, entry: TxJournalEntry): Promise<TxJournalEntry> {
     const hash = entry.hash as string;
     try {
-      await this.#provider.broadcastTransaction(entry.rawTx as string);
+      await this.#rpc.sendRawTransaction(entry.rawTx as string);
       const moved = await this.#journal.transition(
         entry.intentKey,
         { states: ["signed"], hash },
@@ -595,10 +636,10 @@ export class TxEngine {
     const nonce = entry.nonce as number;
     // Order matters: first learn that the nonce is used up by a mined transaction, then that ours has no receipt;
     // the other order could miss ours being mined in between.
-    const minedNonce = await this.#call(() => this.#provider.getTransactionCount(entry.from, "latest"));
-    const receipt = await this.#call(() => this.#provider.getTransactionReceipt(hash));
+    const minedNonce = await this.#call(() => this.#rpc.transactionCount(entry.from, "latest"));
+    const receipt = await this.#call(() => this.#rpc.receipt(hash));
     if (receipt) return this.#recordReceipt(lane, entry, receipt);
-    const pending = await this.#call(() => this.#provider.getTransaction(hash));
+    const pending = await this.#call(() => this.#rpc.knows(hash));
     if (pending) {
       const moved = await this.#journal.transition(
         entry.intentKey,
@@ -614,7 +655,7 @@ export class TxEngine {
     const failure = isInsufficientFunds(err)
       ? InsufficientGasError.create(
           getAddress(entry.from),
-          await this.#provider.getBalance(entry.from),
+          await this.#rpc.balance(entry.from, await this.#head.readBlock()),
           lane.pendingCost.get(hash) ?? 0n,
         )
       : new TxRejectedError(`the node refused transaction ${hash}: ${shortMessage(err)}`);
@@ -654,11 +695,11 @@ export class TxEngine {
       return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
     }
     if (lane.nextNonce === null) {
-      lane.nextNonce = await this.#call(() => this.#provider.getTransactionCount(lane.address, "pending"));
+      lane.nextNonce = await this.#call(() => this.#rpc.transactionCount(lane.address, "pending"));
     }
     const nonce = Math.max(lane.nextNonce, floor);
     const rawTx = this.#sign(entry, nonce, prepared.gasLimit, prepared.fees);
-    const hash = keccak256(rawTx);
+    const hash = hashOf(rawTx);
     const resigned = await this.#journal.transition(
       entry.intentKey,
       { states: ["signed", "broadcast"], hash: oldHash },
@@ -668,6 +709,7 @@ export class TxEngine {
     lane.nextNonce = nonce + 1;
     lane.pendingCost.delete(oldHash);
     lane.pendingCost.set(hash, prepared.cost);
+    if (lane.available !== null) lane.available -= prepared.cost;
     this.#log.warn({ intentKey: entry.intentKey, oldHash, hash, nonce, why }, "transaction signed again");
     return this.#broadcast(lane, resigned);
   }
@@ -697,13 +739,14 @@ export class TxEngine {
     try {
       const fees = await this.#head.fees();
       const rawTx = this.#sign(filler.entry, nonce, 21_000n, fees);
+      if (lane.available !== null) lane.available -= 21_000n * fees.maxFeePerGas;
       const signed = await this.#journal.transition(
         filler.entry.intentKey,
         { states: ["intent"], hash: null },
-        { state: "signed", nonce, hash: keccak256(rawTx), rawTx },
+        { state: "signed", nonce, hash: hashOf(rawTx), rawTx },
       );
       if (signed) {
-        await this.#provider.broadcastTransaction(rawTx);
+        await this.#rpc.sendRawTransaction(rawTx);
         this.#log.warn({ wallet: entry.from, nonce }, "nonce gap filled with a transfer to self");
         void this.#track(signed.intentKey, () => this.#drive(signed)).catch(() => undefined);
       }
@@ -721,14 +764,14 @@ export class TxEngine {
     let unreachable: unknown = null;
     while (Date.now() < deadline) {
       try {
-        const receipt = await this.#provider.getTransactionReceipt(entry.hash as string);
+        const receipt = await this.#rpc.receipt(entry.hash as string);
         unreachable = null;
         if (receipt) return this.#recordReceipt(lane, entry, receipt);
         // Not mined yet: every few seconds (and at once for an entry never confirmed as broadcast) make sure the
         // node still has it; if not, broadcast the same bytes again inside the lane.
         if (Date.now() - lastCheck > (entry.state === "signed" ? 1_000 : 3_000)) {
           lastCheck = Date.now();
-          const known = entry.state === "broadcast" && (await this.#provider.getTransaction(entry.hash as string));
+          const known = entry.state === "broadcast" && (await this.#rpc.knows(entry.hash as string));
           if (!known) {
             const current = entry;
             try {
@@ -758,12 +801,19 @@ export class TxEngine {
     );
   }
 
-  async #recordReceipt(lane: WalletLane, entry: TxJournalEntry, receipt: TransactionReceipt): Promise<TxJournalEntry> {
+  async #recordReceipt(lane: WalletLane, entry: TxJournalEntry, receipt: MinedReceipt): Promise<TxJournalEntry> {
     const hash = entry.hash as string;
     lane.pendingCost.delete(hash);
     this.#rememberReceipt(receipt);
     this.#head.saw(receipt.blockNumber);
     let error = null;
+    const gasKey = this.#gasKeyOf.get(entry.intentKey);
+    if (gasKey !== undefined) {
+      // A failed transaction of the key may have lacked gas: the next one is estimated again.
+      const known = this.#gasOf.get(gasKey);
+      if (receipt.status !== 1) this.#gasOf.delete(gasKey);
+      else if (known !== undefined && receipt.gasUsed > known) this.#gasOf.set(gasKey, receipt.gasUsed);
+    }
     if (receipt.status !== 1) error = toJournal(await this.#explainRevert(entry, receipt.blockNumber));
     const mined = await this.#journal.transition(
       entry.intentKey,

@@ -1,12 +1,16 @@
-import { AbiCoder, keccak256 } from "ethers";
+import { getBytes, hexlify } from "ethers";
 import type { ChainAccess } from "../chain";
 import { callLenient } from "../chain/abiText";
-import type { OnchainRiskParams } from "../chain/events";
+import { encodeStringAddressUint, encodeSubmit } from "../chain/calldata";
+import { keccak256Bytes } from "../chain/keccak";
+import type { OnchainRiskParams, SystemEvents } from "../chain/events";
 import { readChain } from "../chain/rpcErrors";
 import { strategyStatus } from "../chain/vocabulary";
 import { agentWallet, type ServerWallets } from "../chain/wallets";
 import type { StrategyStatus } from "../domain/model";
 import { passedScreening } from "../domain/screening";
+import { RISK_PARAMS, textBytesProblem, type RiskParamName } from "../domain/strategyRules";
+import { ValidationError } from "../errors";
 import { intentKeyFor, type TxEngine } from "../tx";
 import type { AgentRecord, AgentService, StrategyFact } from "./agents";
 
@@ -46,7 +50,7 @@ export interface Strategy {
 
 export interface SubmittedStrategy {
   agentAddress: string;
-  strategy: Omit<Strategy, "status" | "lastStatusChange"> & { status: "shadow" };
+  strategy: Omit<Strategy, "status" | "lastStatusChange" | "createdAt"> & { status: "shadow" };
   txHash: string;
   blockNumber: number;
   gasUsed: bigint;
@@ -61,12 +65,26 @@ export interface StrategyList {
 /** Strategies are read from the registry this many at a time. */
 const PAGE = 100;
 
+/** The registry's checks of a submission, made before anything is signed; throws VALIDATION_FAILED naming the field. */
+export function checkSubmission(input: StrategyInput): void {
+  for (const field of ["name", "description"] as const) {
+    const problem = textBytesProblem(field, input[field]);
+    if (problem) throw new ValidationError(`${field}: ${problem}`);
+  }
+  for (const [name, { min, max }] of Object.entries(RISK_PARAMS) as [RiskParamName, { min: number; max: number }][]) {
+    const value = input.risk[name];
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      throw new ValidationError(`${name}: must be an integer from ${min} to ${max}`);
+    }
+  }
+}
+
 /**
  * Strategy DNA when the agent gives none: keccak256(abi.encode(string name, address agentWallet, uint256 unixSeconds)),
  * the request's server time in Unix seconds. Deterministic for a given name, wallet and second.
  */
 export function deriveDna(name: string, wallet: string, unixSeconds: number): string {
-  return keccak256(AbiCoder.defaultAbiCoder().encode(["string", "address", "uint256"], [name, wallet, unixSeconds]));
+  return hexlify(keccak256Bytes(getBytes(encodeStringAddressUint(name, wallet, unixSeconds))));
 }
 
 interface OnchainStrategyView {
@@ -132,11 +150,18 @@ export class Strategies {
     private readonly afterSubmit: (agentId: string, strategyId: string) => void,
   ) {}
 
+  /**
+   * Submits a strategy from the agent's server wallet. Everything the registry checks is checked here first (a clear
+   * 400 naming the field, nothing signed), so the transaction cannot revert: submissions of one shape (text byte
+   * lengths, zero DNA or not, the wallet's first strategy or not) then share a gas key, and the engine estimates gas
+   * once per shape instead of once per submission.
+   */
   async submit(
     agent: AgentRecord,
     input: StrategyInput,
     idempotencyKey: string | undefined,
   ): Promise<SubmittedStrategy> {
+    checkSubmission(input);
     const address = this.wallets.agentAddress(agent.agentIndex);
     const registry = this.chain.contracts.registry;
     const dna = input.dna
@@ -146,47 +171,72 @@ export class Strategies {
     const result = await this.engine.send({
       wallet: agentWallet(agent.agentIndex),
       to: registry.target as string,
-      data: registry.interface.encodeFunctionData("submit", [
-        input.name,
-        input.description,
-        dna,
-        {
-          maxPositionSizePercent: r.max_position_size_percent,
-          maxLeverage: r.max_leverage,
-          stopLossPercent: r.stop_loss_percent,
-          slippageToleranceBps: r.slippage_tolerance_bps,
-          correlationThreshold: r.correlation_threshold,
-          velocityLimit: r.velocity_limit,
-          flashLoansEnabled: r.flash_loans_enabled,
-        },
-      ]),
+      data: encodeSubmit(input.name, input.description, dna, {
+        maxPositionSizePercent: r.max_position_size_percent,
+        maxLeverage: r.max_leverage,
+        stopLossPercent: r.stop_loss_percent,
+        slippageToleranceBps: r.slippage_tolerance_bps,
+        correlationThreshold: r.correlation_threshold,
+        velocityLimit: r.velocity_limit,
+        flashLoansEnabled: r.flash_loans_enabled,
+      }),
       kind: "strategy.submit",
       intentKey: intentKeyFor(agent.agentId, "strategy.submit", idempotencyKey),
       requestor: agent.agentId,
       meta: { name: input.name },
+      gasKey: [
+        "submit",
+        Buffer.byteLength(input.name),
+        Buffer.byteLength(input.description),
+        BigInt(dna) === 0n ? "zero-dna" : "dna",
+        agent.strategiesSubmitted === 0 ? "first" : "next",
+      ].join(":"),
     });
-    // Everything in the answer comes from the mined event, so a retry that joined an earlier intent (whose DNA was
-    // derived at another second) answers with what is onchain.
-    const event = this.chain.events.first(result.receipt.logs, "StrategySubmitted");
-    if (!event) throw new Error(`strategy submission ${result.hash} mined without a StrategySubmitted event`);
+    const log = this.chain.events.findLog(result.receipt.logs, "StrategySubmitted");
+    if (!log) throw new Error(`strategy submission ${result.hash} mined without a StrategySubmitted event`);
+    // A retry that joined an earlier intent (whose DNA may have been derived at another second, or whose body may
+    // differ) answers with what the mined event holds; this call's own transaction carries exactly its input, so
+    // only the strategy id (the event's first topic) is read from it.
+    const strategy = result.replayed
+      ? this.#fromEvent(this.chain.events.first(result.receipt.logs, "StrategySubmitted")!)
+      : {
+          id: log.topics[1],
+          owner: address,
+          name: input.name,
+          description: input.description,
+          dna,
+          status: "shadow" as const,
+          params: {
+            maxPositionSizePercent: BigInt(r.max_position_size_percent),
+            maxLeverage: BigInt(r.max_leverage),
+            stopLossPercent: BigInt(r.stop_loss_percent),
+            slippageToleranceBps: BigInt(r.slippage_tolerance_bps),
+            correlationThreshold: BigInt(r.correlation_threshold),
+            velocityLimit: BigInt(r.velocity_limit),
+            flashLoansEnabled: r.flash_loans_enabled,
+          },
+        };
     // Counted once per strategy, so a retry or a replay through the journal may report it again.
-    await this.agents.recordStrategyFacts(agent.agentId, [{ kind: "submitted", strategyId: event.strategyId }]);
-    this.afterSubmit(agent.agentId, event.strategyId);
+    await this.agents.recordStrategyFacts(agent.agentId, [{ kind: "submitted", strategyId: strategy.id }]);
+    this.afterSubmit(agent.agentId, strategy.id);
     return {
       agentAddress: address,
-      strategy: {
-        id: event.strategyId,
-        owner: event.owner,
-        name: event.name,
-        description: event.description,
-        dna: event.dna,
-        status: "shadow",
-        createdAt: event.createdAt,
-        params: event.params,
-      },
+      strategy,
       txHash: result.hash,
       blockNumber: result.receipt.blockNumber,
       gasUsed: result.receipt.gasUsed,
+    };
+  }
+
+  #fromEvent(event: SystemEvents["StrategySubmitted"]): SubmittedStrategy["strategy"] {
+    return {
+      id: event.strategyId,
+      owner: event.owner,
+      name: event.name,
+      description: event.description,
+      dna: event.dna,
+      status: "shadow",
+      params: event.params,
     };
   }
 

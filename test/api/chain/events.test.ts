@@ -1,7 +1,6 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
-import type { Provider } from "ethers";
-import { createChainAccess, type ChainAccess } from "../../../api/src/chain";
+import { createChainAccess, type ChainAccess, type RpcProvider } from "../../../api/src/chain";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { StrategyRegistryV3__factory } from "../../../typechain-types";
 import { deployTestSystem } from "../helpers/system";
@@ -23,7 +22,7 @@ describe("EventDecoder", function () {
 
   before(async function () {
     deployment = await deployTestSystem();
-    chain = createChainAccess(ethers.provider as unknown as Provider, 31337, deployment);
+    chain = createChainAccess(ethers.provider as unknown as RpcProvider, 31337, deployment);
   });
 
   it("decodes the registry's StrategySubmitted event of a receipt, with typed values", async function () {

@@ -1,9 +1,9 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ethers } from "hardhat";
-import { Wallet, type Provider } from "ethers";
+import { Wallet } from "ethers";
 import { createApp, type AppDeps, type NapApp } from "../../../api/src/app";
-import { createChainAccess, type ChainAccess } from "../../../api/src/chain";
+import { createChainAccess, type ChainAccess, type RpcProvider } from "../../../api/src/chain";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { loadConfig, type Config } from "../../../api/src/config";
 import { createLogger } from "../../../api/src/logger";
@@ -32,7 +32,7 @@ export interface TestAppOptions {
 }
 
 export async function hardhatChain(deployment: Deployment | null = null): Promise<ChainAccess> {
-  const provider = ethers.provider as unknown as Provider;
+  const provider = ethers.provider as unknown as RpcProvider;
   const chainId = Number((await ethers.provider.getNetwork()).chainId);
   // The tests mine blocks themselves and read right after: the head asks for the latest block every time.
   return createChainAccess(provider, chainId, deployment, { head: { latestTtlMs: 0 } });

@@ -53,7 +53,7 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
 
   beforeEach(() => {
     journal = new MemoryTxJournal();
-    engine = new TxEngine({ provider, journal, wallets: devWallets, pollIntervalMs: 20 });
+    engine = new TxEngine({ provider, journal, wallets: devWallets, pollIntervalMs: 20, leaseLingerMs: 0 });
   });
 
   afterEach(async () => {
@@ -84,7 +84,9 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       meta: { note: "first" },
     });
     const from = devWallets.agentAddress(a);
-    await expect(result.receipt).to.emit(probe, "Hit").withArgs(from, ethers.id("one"), 1n);
+    await expect(await provider.getTransactionReceipt(result.hash))
+      .to.emit(probe, "Hit")
+      .withArgs(from, ethers.id("one"), 1n);
     expect(result.replayed).to.equal(false);
     expect(result.receipt.hash).to.equal(result.hash);
     expect(result.receipt.status).to.equal(1);
@@ -109,6 +111,80 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
     expect(keccak256(entry.rawTx!)).to.equal(result.hash);
     expect(await journal.get("k-one")).to.deep.equal(entry);
     expect(await journal.getLease(from)).to.equal(null, "lease released once the wallet is idle");
+  });
+
+  it("keeps an idle wallet's lease a while: the next transaction reads neither the nonce nor the balance", async () => {
+    const a = takeAgents(1);
+    await fundAgents(1, "1", a);
+    const from = devWallets.agentAddress(a);
+    const asked = { eth_getTransactionCount: 0, eth_getBalance: 0 };
+    const counting = new Proxy(provider, {
+      get(target, prop, receiver) {
+        if (prop === "send") {
+          return (method: string, params: unknown[]) => {
+            if (method === "eth_getTransactionCount" || method === "eth_getBalance") asked[method]++;
+            return target.send(method, params);
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const lingering = new TxEngine({
+      provider: counting,
+      journal,
+      wallets: devWallets,
+      pollIntervalMs: 20,
+      leaseLingerMs: 60_000,
+    });
+    try {
+      const send = (tag: string) =>
+        lingering.send({ wallet: agent(a), to: probeAddress, data: hitData(probe, tag), kind: "probe.hit" });
+      const nonces = [];
+      for (const tag of ["linger-1", "linger-2", "linger-3"]) nonces.push((await send(tag)).journalEntry.nonce);
+      expect(nonces).to.deep.equal([0, 1, 2]);
+      expect(asked).to.deep.equal({ eth_getTransactionCount: 1, eth_getBalance: 1 });
+      expect((await journal.getLease(from.toLowerCase()))?.holder).to.equal(lingering.instanceId);
+    } finally {
+      await lingering.close();
+    }
+    expect(await journal.getLease(from.toLowerCase())).to.equal(null, "released at shutdown");
+  });
+
+  it("estimates gas once per gas key, and for every transaction without one", async () => {
+    const a = takeAgents(1);
+    await fundAgents(1, "1", a);
+    let estimates = 0;
+    const counting = new Proxy(provider, {
+      get(target, prop, receiver) {
+        if (prop === "send") {
+          return (method: string, params: unknown[]) => {
+            if (method === "eth_estimateGas") estimates++;
+            return target.send(method, params);
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const keyed = new TxEngine({ provider: counting, journal, wallets: devWallets, pollIntervalMs: 20 });
+    try {
+      const send = (tag: string, gasKey?: string) =>
+        keyed.send({ wallet: agent(a), to: probeAddress, data: hitData(probe, tag), kind: "probe.hit", gasKey });
+      const keyedResults = [await send("gas-1", "hit"), await send("gas-2", "hit"), await send("gas-3", "hit")];
+      expect(estimates).to.equal(1);
+      // One limit for all three: the estimate of the first, plus the engine's margin.
+      const limits = await Promise.all(
+        keyedResults.map(async (r) => (await provider.getTransaction(r.hash))!.gasLimit),
+      );
+      expect(new Set(limits).size).to.equal(1);
+      await send("gas-4");
+      await send("gas-5");
+      expect(estimates).to.equal(3);
+      expect(await hitsOf("gas-3")).to.equal(1n);
+    } finally {
+      await keyed.close();
+    }
   });
 
   describe("idempotency", () => {
@@ -141,7 +217,7 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       await fundAgents(1, "1", a);
       const first = await hit(a, "idem-restart", "restart-key");
       await engine.close();
-      engine = new TxEngine({ provider, journal, wallets: devWallets, pollIntervalMs: 20 });
+      engine = new TxEngine({ provider, journal, wallets: devWallets, pollIntervalMs: 20, leaseLingerMs: 0 });
       const again = await hit(a, "idem-restart", "restart-key");
       expect(again.hash).to.equal(first.hash);
       expect(again.replayed).to.equal(true);
@@ -478,7 +554,6 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       });
       const fee = await provider.getFeeData();
       const rawTx = devWallets.agentSigner(a).signPopulated({
-        type: 2,
         chainId: 31337n,
         nonce: 0,
         to: probeAddress,
@@ -504,7 +579,6 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       const fee = await provider.getFeeData();
       const sign = (tag: string) =>
         devWallets.agentSigner(a).signPopulated({
-          type: 2,
           chainId: 31337n,
           nonce: 0,
           to: probeAddress,
@@ -551,10 +625,13 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
     const refused = new Set<string>();
     const picky = new Proxy(provider, {
       get(target, prop, receiver) {
-        if (prop === "broadcastTransaction") {
-          return async (raw: string) => {
-            if (refused.has(keccak256(raw))) throw new Error("rejected: the test node refuses this transaction");
-            return target.broadcastTransaction(raw);
+        if (prop === "send") {
+          return async (method: string, params: unknown[]) => {
+            const raw = params[0] as string;
+            if (method === "eth_sendRawTransaction" && refused.has(keccak256(raw))) {
+              throw new Error("rejected: the test node refuses this transaction");
+            }
+            return (target as unknown as { send(m: string, p: unknown[]): Promise<unknown> }).send(method, params);
           };
         }
         const value = Reflect.get(target, prop, receiver);

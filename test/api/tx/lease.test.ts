@@ -58,7 +58,7 @@ describe("TxEngine leases across instances (Mongo journal)", () => {
     const log = (level: string) => (obj: object, msg?: string) =>
       process.env.TX_DEBUG && console.log(level, msg, JSON.stringify(obj));
     const logger = { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
-    const options = { provider, wallets: devWallets, pollIntervalMs: 20, leaseTtlMs: 5_000, logger };
+    const options = { provider, wallets: devWallets, pollIntervalMs: 20, leaseTtlMs: 5_000, leaseLingerMs: 0, logger };
     one = new TxEngine({ ...options, journal: watched("instance-one"), instanceId: "instance-one" });
     two = new TxEngine({ ...options, journal: watched("instance-two"), instanceId: "instance-two" });
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { STRATEGY_STATUSES } from "../../../domain/model";
+import { RISK_PARAMS, type RiskParamName } from "../../../domain/strategyRules";
 import { PERMISSIONS } from "../../../domain/tiers";
 import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
 import type { OnchainRiskParams } from "../../../chain/events";
@@ -12,31 +13,37 @@ import { hex, idempotencyHeaders, textSchema, txHash } from "../schemas";
 
 const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
 
-const riskField = (min: number, max: number | null, fallback: number, description: string) =>
-  (max === null ? z.number().int().min(min).max(Number.MAX_SAFE_INTEGER) : z.number().int().min(min).max(max))
+const riskField = (name: RiskParamName) => {
+  const { min, max, fallback, description } = RISK_PARAMS[name];
+  const bounds = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `${min}-${max}`;
+  return z
+    .number()
+    .int()
+    .min(min)
+    .max(max)
     .default(fallback)
-    .meta({
-      description: `${description}; default ${fallback}; ${max === null ? `at least ${min}` : `${min}-${max}`}`,
-    });
+    .meta({ description: `${description}; default ${fallback}; ${bounds}` });
+};
 
 export const riskParamsShape = {
-  max_position_size_percent: riskField(1, 100, 10, "percent of AUM"),
-  max_leverage: riskField(100, 1000, 200, "100 = 1x"),
-  stop_loss_percent: riskField(50, 5000, 500, "basis points"),
-  slippage_tolerance_bps: riskField(1, 1000, 100, "basis points"),
-  correlation_threshold: riskField(0, 100, 70, "70 = 0.7"),
-  velocity_limit: riskField(1000, null, 1_000_000, "max capital movement per period, USDC base units"),
+  max_position_size_percent: riskField("max_position_size_percent"),
+  max_leverage: riskField("max_leverage"),
+  stop_loss_percent: riskField("stop_loss_percent"),
+  slippage_tolerance_bps: riskField("slippage_tolerance_bps"),
+  correlation_threshold: riskField("correlation_threshold"),
+  velocity_limit: riskField("velocity_limit"),
   flash_loans_enabled: z.boolean().default(false).meta({ description: "default false" }),
 };
 
 export const submitBody = z
   .strictObject({
     name: textSchema(3, 100).meta({
-      description: "3-100 characters; valid Unicode without control or bidirectional control characters",
+      description:
+        "3-100 characters (and 3-100 bytes of UTF-8, the registry's bound); valid Unicode without control or bidirectional control characters",
     }),
     description: textSchema(10, 2000, { multiline: true }).meta({
       description:
-        "10-2000 characters; valid Unicode without control characters (line feeds and tabs allowed) or bidirectional control characters",
+        "10-2000 characters (and 10-2000 bytes of UTF-8); valid Unicode without control characters (line feeds and tabs allowed) or bidirectional control characters",
     }),
     dna_string: z
       .string()
