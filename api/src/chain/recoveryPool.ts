@@ -1,13 +1,13 @@
 import { Worker } from "node:worker_threads";
 import * as ethers from "ethers";
-import * as secp256k1 from "tiny-secp256k1";
 import { keccak256Bytes } from "./keccak";
+import { curve, loadCurve, type Curve } from "./secp256k1";
 
 /**
  * EIP-191 signer recovery, the largest CPU cost of a registration.
  *
- * ethers parses the signature; the public key is recovered by libsecp256k1 (the WebAssembly build that
- * tiny-secp256k1 ships) instead of ethers' pure JavaScript curve code, which takes several times as long
+ * ethers parses the signature; the public key is recovered by libsecp256k1 (chain/secp256k1.ts: native, or its
+ * WebAssembly build) instead of ethers' pure JavaScript curve code, which takes several times as long
  * (`npm run bench:api` prints both), and both hashes (the EIP-191 digest, the address) are computed by the
  * WebAssembly Keccak of chain/keccak.ts. A property test (test/api/chain/recoveryPool.test.ts) checks that the result
  * equals ethers' `verifyMessage` for valid, altered and malformed signatures alike.
@@ -19,7 +19,7 @@ import { keccak256Bytes } from "./keccak";
 /** The libraries recovery uses, passed in so that one function runs on this thread and in the workers. */
 interface RecoveryLibraries {
   ethers: typeof ethers;
-  secp256k1: typeof secp256k1;
+  curve: Curve;
   /** keccak256 of bytes, as bytes (chain/keccak.ts). */
   keccak(data: Uint8Array): Uint8Array;
 }
@@ -40,23 +40,24 @@ function recoverWith(libs: RecoveryLibraries, message: string, signature: string
     prefixed.set(prefix);
     prefixed.set(body, prefix.length);
     const compact = libs.ethers.getBytes(libs.ethers.concat([parsed.r, parsed.s]));
-    const publicKey = libs.secp256k1.recover(libs.keccak(prefixed), compact, parsed.yParity, false);
+    const publicKey = libs.curve.recover(libs.keccak(prefixed), compact, parsed.yParity);
     return publicKey ? libs.ethers.hexlify(libs.keccak(publicKey.subarray(1)).subarray(12)) : null;
   } catch {
     return null;
   }
 }
 
-const LIBRARIES: RecoveryLibraries = { ethers, secp256k1, keccak: keccak256Bytes };
+const LIBRARIES: RecoveryLibraries = { ethers, curve, keccak: keccak256Bytes };
 
 // The worker starts answering once its WebAssembly Keccak is ready; messages sent before wait in its port.
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const { createKeccak } = require("hash-wasm");
 const recoverWith = ${recoverWith.toString()};
+const loadCurve = ${loadCurve.toString()};
 createKeccak(256).then((hasher) => {
   const keccak = (data) => (hasher.init(), hasher.update(data), hasher.digest("binary"));
-  const libs = { ethers: require("ethers"), secp256k1: require("tiny-secp256k1"), keccak };
+  const libs = { ethers: require("ethers"), curve: loadCurve(require, ${JSON.stringify(curve.kind)}), keccak };
   parentPort.on("message", ({ id, message, signature }) => {
     parentPort.postMessage({ id, address: recoverWith(libs, message, signature) });
   });

@@ -1,22 +1,19 @@
 import { inspect } from "node:util";
 import {
   AbstractSigner,
-  encodeRlp,
   getBytes,
   HDNodeWallet,
   Mnemonic,
-  toBeArray,
   toBigInt,
   Wallet,
   type Provider,
-  type RlpStructuredDataish,
   type TransactionRequest,
   type TypedDataDomain,
   type TypedDataField,
 } from "ethers";
-import * as secp256k1 from "tiny-secp256k1";
 import { NotConfiguredError } from "../errors";
 import { keccak256Bytes } from "./keccak";
+import { curve } from "./secp256k1";
 
 /**
  * Server-side wallets, all derived from one BIP-39 mnemonic (SERVER_WALLET_MNEMONIC):
@@ -49,18 +46,35 @@ export interface Eip1559Transaction {
   maxPriorityFeePerGas: bigint;
 }
 
-/** The RLP encoding of one item (ethers' encodeRlp), without 0x. */
-function rlpItem(item: RlpStructuredDataish): string {
-  return encodeRlp(item).slice(2);
+/** RLP: the header of an item (offset 0x80) or a list (0xc0) of `length` bytes. */
+function rlpHeader(offset: number, length: number): Buffer {
+  if (length < 56) return Buffer.from([offset + length]);
+  const lengthBytes = uintBytes(BigInt(length));
+  return Buffer.concat([Buffer.from([offset + 55 + lengthBytes.length]), lengthBytes]);
 }
 
-/** An RLP list of items already encoded (hex without 0x): the list header, then the items. */
-function rlpList(items: readonly string[]): string {
-  const body = items.join("");
-  const length = body.length / 2;
-  if (length < 56) return (0xc0 + length).toString(16) + body;
-  const lengthHex = length.toString(16).padStart(Math.ceil(length.toString(16).length / 2) * 2, "0");
-  return (0xf7 + lengthHex.length / 2).toString(16) + lengthHex + body;
+/** RLP of a byte string. */
+function rlpBytes(bytes: Buffer): Buffer {
+  if (bytes.length === 1 && bytes[0] < 0x80) return bytes;
+  return Buffer.concat([rlpHeader(0x80, bytes.length), bytes]);
+}
+
+/** RLP of a list of items already encoded. */
+function rlpList(items: readonly Buffer[]): Buffer {
+  const body = Buffer.concat(items);
+  return Buffer.concat([rlpHeader(0xc0, body.length), body]);
+}
+
+/** An unsigned integer as RLP wants it: big-endian, no leading zero bytes (0 is empty). */
+function uintBytes(value: bigint): Buffer {
+  if (value === 0n) return Buffer.alloc(0);
+  const hex = value.toString(16);
+  return Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, "hex");
+}
+
+/** `0x` hex (the caller gives well-formed hex) as bytes. */
+function hexBytes(hex: string): Buffer {
+  return Buffer.from(hex.slice(2), "hex");
 }
 
 /** A serialisable reference to a server wallet, as stored in the transaction journal. */
@@ -135,30 +149,32 @@ export class DerivedSigner extends AbstractSigner {
 
   /**
    * Signs an EIP-1559 transaction synchronously (no provider round trip); returns the raw signed bytes. This is the
-   * engine's hot path, so it skips ethers' Transaction object: the fields are RLP-encoded with ethers' encodeRlp as
-   * EIP-1559 orders them, hashed with the WebAssembly Keccak (chain/keccak.ts) and signed by libsecp256k1
-   * (WebAssembly) with RFC 6979 nonces and low s: byte for byte what ethers' Wallet produces
+   * engine's hot path, so it skips ethers' Transaction object: the fields are RLP-encoded in Buffers as EIP-1559
+   * orders them, hashed with the WebAssembly Keccak (chain/keccak.ts) and signed by libsecp256k1
+   * (chain/secp256k1.ts) with RFC 6979 nonces and low s: byte for byte what ethers' Wallet produces
    * (test/api/chain/wallets.test.ts checks it), in a fraction of the time.
    */
   signPopulated(tx: Eip1559Transaction): string {
     // Each field is RLP-encoded once; the unsigned and the signed transaction are the same list, the signed one with
     // three more items.
     const fields = [
-      toBeArray(tx.chainId),
-      toBeArray(tx.nonce),
-      toBeArray(tx.maxPriorityFeePerGas),
-      toBeArray(tx.maxFeePerGas),
-      toBeArray(tx.gasLimit),
-      tx.to,
-      toBeArray(tx.value),
-      tx.data,
-      [],
-    ].map(rlpItem);
-    const unsigned = `0x02${rlpList(fields)}`;
-    const { signature, recoveryId } = secp256k1.signRecoverable(keccak256Bytes(getBytes(unsigned)), this.#privateKey);
-    const r = toBeArray(toBigInt(signature.subarray(0, 32)));
-    const s = toBeArray(toBigInt(signature.subarray(32)));
-    return `0x02${rlpList([...fields, ...[toBeArray(recoveryId), r, s].map(rlpItem)])}`;
+      uintBytes(tx.chainId),
+      uintBytes(BigInt(tx.nonce)),
+      uintBytes(tx.maxPriorityFeePerGas),
+      uintBytes(tx.maxFeePerGas),
+      uintBytes(tx.gasLimit),
+      hexBytes(tx.to),
+      uintBytes(tx.value),
+      hexBytes(tx.data),
+    ].map(rlpBytes);
+    fields.push(rlpList([])); // the access list
+    const type = Buffer.from([2]);
+    const unsigned = Buffer.concat([type, rlpList(fields)]);
+    const { signature, recoveryId } = curve.signRecoverable(keccak256Bytes(unsigned), this.#privateKey);
+    const r = uintBytes(toBigInt(signature.subarray(0, 32)));
+    const s = uintBytes(toBigInt(signature.subarray(32)));
+    const signed = [uintBytes(BigInt(recoveryId)), r, s].map(rlpBytes);
+    return `0x${Buffer.concat([type, rlpList([...fields, ...signed])]).toString("hex")}`;
   }
 
   override async signMessage(message: string | Uint8Array): Promise<string> {

@@ -8,7 +8,7 @@ import { registerAgent, request, startTestApp, type TestApp } from "../helpers/a
 
 const OPERATOR_KEY = "operator-key-0123456789abcdef";
 
-/** Stand-ins for issue 6's keyed routes: one per auth requirement, mounted the way those routes will be. */
+/** Test routes, one per auth requirement, mounted the way the keyed routes are. */
 function probeRoutes(): RouteDefinition[] {
   return [
     defineRoute({

@@ -5,7 +5,7 @@ import { defineRoute, type RouteDefinition } from "../../../api/src/doors/live/r
 import { registerAgent, request, startTestApp, type TestApp } from "../helpers/app";
 import { testRedisUrl } from "../helpers/redis";
 
-/** Keyed routes in each limited class, as issue 6's submit/deposit/vote (write) and faucet routes will be. */
+/** Keyed test routes in each limited class, mounted as the submit/deposit/vote (write) and faucet routes are. */
 function limitedRoutes(): RouteDefinition[] {
   return [
     defineRoute({

@@ -41,15 +41,26 @@ export function textSchema(min: number, max: number, rules: TextRules = {}) {
     });
 }
 
-/** Whole USDC as a JSON number (100.5 = 100.5 USDC), greater than 0, at most 6 decimals; output: 6-decimal units. */
+/**
+ * Whole USDC as a JSON number (100.5 = 100.5 USDC), greater than 0, at most 6 decimals; output: 6-decimal units.
+ * "At most 6 decimals" is checked on the number as JSON gives it: it must be the double nearest to its own rounding
+ * to 6 decimals (0.3 is; 0.30000000000000004, 1e-7 and 5e-324, which is positive but rounds to 0, are not).
+ */
 export const usdcAmountSchema = z
   .number()
   .positive()
   .max(1e12)
-  .multipleOf(0.000001, { message: "must be a number of USDC with at most 6 decimal places" })
-  // The number is a multiple of 10^-6 up to float rounding, so its 6-decimal text is exact.
+  .superRefine((value, ctx) => {
+    // Amounts not above 0 already have their issue.
+    if (value > 0 && Math.round(value * 1e6) / 1e6 !== value) {
+      ctx.addIssue({ code: "custom", message: "must be a number of USDC with at most 6 decimal places" });
+    }
+  })
   .transform((value) => parseUnits(value.toFixed(6), 6))
-  .meta({ description: "whole USDC (100.5 = 100.5 USDC), greater than 0, at most 6 decimal places" });
+  .meta({
+    description: "whole USDC (100.5 = 100.5 USDC), greater than 0, at most 6 decimal places",
+    multipleOf: 0.000001,
+  });
 
 /** The Idempotency-Key request header of the POSTs that move value. */
 export const idempotencyHeaders = z.object({

@@ -35,9 +35,12 @@ export class MemoryTxJournal implements TxJournalStore {
     const entry = this.#entries.get(intentKey);
     if (!entry || !expect.states.includes(entry.state)) return null;
     if (expect.hash !== undefined && entry.hash !== expect.hash) return null;
-    const next: TxJournalEntry = frozen({ ...entry, ...patch, updatedAt: now });
-    this.#entries.set(intentKey, next);
-    return next;
+    // The entry is frozen already: only the patch's values need freezing.
+    const next: Record<string, unknown> = { ...entry, updatedAt: new Date(now) };
+    for (const [field, value] of Object.entries(patch)) next[field] = frozen(value);
+    Object.freeze(next);
+    this.#entries.set(intentKey, next as unknown as TxJournalEntry);
+    return next as unknown as TxJournalEntry;
   }
 
   async listOpen(from?: string): Promise<TxJournalEntry[]> {
