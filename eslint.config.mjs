@@ -4,7 +4,18 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["node_modules/", "artifacts/", "cache/", "typechain-types/", "coverage/", "dist/", "deployments/"],
+    // .tools/ holds the slither venv that npm run analyze makes; .nap/ is npm start's local state.
+    ignores: [
+      "node_modules/",
+      "artifacts/",
+      "cache/",
+      "typechain-types/",
+      "coverage/",
+      "dist/",
+      "deployments/",
+      ".tools/",
+      ".nap/",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

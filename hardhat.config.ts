@@ -1,4 +1,4 @@
-import { subtask, type HardhatUserConfig } from "hardhat/config";
+import { subtask, vars, type HardhatUserConfig } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, TASK_TEST_GET_TEST_FILES } from "hardhat/builtin-tasks/task-names";
 import { join, relative, sep } from "node:path";
 import "@nomicfoundation/hardhat-toolbox";
@@ -36,15 +36,6 @@ subtask(TASK_TEST_GET_TEST_FILES).setAction(async (args: { testFiles: string[] }
   return files.filter((file) => file.endsWith(".test.ts")).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 });
 
-/** Reads a setting only when the network that needs it is used, so a missing value fails with its name. */
-function required(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`Environment setting ${name} is required for network baseSepolia`);
-  return value;
-}
-
-const usingBaseSepolia = process.argv.includes("baseSepolia");
-
 const config: HardhatUserConfig = {
   solidity: {
     version: SOLC_VERSION,
@@ -63,23 +54,19 @@ const config: HardhatUserConfig = {
     localhost: {
       url: process.env.LOCAL_RPC_URL ?? "http://127.0.0.1:8545",
     },
+    // No `accounts`: the deployer's key is read from Hardhat's configuration variables by the deployment itself, at
+    // the moment it signs (deploy/deployer.ts), so no other command ever holds it.
     baseSepolia: {
       chainId: 84532,
-      url: usingBaseSepolia ? required("BASE_SEPOLIA_RPC_URL") : "http://unused.invalid",
-      accounts: usingBaseSepolia ? [required("DEPLOYER_PRIVATE_KEY")] : [],
+      // Base's public endpoint, unless the configuration variable names a provider's (`npx hardhat vars set ...`).
+      url: vars.get("BASE_SEPOLIA_RPC_URL", "https://sepolia.base.org"),
     },
   },
-  etherscan: {
-    apiKey: process.env.BASESCAN_API_KEY ?? "",
-    customChains: [
-      {
-        network: "baseSepolia",
-        chainId: 84532,
-        urls: { apiURL: "https://api-sepolia.basescan.org/api", browserURL: "https://sepolia.basescan.org" },
-      },
-    ],
-  },
-  sourcify: { enabled: false },
+  // One Etherscan key (a string, not a per-network map) makes hardhat-verify use Etherscan's API v2
+  // (https://api.etherscan.io/v2/api?chainid=<id>), which serves Base Sepolia (84532) with the same key. Empty when
+  // unset: verification then skips Etherscan and says so.
+  etherscan: { apiKey: vars.get("ETHERSCAN_API_KEY", "") },
+  sourcify: { enabled: true },
   typechain: { outDir: "typechain-types", target: "ethers-v6" },
   gasReporter: { enabled: process.env.REPORT_GAS === "true", offline: true },
   // The reporter adds the plain "tests: N passed, N failed, N skipped" line that CI reads after the run.

@@ -1,11 +1,10 @@
+/**
+ * The six vaults: their configuration and their constructor arguments, in one place. The Ignition module
+ * (ignition/modules/vaults.ts) deploys them from here; a change of the vault constructor is made in
+ * `vaultConstructorArgs` alone.
+ */
 import type { Signer } from "ethers";
-import {
-  ConfigurableNapVault__factory,
-  NapVault__factory,
-  VaultLens__factory,
-  type NapVault,
-  type VaultLens,
-} from "../typechain-types";
+import { ConfigurableNapVault__factory, NapVault__factory, type NapVault } from "../typechain-types";
 
 /** The API's vault identifiers, in the order the API lists them. */
 export const VAULT_IDS = ["conservative", "moderate", "aggressive", "inverse", "hedged", "configurable"] as const;
@@ -35,7 +34,7 @@ export interface VaultConfig {
   profitUnlockPeriod: number;
   /** ERC-7540 asynchronous redemption. */
   async: boolean;
-  /** Seconds before a redeem request may be filled (0 for synchronous vaults, at most 30 days). */
+  /** Seconds before the fulfiller may fill a redeem request, anyone an hour later (0 if synchronous, <= 7 days). */
   fulfillmentDelay: number;
   /** Governance may change fees, cap, unlock period and delay (ConfigurableNapVault). */
   configurable: boolean;
@@ -132,20 +131,21 @@ export interface VaultRoleHolders {
   feeRecipient: string;
 }
 
-export interface Deployed<T> {
-  contract: T;
-  address: string;
-  block: number;
+/** The contract each vault is an instance of. */
+export function vaultContractName(config: VaultConfig): "NapVault" | "ConfigurableNapVault" {
+  return config.configurable ? "ConfigurableNapVault" : "NapVault";
 }
 
-/** An address already deployed, as stored in deployments/<chainId>.json. */
-export interface ExistingDeployment {
-  address: string;
-  block: number;
+/** The longest fulfilment delay of the vaults the deployment creates, in seconds. */
+export function maxFulfillmentDelay(): number {
+  return Math.max(...Object.values(vaultConfigs).map((config) => config.fulfillmentDelay));
 }
 
-/** Constructor arguments of NapVault / ConfigurableNapVault for one configuration. */
-export function vaultConstructorArgs(config: VaultConfig, usdc: string, roles: VaultRoleHolders) {
+/**
+ * Constructor arguments of NapVault / ConfigurableNapVault for one configuration. `A` is an address or anything that
+ * stands for one (an Ignition future of the timelock, say).
+ */
+export function vaultConstructorArgs<A>(config: VaultConfig, usdc: A, roles: Record<keyof VaultRoleHolders, A>) {
   const params = {
     asset: usdc,
     name: config.name,
@@ -170,24 +170,43 @@ export function vaultConstructorArgs(config: VaultConfig, usdc: string, roles: V
   return [params, vaultRoles, [] as { strategyId: string; targetBps: number }[]] as const;
 }
 
-async function attachExisting<T>(
-  signer: Signer,
-  existing: ExistingDeployment,
-  what: string,
-  connect: (address: string) => T,
-): Promise<Deployed<T>> {
-  const code = await signer.provider!.getCode(existing.address);
-  if (code === "0x") throw new Error(`${what}: no contract at the recorded address ${existing.address}`);
-  return { contract: connect(existing.address), address: existing.address, block: existing.block };
+/**
+ * What a deployed vault of `config` answers, getter by getter: the role check (deploy/audit.ts) reads each and
+ * compares. Kept beside `vaultConstructorArgs` so that a constructor change updates both in one place.
+ */
+export function vaultExpectations(config: VaultConfig, usdc: string, feeRecipient: string) {
+  return [
+    ["asset", usdc],
+    ["name", config.name],
+    ["symbol", config.symbol],
+    ["riskLevel", BigInt(RiskLevel[config.riskLevel])],
+    ["isERC7540", config.async],
+    ["managementFeeBps", BigInt(config.managementFeeBps)],
+    ["performanceFeeBps", BigInt(config.performanceFeeBps)],
+    ["hurdleRateBps", BigInt(config.hurdleRateBps)],
+    ["depositCap", config.depositCap ?? 2n ** 256n - 1n],
+    ["profitUnlockPeriod", BigInt(config.profitUnlockPeriod)],
+    ["fulfillmentDelay", BigInt(config.fulfillmentDelay)],
+    ["feeRecipient", feeRecipient],
+  ] as const;
 }
 
-/** Deploys one vault of the given configuration (no roles for the deployer: they go to `roles`). */
+export interface DeployedVault {
+  contract: NapVault;
+  address: string;
+  block: number;
+}
+
+/**
+ * Deploys one vault with ethers, outside any deployment journal: for contract tests and gas benchmarks that need
+ * vaults with other role holders than the system's (the system deploys through ignition/modules/vaults.ts).
+ */
 export async function deployVault(
   deployer: Signer,
   config: VaultConfig,
   usdc: string,
   roles: VaultRoleHolders,
-): Promise<Deployed<NapVault>> {
+): Promise<DeployedVault> {
   const args = vaultConstructorArgs(config, usdc, roles);
   const contract = config.configurable
     ? await new ConfigurableNapVault__factory(deployer).deploy(...args)
@@ -198,35 +217,13 @@ export async function deployVault(
   return { contract: NapVault__factory.connect(address, deployer), address, block: receipt.blockNumber };
 }
 
-/**
- * Deploys the six vaults in VAULT_IDS order. The deployer receives no role: DEFAULT_ADMIN_ROLE goes to
- * `roles.admin` (the timelock), the others to their holders. A vault listed in `existing` is not deployed again;
- * its recorded address is checked to hold code and reused. The `configurable` vault's contract is returned typed as
- * NapVault; connect ConfigurableNapVault__factory to its address for the setters.
- */
+/** Deploys the six vaults in VAULT_IDS order with `deployVault` (tests and benchmarks). */
 export async function deployVaults(
   deployer: Signer,
   usdc: string,
   roles: VaultRoleHolders,
-  existing: Partial<Record<VaultId, ExistingDeployment>> = {},
-): Promise<Record<VaultId, Deployed<NapVault>>> {
-  const result = {} as Record<VaultId, Deployed<NapVault>>;
-  for (const id of VAULT_IDS) {
-    const known = existing[id];
-    result[id] = known
-      ? await attachExisting(deployer, known, `vault ${id}`, (a) => NapVault__factory.connect(a, deployer))
-      : await deployVault(deployer, vaultConfigs[id], usdc, roles);
-  }
+): Promise<Record<VaultId, DeployedVault>> {
+  const result = {} as Record<VaultId, DeployedVault>;
+  for (const id of VAULT_IDS) result[id] = await deployVault(deployer, vaultConfigs[id], usdc, roles);
   return result;
-}
-
-/** Deploys the VaultLens (stateless), or reuses `existing` after checking it holds code. */
-export async function deployLens(deployer: Signer, existing?: ExistingDeployment): Promise<Deployed<VaultLens>> {
-  if (existing) {
-    return attachExisting(deployer, existing, "VaultLens", (a) => VaultLens__factory.connect(a, deployer));
-  }
-  const contract = await new VaultLens__factory(deployer).deploy();
-  const receipt = await contract.deploymentTransaction()!.wait();
-  if (!receipt) throw new Error("VaultLens: deployment receipt missing");
-  return { contract, address: await contract.getAddress(), block: receipt.blockNumber };
 }

@@ -1,70 +1,36 @@
 /**
- * Deploys the whole system: `npx hardhat run scripts/deploy.ts --network <localhost|hardhat|baseSepolia>`.
- * Settings come from the environment (docs/deploy.md); the result is deployments/<chainId>.json (or DEPLOYMENTS_DIR).
- * On a non-local chain with BASESCAN_API_KEY set, every contract deployed in this run is verified on Basescan.
+ * Deploys the whole system with Hardhat Ignition: `npm run deploy -- --network <localhost|baseSepolia>`.
+ * - parameters: DEPLOY_PARAMETERS, else ignition/parameters/<network>.json5 (the in-process `hardhat` network uses
+ *   localhost.json5);
+ * - Ignition's journal: DEPLOY_JOURNAL_DIR, else ignition/deployments/chain-<chainId> (a stopped run resumes there);
+ * - the deployment file: DEPLOYMENTS_DIR (default deployments)/<chainId>.json.
+ * The deployer key comes from Hardhat's configuration variables (`npx hardhat vars set DEPLOYER_PRIVATE_KEY`) on
+ * public networks; docs/deploy.md is the runbook.
  */
 import hre from "hardhat";
+import { join } from "node:path";
 import { deploySystem } from "../deploy/system";
-import { settingsFor } from "../deploy/settings";
-
-interface PendingVerification {
-  name: string;
-  address: string;
-  constructorArguments: unknown[];
-}
-
-async function verifyAll(pending: PendingVerification[]): Promise<void> {
-  for (const item of pending) {
-    // Basescan indexes new bytecode with some delay; retry a few times before giving up on one contract.
-    for (let attempt = 1; attempt <= 5; attempt++) {
-      try {
-        await hre.run("verify:verify", {
-          address: item.address,
-          constructorArguments: item.constructorArguments,
-        });
-        console.log(`verified ${item.name} at ${item.address}`);
-        break;
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        if (/already verified/i.test(message)) break;
-        if (attempt === 5) {
-          console.warn(`could not verify ${item.name} at ${item.address}: ${message}`);
-          break;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 10_000 * attempt));
-      }
-    }
-  }
-}
+import { defaultJournalDir } from "../deploy/journal";
+import { readParameters } from "../deploy/parameters";
 
 async function main(): Promise<void> {
-  const signers = await hre.ethers.getSigners();
-  const deployer = signers[0];
+  const network = hre.network.name === "hardhat" ? "localhost" : hre.network.name;
+  const parametersFile =
+    process.env.DEPLOY_PARAMETERS ?? join(hre.config.paths.ignition, "parameters", `${network}.json5`);
+  const parameters = await readParameters(parametersFile);
   const chainId = Number((await hre.ethers.provider.getNetwork()).chainId);
-  const settings = settingsFor(
-    chainId,
-    hre.network.name,
-    process.env,
-    deployer.address,
-    signers.map((s) => s.address),
-  );
-  console.log(`deploying to ${hre.network.name} (chain ${chainId}) from ${deployer.address}`);
-  const pending: PendingVerification[] = [];
-  const verify = !settings.local && Boolean(process.env.BASESCAN_API_KEY);
   const file = await deploySystem({
-    deployer,
-    settings,
+    hre,
+    parameters,
+    journalDir: process.env.DEPLOY_JOURNAL_DIR ?? defaultJournalDir(hre.config.paths.ignition, chainId),
     outDir: process.env.DEPLOYMENTS_DIR ?? "deployments",
     log: (line) => console.log(line),
-    onDeployed: async (name, address, constructorArguments) => {
-      if (verify) pending.push({ name, address, constructorArguments });
-    },
   });
-  if (pending.length > 0) await verifyAll(pending);
+  console.log(`parameters ${parametersFile}`);
   console.log(JSON.stringify(file, null, 2));
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(error instanceof Error ? `deploy failed: ${error.message}` : error);
   process.exitCode = 1;
 });

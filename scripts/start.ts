@@ -1,13 +1,16 @@
 /**
  * `npm start`: the whole system from one command.
  * 1. starts a local chain (`hardhat node` on 127.0.0.1:8545, or LOCAL_RPC_PORT),
- * 2. deploys everything with the deployment entry (`hardhat run scripts/deploy.ts --network localhost`),
+ * 2. deploys everything with the deployment entry (`hardhat run scripts/deploy.ts --network localhost`: the Ignition
+ *    modules with ignition/parameters/localhost.json5, or DEPLOY_PARAMETERS),
  * 3. serves the agent API (in-memory store unless MONGODB_URI is set) and prints where everything is.
  * Ctrl-C (or SIGTERM) stops the API and the chain.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { connect } from "node:net";
-import { DEV_SERVER_WALLET_MNEMONIC } from "../deploy/settings";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DEV_SERVER_WALLET_MNEMONIC, RELAYER_PATH } from "../deploy/devWallets";
 
 const RPC_PORT = Number(process.env.LOCAL_RPC_PORT ?? 8545);
 const RPC_URL = `http://127.0.0.1:${RPC_PORT}`;
@@ -56,6 +59,26 @@ function stopChildren(): void {
   }
 }
 
+/**
+ * The API signs as the relayer of SERVER_WALLET_MNEMONIC; the deployment gave its roles to the parameters' relayer.
+ * A mnemonic of one's own needs parameters naming its relayer (DEPLOY_PARAMETERS), or nothing the relayer does works.
+ */
+async function checkRelayer(mnemonic: string): Promise<void> {
+  const { HDNodeWallet } = await import("ethers");
+  const deployed = JSON.parse(
+    readFileSync(join(process.env.DEPLOYMENTS_DIR ?? "deployments", "31337.json"), "utf8"),
+  ) as {
+    roles: { relayer: string };
+  };
+  const relayer = HDNodeWallet.fromPhrase(mnemonic, undefined, RELAYER_PATH).address;
+  if (relayer !== deployed.roles.relayer) {
+    throw new Error(
+      `SERVER_WALLET_MNEMONIC's relayer ${relayer} is not the deployment's relayer ${deployed.roles.relayer}: ` +
+        "set DEPLOY_PARAMETERS to a parameters file whose Roles.relayer is it (docs/deploy.md)",
+    );
+  }
+}
+
 async function main(): Promise<void> {
   if (await portOpen(RPC_PORT)) {
     throw new Error(`something already listens on 127.0.0.1:${RPC_PORT}; stop it or set LOCAL_RPC_PORT`);
@@ -63,7 +86,7 @@ async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     LOCAL_RPC_URL: RPC_URL,
-    // Dev-only public mnemonic for the server wallets on the local chain (the deploy entry funds its relayer).
+    // Dev-only public mnemonic for the server wallets on the local chain: its relayer is the one localhost.json5 names.
     SERVER_WALLET_MNEMONIC: process.env.SERVER_WALLET_MNEMONIC ?? DEV_SERVER_WALLET_MNEMONIC,
   };
 
@@ -88,6 +111,7 @@ async function main(): Promise<void> {
 
   console.log("deploying the system ...");
   await run(process.execPath, [HARDHAT_CLI, "run", "scripts/deploy.ts", "--network", "localhost"], env);
+  await checkRelayer(env.SERVER_WALLET_MNEMONIC!);
 
   // Imported only now: the API uses TypeChain bindings that compilation (above) generates.
   Object.assign(process.env, {

@@ -14,6 +14,7 @@ import {
   AgentBadges__factory,
   NapFaucet__factory,
   NapGovernor__factory,
+  NapMinter__factory,
   NapToken__factory,
   RegistryTextsInEvents__factory,
   StrategyRegistryV3__factory,
@@ -166,6 +167,18 @@ export async function run(): Promise<BenchSection> {
   single["registry pause"] = await gasOf(registry.connect(g1).pause(id));
   single["registry resume"] = await gasOf(registry.connect(g1).resume(id));
   single["registry deprecate"] = await gasOf(registry.connect(g1).deprecate(id));
+  // A split review that no side can complete any more: the deciding-nothing vote starts a new round.
+  const [split] = await registry.strategyIdsOf(ownerB.address, 0, 1);
+  await registry.connect(screener).passScreening(split);
+  await registry.connect(g1).guardianVote(split, true);
+  single["registry guardianVote (split tally: resets the review)"] = await gasOf(
+    registry.connect(g2).guardianVote(split, false),
+  );
+  await registry.connect(g1).guardianVote(split, false);
+  await registry.setGuardianThreshold(1);
+  single["registry settleReview (deciding after a threshold change)"] = await gasOf(
+    registry.connect(ownerC).settleReview(split),
+  );
 
   // ---- Governance
   const E18 = 10n ** 18n;
@@ -178,7 +191,19 @@ export async function run(): Promise<BenchSection> {
   await token.grantRole(await token.MINTER_ROLE(), deployer.address);
   single["NAP transfer to a new holder (self-delegates)"] = await gasOf(token.transfer(voterA.address, 400n * E18));
   single["NAP transfer to an existing holder"] = await gasOf(token.transfer(voterA.address, 1n * E18));
-  single["NAP mint to a new holder (agent grant)"] = await gasOf(token.mint(voterB.address, 300n * E18));
+  single["NAP mint to a new holder (token, direct)"] = await gasOf(token.mint(voterB.address, 300n * E18));
+  const minter = await new NapMinter__factory(deployer).deploy(
+    deployer.address,
+    await token.getAddress(),
+    10_000n * E18,
+    86_400,
+  );
+  await token.grantRole(await token.MINTER_ROLE(), await minter.getAddress());
+  await minter.grantRole(await minter.MINTER_ROLE(), deployer.address);
+  single["NapMinter mint to a new holder (agent grant through the budget)"] = await gasOf(
+    minter.mint(agent1.address, 100n * E18),
+  );
+  single["NapMinter setBudget (governance)"] = await gasOf(minter.setBudget(20_000n * E18, 86_400));
   await token.transfer(voterC.address, 200n * E18);
   const timelock = await new TimelockController__factory(deployer).deploy(
     60,
@@ -193,8 +218,10 @@ export async function run(): Promise<BenchSection> {
     100,
     0,
     4,
+    g1.address,
   );
   await timelock.grantRole(await timelock.PROPOSER_ROLE(), await governor.getAddress());
+  await timelock.grantRole(await timelock.CANCELLER_ROLE(), await governor.getAddress());
   const target = await registry.getAddress();
   await registry.grantRole(await registry.DEFAULT_ADMIN_ROLE(), await timelock.getAddress());
   const calldata = registry.interface.encodeFunctionData("setGuardianThreshold", [3]);
@@ -213,6 +240,16 @@ export async function run(): Promise<BenchSection> {
   single["governor queue"] = await gasOf(governor["queue(uint256)"](1n));
   await time.increase(60);
   single["governor execute (one call)"] = await gasOf(governor["execute(uint256)"](1n));
+  // The proposal guardian cancels a queued proposal (and its timelock operation).
+  const calldata2 = registry.interface.encodeFunctionData("setGuardianThreshold", [2]);
+  await governor.propose([target], [0n], [calldata2], "Lower the guardian threshold to two...");
+  await time.increase(2);
+  await governor.connect(voterA).castVote(2n, 1);
+  await time.increase(101);
+  await governor["queue(uint256)"](2n);
+  single["governor cancel of a queued proposal by the proposal guardian"] = await gasOf(
+    governor.connect(g1)["cancel(uint256)"](2n),
+  );
 
   // ---- Faucet and badges
   const usdc = await new TestUSDC__factory(deployer).deploy(deployer.address);

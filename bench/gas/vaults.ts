@@ -32,7 +32,16 @@ const SYNC_OPERATIONS = [
   "withdraw",
   "full redeem",
 ] as const;
-const ASYNC_OPERATIONS = ["requestRedeem", "fulfilRedeem", "claim (redeem)"] as const;
+const ASYNC_OPERATIONS = [
+  "requestRedeem",
+  "fulfilRedeem (fulfiller, at the ready time)",
+  "claim (redeem)",
+  "fulfilRedeem (anyone, after the grace period)",
+  "cancelRedeemRequest",
+  "claimCancelRedeemRequest",
+] as const;
+/** ConfigurableNapVault's FULFILLMENT_GRACE_PERIOD, the same for every vault. */
+const GRACE_PERIOD = 3600;
 /** The same operations an hour after a report, while profit unlocks (the reference has a donation instead). */
 const UNLOCKING = " (profit unlocking)";
 const UNLOCKING_OPERATIONS = ["repeat deposit", "mint", "partial redeem", "withdraw", "full redeem"].map(
@@ -113,7 +122,7 @@ async function measureWhileUnlocking(
 
 export async function run(): Promise<BenchSection> {
   // Signers 1 and 3: addresses without zero bytes, as in the setup where the reference figures were measured.
-  const [deployer, alice, fulfiller, bob] = await ethers.getSigners();
+  const [deployer, alice, fulfiller, bob, keeper] = await ethers.getSigners();
   const admin = await deployer.getAddress();
   const usdc = await new MockUSDC__factory(deployer).deploy();
   const usdcAddress = await usdc.getAddress();
@@ -143,10 +152,18 @@ export async function run(): Promise<BenchSection> {
       Object.assign(gas, await measureSyncExits(vault as unknown as BenchVault, alice));
     } else {
       const a = await alice.getAddress();
+      const delay = vaultConfigs[id].fulfillmentDelay;
       gas.requestRedeem = await gasOf(vault.connect(alice).requestRedeem((await vault.balanceOf(a)) / 2n, a, a));
-      await time.increase(vaultConfigs[id].fulfillmentDelay);
-      gas.fulfilRedeem = await gasOf(vault.connect(fulfiller).fulfillRedeem(a));
+      await time.increase(delay);
+      gas["fulfilRedeem (fulfiller, at the ready time)"] = await gasOf(vault.connect(fulfiller).fulfillRedeem(a));
       gas["claim (redeem)"] = await gasOf(vault.connect(alice).redeem(await vault.maxRedeem(a), a, a));
+      // Without the fulfiller: anyone fills once the grace period has passed.
+      await (await vault.connect(alice).requestRedeem((await vault.balanceOf(a)) / 2n, a, a)).wait();
+      await time.increase(delay + GRACE_PERIOD);
+      gas["fulfilRedeem (anyone, after the grace period)"] = await gasOf(vault.connect(keeper).fulfillRedeem(a));
+      await (await vault.connect(alice).requestRedeem((await vault.balanceOf(a)) / 2n, a, a)).wait();
+      gas.cancelRedeemRequest = await gasOf(vault.connect(alice).cancelRedeemRequest(0, a));
+      gas.claimCancelRedeemRequest = await gasOf(vault.connect(alice).claimCancelRedeemRequest(0, a, a));
     }
     results[id] = gas;
   }
@@ -209,6 +226,8 @@ export async function run(): Promise<BenchSection> {
     notes: [
       `Target: every synchronous operation <= ${TARGET_RATIO}x the reference. Asynchronous vaults exit through ` +
         "requestRedeem / fulfilRedeem / claim instead of redeem and withdraw.",
+      "Every deposit, mint, withdraw, redeem and fill of the NAP vaults brings the management fee to date (each runs " +
+        "at least a second after the previous operation), writing the vault's packed state slot.",
     ],
   };
 }

@@ -11,6 +11,8 @@ import {GovernorVotes} from "@openzeppelin/contracts/governance/extensions/Gover
 // solhint-disable-next-line max-line-length
 import {GovernorVotesQuorumFraction} from "@openzeppelin/contracts/governance/extensions/GovernorVotesQuorumFraction.sol";
 import {GovernorTimelockControl} from "@openzeppelin/contracts/governance/extensions/GovernorTimelockControl.sol";
+// solhint-disable-next-line max-line-length
+import {GovernorProposalGuardian} from "@openzeppelin/contracts/governance/extensions/GovernorProposalGuardian.sol";
 import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
 import {IVotes} from "@openzeppelin/contracts/governance/utils/IVotes.sol";
 import {INapGovernor} from "../interfaces/INapGovernor.sol";
@@ -18,11 +20,17 @@ import {INapGovernor} from "../interfaces/INapGovernor.sol";
 /// @title NapGovernor
 /// @notice Governor of the NAP protocol: NAP token votes (timestamp clock, so delay and period are seconds),
 ///         simple counting (0 against, 1 for, 2 abstain), a quorum fraction of the past total supply, execution
-///         through a TimelockController that administers vault and registry parameters, sequential proposal ids
-///         and onchain proposal listing (`proposalsPage`).
-/// @dev Composition of OpenZeppelin extensions only; the one addition is keeping each description in storage so
-///      that a page of proposals is readable in one call. Invariant: proposalCount() == latestProposalId() and the
-///      proposal at index i has id i + 1.
+///         through a TimelockController that administers vault and registry parameters, sequential proposal ids,
+///         onchain proposal listing (`proposalsPage`), and a proposal guardian that can cancel any proposal before
+///         it executes (OpenZeppelin GovernorProposalGuardian: `cancel(id)` in any state but Canceled, Expired and
+///         Executed; a queued proposal's timelock operation is cancelled with it).
+/// @dev Composition of OpenZeppelin extensions; the additions are keeping each description in storage so that a
+///      page of proposals is readable in one call, and bounds on a proposal's size so that such a page stays far
+///      below an RPC's `eth_call` gas cap (the page leaves out call values and calldata, read one proposal at a
+///      time with `getProposal`). Invariants: proposalCount() == latestProposalId() and the proposal at index i has
+///      id i + 1; every stored proposal is within MAX_DESCRIPTION_BYTES and MAX_ACTIONS. The guardian is a cold key
+///      or multisig set by governance (`setProposalGuardian`, only through a proposal): it can stop proposals, never
+///      make one pass.
 contract NapGovernor is
     Governor,
     GovernorSettings,
@@ -32,9 +40,17 @@ contract NapGovernor is
     GovernorVotes,
     GovernorVotesQuorumFraction,
     GovernorTimelockControl,
+    GovernorProposalGuardian,
     INapGovernor
 {
+    /// @notice Longest proposal description, in bytes.
+    uint256 public constant MAX_DESCRIPTION_BYTES = 2_000;
+    /// @notice Most calls in one proposal.
+    uint256 public constant MAX_ACTIONS = 10;
+
     mapping(uint256 proposalId => string) private _descriptions;
+    /// @dev The call targets again (GovernorStorage keeps them with the calldata), so a page reads them alone.
+    mapping(uint256 proposalId => address[]) private _targets;
 
     /// @param token The NAP token (ERC-5805 votes, timestamp clock).
     /// @param timelock The timelock that executes proposals and holds the admin roles.
@@ -42,20 +58,24 @@ contract NapGovernor is
     /// @param votingPeriodSeconds Seconds votes are accepted.
     /// @param proposalThresholdVotes Votes an account needs to propose.
     /// @param quorumPercent Quorum as a percentage of the total supply at the snapshot.
+    /// @param guardian The proposal guardian (zero: none, and each proposer may cancel its own proposals instead).
     constructor(
         IVotes token,
         TimelockController timelock,
         uint48 votingDelaySeconds,
         uint32 votingPeriodSeconds,
         uint256 proposalThresholdVotes,
-        uint256 quorumPercent
+        uint256 quorumPercent,
+        address guardian
     )
         Governor("NapGovernor")
         GovernorSettings(votingDelaySeconds, votingPeriodSeconds, proposalThresholdVotes)
         GovernorVotes(token)
         GovernorVotesQuorumFraction(quorumPercent)
         GovernorTimelockControl(timelock)
-    {}
+    {
+        _setProposalGuardian(guardian);
+    }
 
     // ---------------------------------------------------------------- listing
 
@@ -71,19 +91,19 @@ contract NapGovernor is
     }
 
     /// @inheritdoc INapGovernor
-    function proposalsPage(uint256 offset, uint256 limit) external view returns (ProposalView[] memory page) {
+    function proposalsPage(uint256 offset, uint256 limit) external view returns (ProposalSummary[] memory page) {
         uint256 total = proposalCount();
-        if (offset >= total) return new ProposalView[](0);
+        if (offset >= total) return new ProposalSummary[](0);
         uint256 end = total - offset < limit ? total : offset + limit;
-        page = new ProposalView[](end - offset);
+        page = new ProposalSummary[](end - offset);
+        // Sequential ids: the proposal at index i has id i + 1.
         for (uint256 i = offset; i < end; ++i) {
-            (uint256 proposalId, , , , ) = proposalDetailsAt(i);
-            page[i - offset] = _proposalView(proposalId);
+            page[i - offset] = _summary(i + 1);
         }
     }
 
-    function _proposalView(uint256 proposalId) private view returns (ProposalView memory out) {
-        (address[] memory targets, uint256[] memory values, bytes[] memory calldatas, ) = proposalDetails(proposalId);
+    /// @dev What a listing shows: everything but the call values and calldata, whose size the page must not pay for.
+    function _summary(uint256 proposalId) private view returns (ProposalSummary memory out) {
         (uint256 againstVotes, uint256 forVotes, uint256 abstainVotes) = proposalVotes(proposalId);
         uint256 snapshot = proposalSnapshot(proposalId);
         out.id = proposalId;
@@ -98,14 +118,32 @@ contract NapGovernor is
         out.eta = proposalEta(proposalId);
         // The past total supply is only defined for timepoints strictly before the current clock.
         out.quorum = snapshot < clock() ? quorum(snapshot) : 0;
-        out.targets = targets;
+        out.targets = _targets[proposalId];
+    }
+
+    function _proposalView(uint256 proposalId) private view returns (ProposalView memory out) {
+        ProposalSummary memory summary = _summary(proposalId);
+        (, uint256[] memory values, bytes[] memory calldatas, ) = proposalDetails(proposalId);
+        out.id = summary.id;
+        out.proposer = summary.proposer;
+        out.description = summary.description;
+        out.state = summary.state;
+        out.againstVotes = summary.againstVotes;
+        out.forVotes = summary.forVotes;
+        out.abstainVotes = summary.abstainVotes;
+        out.voteStart = summary.voteStart;
+        out.voteEnd = summary.voteEnd;
+        out.eta = summary.eta;
+        out.quorum = summary.quorum;
+        out.targets = summary.targets;
         out.values = values;
         out.calldatas = calldatas;
     }
 
     // ---------------------------------------------------------------- required overrides
 
-    /// @dev Stores the description after the OpenZeppelin hooks assigned the sequential id and stored the details.
+    /// @dev Checks the size bounds, then stores the description and targets after the OpenZeppelin hooks assigned
+    ///      the sequential id and stored the details.
     function _propose(
         address[] memory targets,
         uint256[] memory values,
@@ -113,8 +151,14 @@ contract NapGovernor is
         string memory description,
         address proposer
     ) internal override(Governor, GovernorStorage, GovernorSequentialProposalId) returns (uint256 proposalId) {
+        uint256 descriptionBytes = bytes(description).length;
+        if (descriptionBytes > MAX_DESCRIPTION_BYTES) {
+            revert NapGovernorDescriptionTooLong(descriptionBytes, MAX_DESCRIPTION_BYTES);
+        }
+        if (targets.length > MAX_ACTIONS) revert NapGovernorTooManyActions(targets.length, MAX_ACTIONS);
         proposalId = super._propose(targets, values, calldatas, description, proposer);
         _descriptions[proposalId] = description;
+        _targets[proposalId] = targets;
     }
 
     /// @inheritdoc Governor
@@ -177,6 +221,13 @@ contract NapGovernor is
         bytes32 descriptionHash
     ) internal override(Governor, GovernorTimelockControl) {
         super._executeOperations(proposalId, targets, values, calldatas, descriptionHash);
+    }
+
+    function _validateCancel(
+        uint256 proposalId,
+        address caller
+    ) internal view override(Governor, GovernorProposalGuardian) returns (bool) {
+        return super._validateCancel(proposalId, caller);
     }
 
     function _cancel(

@@ -77,3 +77,54 @@ interface IERC7575 {
     /// @return The share token (the vault itself).
     function share() external view returns (address);
 }
+
+/// @title IERC7887Redeem
+/// @notice ERC-7887 cancelation of ERC-7540 redeem requests: the controller takes its pending shares back. Here the
+///         cancelation is synchronous: it is Claimable at once and never Pending.
+/// @dev ERC-165 id 0xe76cffc7.
+interface IERC7887Redeem {
+    /// @notice Emitted when `sender` cancels the pending redeem request of `controller`.
+    /// @param controller Controller of the request.
+    /// @param requestId Always 0.
+    /// @param sender The caller (the controller or its operator).
+    event CancelRedeemRequest(address indexed controller, uint256 indexed requestId, address sender);
+
+    /// @notice Emitted when `sender` claims the `shares` of canceled requests of `controller` for `receiver`.
+    /// @param controller Controller of the canceled requests.
+    /// @param receiver Receives the shares.
+    /// @param requestId Always 0.
+    /// @param sender The caller (the controller or its operator).
+    /// @param shares Shares returned.
+    event CancelRedeemClaim(
+        address indexed controller,
+        address indexed receiver,
+        uint256 indexed requestId,
+        address sender,
+        uint256 shares
+    );
+
+    /// @notice Cancels the whole pending redeem request of `controller`; its shares become claimable at once with
+    ///         claimCancelRedeemRequest. Only the controller or its operator.
+    /// @param requestId Ignored (always 0).
+    /// @param controller Controller of the request.
+    function cancelRedeemRequest(uint256 requestId, address controller) external;
+
+    /// @notice Whether a cancelation of `controller` is pending: never, cancelations are claimable at once.
+    /// @param requestId Ignored.
+    /// @param controller The controller.
+    /// @return isPending Always false.
+    function pendingCancelRedeemRequest(uint256 requestId, address controller) external view returns (bool isPending);
+
+    /// @notice Shares of canceled requests of `controller` waiting to be claimed.
+    /// @param requestId Ignored.
+    /// @param controller The controller.
+    /// @return shares Shares claimable with claimCancelRedeemRequest.
+    function claimableCancelRedeemRequest(uint256 requestId, address controller) external view returns (uint256 shares);
+
+    /// @notice Sends every share of canceled requests of `controller` to `receiver`. Only the controller or its
+    ///         operator.
+    /// @param requestId Ignored.
+    /// @param receiver Receives the shares.
+    /// @param controller Controller of the canceled requests.
+    function claimCancelRedeemRequest(uint256 requestId, address receiver, address controller) external;
+}

@@ -6,7 +6,9 @@ import {IGovernor} from "@openzeppelin/contracts/governance/IGovernor.sol";
 /// @title INapGovernor
 /// @notice What the NAP governor adds to OpenZeppelin's Governor: proposal ids are sequential (1, 2, 3...), and
 ///         proposals can be listed onchain, page by page, with their description, state, tallies and voting window,
-///         so that the API serves `GET /api/v1/proposals` without an indexer.
+///         so that the API serves `GET /api/v1/proposals` without an indexer. A proposal's size is bounded
+///         (description bytes, number of calls) and a page leaves out call values and calldata, so that a page of 50
+///         stays far below an `eth_call` gas cap.
 interface INapGovernor {
     /// @notice One proposal as the API lists it.
     /// @param id Sequential proposal id (1-based).
@@ -41,12 +43,35 @@ interface INapGovernor {
         bytes[] calldatas;
     }
 
+    /// @notice Thrown when a proposal's description has `length` bytes, more than `max`.
+    error NapGovernorDescriptionTooLong(uint256 length, uint256 max);
+
+    /// @notice Thrown when a proposal has `count` calls, more than `max`.
+    error NapGovernorTooManyActions(uint256 count, uint256 max);
+
+    /// @notice One proposal as a page lists it: `ProposalView` without the call values and calldata.
+    struct ProposalSummary {
+        uint256 id;
+        address proposer;
+        string description;
+        IGovernor.ProposalState state;
+        uint256 againstVotes;
+        uint256 forVotes;
+        uint256 abstainVotes;
+        uint256 voteStart;
+        uint256 voteEnd;
+        uint256 eta;
+        uint256 quorum;
+        address[] targets;
+    }
+
     /// @notice Description text of proposal `proposalId` (empty for an unknown id).
     function proposalDescription(uint256 proposalId) external view returns (string memory);
 
     /// @notice One proposal; reverts with `GovernorNonexistentProposal` for an unknown id.
     function getProposal(uint256 proposalId) external view returns (ProposalView memory);
 
-    /// @notice Proposals in creation order from index `offset` (0-based; proposal id = index + 1), at most `limit`.
-    function proposalsPage(uint256 offset, uint256 limit) external view returns (ProposalView[] memory);
+    /// @notice Proposals in creation order from index `offset` (0-based; proposal id = index + 1), at most `limit`,
+    ///         without their call values and calldata (`getProposal` has them).
+    function proposalsPage(uint256 offset, uint256 limit) external view returns (ProposalSummary[] memory);
 }

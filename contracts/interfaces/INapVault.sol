@@ -6,7 +6,8 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 
 /// @title INapVault
 /// @notice What a NAP vault adds to ERC-4626: risk level, recorded strategy allocations, fees, linear unlocking of
-///         reported profit, pausing of entries, and (for asynchronous vaults) ERC-7540 redemption.
+///         reported profit, pausing of entries, and (for asynchronous vaults) ERC-7540 redemption with ERC-7887
+///         cancelation.
 /// @dev The ERC-7540 functions are declared in IERC7540.sol; this file holds the NAP-specific part.
 interface INapVault is IERC4626 {
     /// @notice How much risk the vault's strategies take; the data API reports it.
@@ -32,10 +33,11 @@ interface INapVault is IERC4626 {
     /// @param managementFeeBps Annual management fee in basis points (at most MAX_MANAGEMENT_FEE_BPS).
     /// @param performanceFeeBps Share of profit above the hurdle taken as fee (at most MAX_PERFORMANCE_FEE_BPS).
     /// @param hurdleRateBps Annual return holders keep before any performance fee (at most MAX_HURDLE_RATE_BPS).
-    /// @param depositCap Largest totalAssets that deposits may reach; values >= 2**88 - 1 mean no cap.
+    /// @param depositCap Largest totalAssets that deposits may reach, in asset units and a whole number of tokens
+    ///        (10**assetDecimals units); values >= (2**32 - 1) * 10**assetDecimals mean no cap.
     /// @param profitUnlockPeriod Seconds over which a reported profit unlocks linearly.
     /// @param fulfillmentDelay Seconds a redeem request waits before it may be filled (0 for synchronous vaults).
-    /// @param feeRecipient Receives fee shares.
+    /// @param feeRecipient Receives the fees (in assets, with claimFees).
     struct VaultParams {
         IERC20 asset;
         string name;
@@ -57,7 +59,8 @@ interface INapVault is IERC4626 {
     /// @param manager MANAGER_ROLE: records strategy allocations.
     /// @param harvester HARVESTER_ROLE: brings profit in with `report`.
     /// @param guardian GUARDIAN_ROLE: pauses and unpauses entries.
-    /// @param fulfiller FULFILLER_ROLE: fills ERC-7540 redeem requests.
+    /// @param fulfiller FULFILLER_ROLE: fills ERC-7540 redeem requests as soon as they are ready (anyone may after
+    ///        a further FULFILLMENT_GRACE_PERIOD).
     struct VaultRoles {
         address admin;
         address manager;
@@ -66,27 +69,33 @@ interface INapVault is IERC4626 {
         address fulfiller;
     }
 
-    /// @notice Emitted when fees are brought to date: `managementFee` and `performanceFee` in assets, paid as
-    ///         `feeShares` new shares to `recipient`; `pricePerShareWad` is the price after the fee.
-    /// @param recipient Fee recipient that received the shares.
-    /// @param managementFee Management fee in assets.
-    /// @param performanceFee Performance fee in assets.
-    /// @param feeShares Shares minted for both fees (rounded down).
-    /// @param pricePerShareWad Assets per share, scaled by 1e18, after the fee.
-    event FeesAccrued(
-        address indexed recipient,
-        uint256 managementFee,
-        uint256 performanceFee,
-        uint256 feeShares,
-        uint256 pricePerShareWad
-    );
+    /// @notice Emitted when fees are brought to date by accrueFees, claimFees, report, a fee change or a fee
+    ///         recipient change (deposits, exits and fills bring the management fee to date without an event, to
+    ///         stay cheap): `managementFee` and `performanceFee` assets leave the holders' books for `recipient`.
+    /// @param recipient The fee recipient.
+    /// @param managementFee Management fee, in assets (rounded down; the fraction is carried).
+    /// @param performanceFee Performance fee, in assets (rounded down).
+    event FeesAccrued(address indexed recipient, uint256 managementFee, uint256 performanceFee);
 
-    /// @notice Emitted when `harvester` brings `gain` assets in; `lockedProfit` now unlocks linearly until `unlockEnd`.
+    /// @notice Emitted when the assets owed to the fee recipient are paid out to it.
+    /// @param recipient The fee recipient.
+    /// @param assets Assets paid.
+    event FeesClaimed(address indexed recipient, uint256 assets);
+
+    /// @notice Emitted when `harvester` brings `gain` assets in: `performanceFee` of it is owed to the fee recipient
+    ///         at once, and `lockedProfit` (the rest plus what was still locked) unlocks linearly until `unlockEnd`.
     /// @param harvester Caller of `report`.
     /// @param gain Assets brought in.
-    /// @param lockedProfit Profit locked from now on (the gain plus what was still locked).
+    /// @param performanceFee Part of the gain owed to the fee recipient.
+    /// @param lockedProfit Profit locked from now on.
     /// @param unlockEnd Timestamp at which all of it has unlocked.
-    event Reported(address indexed harvester, uint256 gain, uint256 lockedProfit, uint256 unlockEnd);
+    event Reported(
+        address indexed harvester,
+        uint256 gain,
+        uint256 performanceFee,
+        uint256 lockedProfit,
+        uint256 unlockEnd
+    );
 
     /// @notice Emitted when the fee rates are set (at deployment and on changes).
     /// @param managementFeeBps Annual management fee.
@@ -124,7 +133,7 @@ interface INapVault is IERC4626 {
 
     /// @notice Emitted when `fulfiller` fills the whole pending request of `controller`: `shares` burnt for `assets`.
     /// @param controller Controller of the request.
-    /// @param fulfiller Caller of `fulfillRedeem`.
+    /// @param fulfiller Caller of `fulfillRedeem` (the fulfiller role, or anyone after the grace period).
     /// @param shares Shares burnt.
     /// @param assets Assets set aside in the escrow (rounded down).
     event RedeemFulfilled(address indexed controller, address indexed fulfiller, uint256 shares, uint256 assets);
@@ -146,6 +155,13 @@ interface INapVault is IERC4626 {
 
     /// @notice Thrown when the hurdle rate `bps` is above `maxBps`.
     error HurdleRateTooHigh(uint256 bps, uint256 maxBps);
+
+    /// @notice Thrown when a deposit `cap` below the no-cap bound is not a whole number of tokens (`unit` units).
+    error DepositCapNotWholeTokens(uint256 cap, uint256 unit);
+
+    /// @notice Thrown when a report would bring the vault's books (holders' assets plus profit still locked) to
+    ///         `assets`, more than `maxAssets` (2**64 - 1).
+    error ReportTooLarge(uint256 assets, uint256 maxAssets);
 
     /// @notice Thrown when the profit unlock `period` is outside [`minPeriod`, `maxPeriod`].
     error ProfitUnlockPeriodOutOfBounds(uint256 period, uint256 minPeriod, uint256 maxPeriod);
@@ -180,42 +196,70 @@ interface INapVault is IERC4626 {
     /// @notice Thrown when `controller` has no pending request to fill.
     error NothingToFulfill(address controller);
 
-    /// @notice Thrown when the request of `controller` may be filled only from `readyAt` and it is `nowTime`.
+    /// @notice Thrown when the request of `controller` may be filled by this caller only from `readyAt` and it is
+    ///         `nowTime` (the fulfiller from the request's ready time, anyone else a grace period later).
     error FulfillmentNotReady(address controller, uint256 readyAt, uint256 nowTime);
 
+    /// @notice Thrown when `controller` has no pending request to cancel.
+    error NothingToCancel(address controller);
+
+    /// @notice Thrown when `controller` has no shares of canceled requests to claim.
+    error NothingToClaim(address controller);
+
     /// @notice Pauses entries: deposit, mint and report. Exits stay open (redeem, withdraw, requestRedeem,
-    ///         fulfilment, claims, share transfers), so holders can always leave.
+    ///         cancelation, fulfilment, claims, fee claims, share transfers), so holders can always leave.
     /// @dev Only GUARDIAN_ROLE. Reverts VaultIsPaused if already paused.
     function pause() external;
 
     /// @notice Lifts the pause. Only GUARDIAN_ROLE. Reverts VaultIsNotPaused if not paused.
     function unpause() external;
 
-    /// @notice Brings `gain` assets in from the caller (HARVESTER_ROLE) and locks them: they unlock linearly over
-    ///         profitUnlockPeriod, together with whatever was still locked. Fees are brought to date first.
-    /// @dev Reverts VaultIsPaused while paused. The caller must have approved the vault for `gain`.
+    /// @notice Brings `gain` assets in from the caller (HARVESTER_ROLE). The management fee is brought to date
+    ///         first; then the performance fee, performanceFeeBps of the part of the gain above the hurdle
+    ///         (hurdleRateBps a year on totalAssets since hurdleStart), rounded down, is owed to the fee recipient
+    ///         at once, and the rest is locked: it unlocks linearly over profitUnlockPeriod, together with whatever
+    ///         was still locked. A gain below the hurdle uses up the hurdle's time in proportion.
+    /// @dev Reverts VaultIsPaused while paused, ReportTooLarge if the holders' assets and locked profit would pass
+    ///      2**64 - 1. The caller must have approved the vault for `gain`.
     /// @param gain Assets to bring in; 0 only brings fees to date and restarts the unlock of what is still locked.
     function report(uint256 gain) external;
 
-    /// @notice Brings fees to date (management for the time since the last accrual, performance above the
-    ///         hurdle-adjusted high-water mark) and mints them as shares to the fee recipient. Anyone may call.
+    /// @notice Brings the management fee to date (managementFeeBps a year of totalAssets for the time since the
+    ///         last accrual), carrying the fraction of an asset unit that rounding leaves to the next call, so that
+    ///         calling it often never lowers what the fee recipient earns. Anyone may call.
     function accrueFees() external;
+
+    /// @notice Brings fees to date (as accrueFees) and pays the fee recipient every asset the vault holds beyond
+    ///         its books: the fees, and anything sent to the vault outside deposits and reports. Anyone may call;
+    ///         the assets always go to the recipient.
+    /// @return assets Assets paid.
+    function claimFees() external returns (uint256 assets);
 
     /// @notice Replaces the recorded allocations (MANAGER_ROLE). At most MAX_ALLOCATIONS, non-zero distinct ids,
     ///         targets summing to at most 10,000 bps.
     /// @param newAllocations The whole new list (replaces the old one).
     function setAllocations(Allocation[] calldata newAllocations) external;
 
-    /// @notice Sets the fee recipient (DEFAULT_ADMIN_ROLE). Fees are brought to date for the old recipient first.
+    /// @notice Sets the fee recipient (DEFAULT_ADMIN_ROLE). Fees are brought to date and paid to the old recipient
+    ///         first; if the asset refuses that transfer (a blacklisted recipient), they stay for the new one.
     /// @param recipient The new recipient (non-zero).
     function setFeeRecipient(address recipient) external;
 
-    /// @notice Fills the whole pending redeem request of `controller` (FULFILLER_ROLE) once fulfillmentDelay
-    ///         seconds have passed since its latest request, at the price of that moment (convertToAssets, rounded
-    ///         down): the shares are burnt and the assets set aside for the controller's claims.
+    /// @notice Fills the whole pending redeem request of `controller` at the price of that moment (convertToAssets
+    ///         after bringing the management fee to date, rounded down): the shares are burnt and the assets set
+    ///         aside in the escrow for the controller's claims. FULFILLER_ROLE may fill from the request's ready
+    ///         time (pendingRedeemReadyAt); anyone may fill FULFILLMENT_GRACE_PERIOD later, so that exits never
+    ///         depend on the role. Open while paused.
     /// @param controller Controller whose pending request is filled.
     /// @return assets The assets set aside.
     function fulfillRedeem(address controller) external returns (uint256 assets);
+
+    /// @notice When the pending request of `controller` becomes fillable by FULFILLER_ROLE (anyone may fill it
+    ///         FULFILLMENT_GRACE_PERIOD later); 0 when nothing is pending. Set by the controller's latest request:
+    ///         request time + the fulfilment delay in force then.
+    /// @param controller The controller.
+    /// @return readyAt Timestamp.
+    function pendingRedeemReadyAt(address controller) external view returns (uint256 readyAt);
 
     /// @notice Risk level of the vault.
     function riskLevel() external view returns (RiskLevel);
@@ -241,23 +285,33 @@ interface INapVault is IERC4626 {
     /// @notice Annual management fee in basis points.
     function managementFeeBps() external view returns (uint256);
 
-    /// @notice Performance fee in basis points of profit above the hurdle-adjusted high-water mark.
+    /// @notice Performance fee in basis points of the part of each reported gain above the hurdle.
     function performanceFeeBps() external view returns (uint256);
 
     /// @notice Annual hurdle rate in basis points.
     function hurdleRateBps() external view returns (uint256);
 
-    /// @notice Receives fee shares.
+    /// @notice Receives the fees.
     function feeRecipient() external view returns (address);
 
-    /// @notice Timestamp of the last fee accrual.
+    /// @notice Timestamp up to which the management fee has been recorded (every deposit, exit, fill and fee
+    ///         accrual moves it to its block).
     function lastFeeAccrual() external view returns (uint256);
 
-    /// @notice High-water mark as assets per share scaled by 1e18 (same virtual-share formula as the
-    ///         conversions) and the time it was set; the hurdle grows from that time.
-    /// @return pricePerShareWad The mark.
-    /// @return setAt When the mark was set.
-    function highWaterMark() external view returns (uint256 pricePerShareWad, uint256 setAt);
+    /// @notice The vault's books: holders' assets plus profit still locked, as of lastFeeAccrual (the management
+    ///         fee since then not yet taken). Every deposit, exit, fill, report and fee accrual updates it; the
+    ///         vault's asset balance beyond it belongs to the fee recipient.
+    function accountedAssets() external view returns (uint256);
+
+    /// @notice Assets claimFees would pay now: the vault's asset balance beyond its books (holders' assets and
+    ///         profit still locked), the management fee since lastFeeAccrual counted (rounded down; accrueFees and
+    ///         claimFees may add the carried fraction, at most one unit). Assets sent to the vault outside deposits
+    ///         and reports count here, for no holder.
+    function feesOwed() external view returns (uint256);
+
+    /// @notice Time from which the hurdle of the next report runs: the last report that used up the hurdle,
+    ///         moved forward in proportion when a report's gain used up only part of it.
+    function hurdleStart() external view returns (uint256);
 
     /// @notice State of profit unlocking: `lockedAtReport` assets locked at the last report at `lastReport`,
     ///         unlocking linearly until `unlockEnd`; `stillLocked` is what remains locked now (rounded down).

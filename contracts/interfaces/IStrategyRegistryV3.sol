@@ -18,14 +18,23 @@ pragma solidity 0.8.28;
 ///      |                         |                         |               | (or resuming into) paper_trading     |
 ///      | pending_oracle_approval | live                    | ORACLE_ROLE   | oracleVote(true): k-th approval      |
 ///      | pending_oracle_approval | deprecated              | ORACLE_ROLE   | oracleVote(false): k-th rejection    |
+///      | guardian_review or      | paper_trading / live or | anyone        | settleReview: the current tally      |
+///      | pending_oracle_approval | deprecated (or a new    |               | decides, or no outcome is reachable  |
+///      |                         | round, same state)      |               | (new round)                          |
 ///      | any active state (*)    | paused                  | GUARDIAN_ROLE | pause (circuit breaker)              |
 ///      | paused                  | the state it paused in  | GUARDIAN_ROLE | resume                               |
 ///      | any but deprecated      | deprecated              | GUARDIAN_ROLE | deprecate                            |
 ///      | deprecated              | -                       | -             | terminal                             |
 ///
 ///      (*) active: shadow, guardian_review, paper_trading, pending_oracle_approval, live.
-///      k is `guardianThreshold` / `oracleThreshold` (read when the vote is cast). Each guardian (oracle) votes once
-///      per strategy; votes cast before a pause stay counted after resume.
+///      Votes: k is `guardianThreshold` / `oracleThreshold`, read when the tally is counted. A tally counts only the
+///      ballots of the current round cast by CURRENT holders of the role: revoking or renouncing the role removes
+///      the holder's ballot from every open tally at once (and re-granting it brings the ballot back). After every
+///      vote (and on `settleReview`) the tally is applied: k rejections deprecate (rejections are checked first;
+///      both sides reach k only after the threshold was lowered), k approvals advance; if neither side can reach k
+///      even with the votes of every holder who has not voted in the round, the review is reset: the round number
+///      goes up, every ballot of the old round stops counting, and every holder may vote again (event
+///      `ReviewReset`). Each holder votes once per round; ballots cast before a pause stay counted after resume.
 ///      Invariants: `createdAt` never changes after submission; `lastStatusChange` equals the timestamp of the last
 ///      `StrategyStatusChanged` event of the strategy (or `createdAt` before the first one); a deprecated strategy
 ///      never changes again; a paused strategy always remembers a non-paused, non-deprecated state to resume to.
@@ -62,8 +71,9 @@ interface IStrategyRegistryV3 {
 
     /// @notice Everything the API shows about one strategy, read in one call.
     /// @dev `pausedFrom` is the state a paused strategy resumes to; outside `Paused` it holds the state of the last
-    ///      pause (Shadow if never paused) and means nothing. Timestamps are Unix seconds. Vote counts are of the
-    ///      current strategy's guardian review and oracle approval (each happens at most once).
+    ///      pause (Shadow if never paused) and means nothing. Timestamps are Unix seconds. Vote counts are those of
+    ///      the current round of the guardian review and of the oracle approval, counted over the current holders
+    ///      of each role at the time of the read (so they also change after a decision if a voter leaves the role).
     struct StrategyView {
         bytes32 id;
         address owner;
@@ -119,6 +129,17 @@ interface IStrategyRegistryV3 {
         uint256 rejections
     );
 
+    /// @notice Emitted when no outcome of a review stage (`stage`: guardian_review or pending_oracle_approval) can
+    ///         reach its threshold any more: ballots of earlier rounds stop counting and `round` starts, with the
+    ///         tally that was stuck (`approvals`, `rejections` of current holders).
+    event ReviewReset(
+        bytes32 indexed strategyId,
+        Status indexed stage,
+        uint256 round,
+        uint256 approvals,
+        uint256 rejections
+    );
+
     /// @notice Emitted when the admin changes the number of guardian votes that decide a review.
     event GuardianThresholdSet(uint256 previous, uint256 current);
 
@@ -140,8 +161,22 @@ interface IStrategyRegistryV3 {
     /// @notice Thrown when a move from `from` to `to` is not in the transition table for the caller's function.
     error StrategyIllegalTransition(bytes32 strategyId, Status from, Status to);
 
-    /// @notice Thrown when `voter` has already voted on `strategyId` in the current review.
+    /// @notice Thrown when `voter` has already voted on `strategyId` in the current round of the review.
     error StrategyAlreadyVoted(bytes32 strategyId, address voter);
+
+    /// @notice Thrown by `settleReview` when the tally neither decides nor is stuck: `outstanding` current holders
+    ///         have not voted and `threshold` votes of one kind decide.
+    error StrategyReviewUndecided(
+        bytes32 strategyId,
+        uint256 approvals,
+        uint256 rejections,
+        uint256 outstanding,
+        uint256 threshold
+    );
+
+    /// @notice Thrown by `settleReview` for a strategy in `status`, neither guardian_review nor
+    ///         pending_oracle_approval.
+    error StrategyNotInReview(bytes32 strategyId, Status status);
 
     /// @notice Thrown when paper trading is completed before `readyAt` (now is `nowTs`).
     error StrategyPaperTradingTooShort(bytes32 strategyId, uint256 readyAt, uint256 nowTs);
@@ -172,17 +207,25 @@ interface IStrategyRegistryV3 {
     /// @notice Screening failed: shadow -> deprecated. SCREENER_ROLE only.
     function failScreening(bytes32 strategyId) external;
 
-    /// @notice A guardian's vote in guardian_review; the k-th approval moves to paper_trading, the k-th rejection to
-    ///         deprecated. GUARDIAN_ROLE only, one vote per guardian per strategy.
+    /// @notice A guardian's vote in guardian_review; k approvals of current guardians move to paper_trading, k
+    ///         rejections to deprecated, a tally no side can complete starts a new round. GUARDIAN_ROLE only, one vote
+    ///         per guardian per round.
     function guardianVote(bytes32 strategyId, bool approve) external;
 
     /// @notice Ends paper trading: paper_trading -> pending_oracle_approval, once `minPaperTradingPeriod` seconds
     ///         have passed since the strategy entered (or was resumed into) paper_trading. MANAGER_ROLE only.
     function completePaperTrading(bytes32 strategyId) external;
 
-    /// @notice An oracle's vote in pending_oracle_approval; the k-th approval makes it live, the k-th rejection
-    ///         deprecates it. ORACLE_ROLE only, one vote per oracle per strategy.
+    /// @notice An oracle's vote in pending_oracle_approval; k approvals of current oracles make it live, k
+    ///         rejections deprecate it, a tally no side can complete starts a new round. ORACLE_ROLE only, one vote
+    ///         per oracle per round.
     function oracleVote(bytes32 strategyId, bool approve) external;
+
+    /// @notice Applies the current tally of a review (guardian_review or pending_oracle_approval) after role changes
+    ///         or a threshold change: decides it if one side has k votes of current holders, or starts a new round
+    ///         if neither side can reach k. Anyone may call it. Reverts `StrategyReviewUndecided` if neither applies,
+    ///         `StrategyNotInReview` outside the two review states.
+    function settleReview(bytes32 strategyId) external;
 
     /// @notice Circuit breaker: any active state -> paused, remembering the state. GUARDIAN_ROLE only.
     function pause(bytes32 strategyId) external;
@@ -224,9 +267,14 @@ interface IStrategyRegistryV3 {
     /// @notice Ids of `owner`'s strategies in submission order, paginated like `strategiesOf`.
     function strategyIdsOf(address owner, uint256 offset, uint256 limit) external view returns (bytes32[] memory);
 
-    /// @notice The vote `voter` cast as guardian on `strategyId`: 0 none, 1 approve, 2 reject.
+    /// @notice The vote `voter` cast as guardian on `strategyId` in the current round: 0 none, 1 approve, 2 reject
+    ///         (whether it counts also depends on `voter` holding GUARDIAN_ROLE now).
     function guardianVoteOf(bytes32 strategyId, address voter) external view returns (uint8);
 
-    /// @notice The vote `voter` cast as oracle on `strategyId`: 0 none, 1 approve, 2 reject.
+    /// @notice The vote `voter` cast as oracle on `strategyId` in the current round: 0 none, 1 approve, 2 reject
+    ///         (whether it counts also depends on `voter` holding ORACLE_ROLE now).
     function oracleVoteOf(bytes32 strategyId, address voter) external view returns (uint8);
+
+    /// @notice Current round of the guardian review and of the oracle approval of `strategyId` (0 until a reset).
+    function reviewRounds(bytes32 strategyId) external view returns (uint256 guardianRound, uint256 oracleRound);
 }

@@ -18,7 +18,8 @@ interface IVaultLens {
     /// @param totalSupply Shares in existence (pending request shares included).
     /// @param pricePerShare Assets for 10**shareDecimals shares (convertToAssets, rounded down).
     /// @param apyBps Current APY in basis points: the rate at which reported profit is unlocking now, per year,
-    ///        relative to totalAssets (lockedAtReport / unlockPeriod * 365 days / totalAssets), gross of fees;
+    ///        relative to totalAssets (lockedAtReport / unlockPeriod * 365 days / totalAssets), net of the
+    ///        performance fee (taken from each gain before it is locked) and gross of the management fee;
     ///        0 when nothing is unlocking or totalAssets is 0.
     /// @param managementFeeBps Annual management fee.
     /// @param performanceFeeBps Performance fee.
@@ -28,11 +29,11 @@ interface IVaultLens {
     /// @param fulfillmentDelay Seconds before a request may be filled (0 when synchronous).
     /// @param paused Entries paused.
     /// @param depositCap Cap on totalAssets (2**256 - 1: none).
-    /// @param maxDeposit What one more deposit may bring in now (0 when paused or full).
+    /// @param maxDeposit What one more deposit may bring in now (0 when paused or full; below 2**64 without a cap).
     /// @param createdAt Deployment timestamp.
     /// @param profitUnlockPeriod Seconds over which a report unlocks.
     /// @param lockedProfit Profit still locked now.
-    /// @param feeRecipient Receiver of fee shares.
+    /// @param feeRecipient Receives the fees (in assets, with claimFees).
     /// @param allocations Recorded strategy allocations.
     struct VaultView {
         address vault;
@@ -65,11 +66,14 @@ interface IVaultLens {
     /// @notice One wallet's position in one vault.
     /// @param vault Vault address.
     /// @param name Share name.
-    /// @param shares Shares held by the account (not counting shares locked in requests).
+    /// @param shares Shares held by the account (not counting shares in pending or canceled requests).
     /// @param assets Value of `shares` (convertToAssets, rounded down).
     /// @param pendingRedeemShares Shares in requests controlled by the account, not yet filled.
     /// @param claimableRedeemShares Shares of filled requests, not yet claimed.
     /// @param claimableAssets Assets of filled requests, not yet claimed.
+    /// @param pendingRedeemReadyAt When the pending request becomes fillable by the fulfiller (anyone may fill it
+    ///        the vault's FULFILLMENT_GRACE_PERIOD later); 0 when nothing is pending.
+    /// @param claimableCancelShares Shares of canceled requests, not yet claimed back (ERC-7887).
     struct PositionView {
         address vault;
         string name;
@@ -78,6 +82,8 @@ interface IVaultLens {
         uint256 pendingRedeemShares;
         uint256 claimableRedeemShares;
         uint256 claimableAssets;
+        uint256 pendingRedeemReadyAt;
+        uint256 claimableCancelShares;
     }
 
     /// @notice Everything about each vault in `vaultList`, in the same order.

@@ -4,7 +4,7 @@ pragma solidity 0.8.28;
 import {IERC20Metadata} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Metadata.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {INapVault} from "../interfaces/INapVault.sol";
-import {IERC7540Redeem} from "../interfaces/IERC7540.sol";
+import {IERC7540Redeem, IERC7887Redeem} from "../interfaces/IERC7540.sol";
 import {IVaultLens} from "../interfaces/IVaultLens.sol";
 
 /// @title VaultLens
@@ -38,6 +38,8 @@ contract VaultLens is IVaultLens {
                 p.pendingRedeemShares = IERC7540Redeem(address(vault)).pendingRedeemRequest(0, account);
                 p.claimableRedeemShares = IERC7540Redeem(address(vault)).claimableRedeemRequest(0, account);
                 p.claimableAssets = vault.maxWithdraw(account);
+                p.pendingRedeemReadyAt = vault.pendingRedeemReadyAt(account);
+                p.claimableCancelShares = IERC7887Redeem(address(vault)).claimableCancelRedeemRequest(0, account);
             }
         }
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.28;
 
-import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {AccessControlEnumerable} from "@openzeppelin/contracts/access/extensions/AccessControlEnumerable.sol";
 import {IStrategyRegistryV3} from "../interfaces/IStrategyRegistryV3.sol";
 
 /// @title StrategyRegistryV3
@@ -10,8 +10,11 @@ import {IStrategyRegistryV3} from "../interfaces/IStrategyRegistryV3.sol";
 ///         `eth_call` and no indexer or log-range queries (gas figures and the trade-off: docs/registry.md).
 /// @dev Storage per strategy: one packed header slot (owner, status, pausedFrom, createdAt, lastStatusChange), the
 ///      DNA, one packed risk-parameter slot, the name and the description (Solidity string layout), plus one entry
-///      in the owner's id list. Vote tallies live in a separate mapping written only by votes.
-contract StrategyRegistryV3 is AccessControl, IStrategyRegistryV3 {
+///      in the owner's id list. Votes are ballots (vote, round) per voter; a review's tally is counted when it is
+///      needed, over the current holders of the voting role (AccessControlEnumerable), so that a revoked or
+///      renounced voter's ballot stops counting at once, and a review whose outcome no one can reach any more starts
+///      a new round (`settleReview`, or the vote that made it so).
+contract StrategyRegistryV3 is AccessControlEnumerable, IStrategyRegistryV3 {
     /// @notice The automated screening bot (the service relayer).
     bytes32 public constant SCREENER_ROLE = keccak256("SCREENER_ROLE");
     /// @notice Guardians: review votes, circuit breaker (pause / resume) and deprecation.
@@ -59,18 +62,18 @@ contract StrategyRegistryV3 is AccessControl, IStrategyRegistryV3 {
         string description;
     }
 
-    struct Tally {
-        uint16 guardianApprovals;
-        uint16 guardianRejections;
-        uint16 oracleApprovals;
-        uint16 oracleRejections;
+    /// @dev One voter's vote in one review stage; it counts only in round `round` (a reset moves the round on).
+    struct Ballot {
+        uint8 vote;
+        uint32 round;
     }
 
     mapping(bytes32 strategyId => Record) private _records;
-    mapping(bytes32 strategyId => Tally) private _tallies;
     mapping(address owner => bytes32[]) private _idsOf;
-    mapping(bytes32 strategyId => mapping(address guardian => uint8)) private _guardianVotes;
-    mapping(bytes32 strategyId => mapping(address oracle => uint8)) private _oracleVotes;
+    mapping(bytes32 strategyId => mapping(address guardian => Ballot)) private _guardianBallots;
+    mapping(bytes32 strategyId => mapping(address oracle => Ballot)) private _oracleBallots;
+    mapping(bytes32 strategyId => uint256) private _guardianRounds;
+    mapping(bytes32 strategyId => uint256) private _oracleRounds;
 
     /// @inheritdoc IStrategyRegistryV3
     uint256 public guardianThreshold;
@@ -142,18 +145,7 @@ contract StrategyRegistryV3 is AccessControl, IStrategyRegistryV3 {
 
     /// @inheritdoc IStrategyRegistryV3
     function guardianVote(bytes32 strategyId, bool approve) external onlyRole(GUARDIAN_ROLE) {
-        Status target = approve ? Status.PaperTrading : Status.Deprecated;
-        _requireStatus(strategyId, Status.GuardianReview, target);
-        if (_guardianVotes[strategyId][msg.sender] != VOTE_NONE) revert StrategyAlreadyVoted(strategyId, msg.sender);
-        _guardianVotes[strategyId][msg.sender] = approve ? VOTE_APPROVE : VOTE_REJECT;
-
-        Tally storage tally = _tallies[strategyId];
-        uint256 count;
-        if (approve) count = ++tally.guardianApprovals;
-        else count = ++tally.guardianRejections;
-        emit GuardianVoteCast(strategyId, msg.sender, approve, tally.guardianApprovals, tally.guardianRejections);
-
-        if (count >= guardianThreshold) _setStatus(strategyId, Status.GuardianReview, target);
+        _vote(strategyId, true, approve);
     }
 
     /// @inheritdoc IStrategyRegistryV3
@@ -166,18 +158,18 @@ contract StrategyRegistryV3 is AccessControl, IStrategyRegistryV3 {
 
     /// @inheritdoc IStrategyRegistryV3
     function oracleVote(bytes32 strategyId, bool approve) external onlyRole(ORACLE_ROLE) {
-        Status target = approve ? Status.Live : Status.Deprecated;
-        _requireStatus(strategyId, Status.PendingOracleApproval, target);
-        if (_oracleVotes[strategyId][msg.sender] != VOTE_NONE) revert StrategyAlreadyVoted(strategyId, msg.sender);
-        _oracleVotes[strategyId][msg.sender] = approve ? VOTE_APPROVE : VOTE_REJECT;
+        _vote(strategyId, false, approve);
+    }
 
-        Tally storage tally = _tallies[strategyId];
-        uint256 count;
-        if (approve) count = ++tally.oracleApprovals;
-        else count = ++tally.oracleRejections;
-        emit OracleVoteCast(strategyId, msg.sender, approve, tally.oracleApprovals, tally.oracleRejections);
-
-        if (count >= oracleThreshold) _setStatus(strategyId, Status.PendingOracleApproval, target);
+    /// @inheritdoc IStrategyRegistryV3
+    function settleReview(bytes32 strategyId) external {
+        Status status = _recordOf(strategyId).status;
+        bool guardians = status == Status.GuardianReview;
+        if (!guardians && status != Status.PendingOracleApproval) revert StrategyNotInReview(strategyId, status);
+        (uint256 approvals, uint256 rejections, uint256 outstanding) = _count(strategyId, guardians);
+        if (!_settle(strategyId, guardians, approvals, rejections, outstanding)) {
+            revert StrategyReviewUndecided(strategyId, approvals, rejections, outstanding, _threshold(guardians));
+        }
     }
 
     /// @inheritdoc IStrategyRegistryV3
@@ -261,12 +253,17 @@ contract StrategyRegistryV3 is AccessControl, IStrategyRegistryV3 {
 
     /// @inheritdoc IStrategyRegistryV3
     function guardianVoteOf(bytes32 strategyId, address voter) external view returns (uint8) {
-        return _guardianVotes[strategyId][voter];
+        return _currentVote(_guardianBallots[strategyId][voter], _guardianRounds[strategyId]);
     }
 
     /// @inheritdoc IStrategyRegistryV3
     function oracleVoteOf(bytes32 strategyId, address voter) external view returns (uint8) {
-        return _oracleVotes[strategyId][voter];
+        return _currentVote(_oracleBallots[strategyId][voter], _oracleRounds[strategyId]);
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function reviewRounds(bytes32 strategyId) external view returns (uint256 guardianRound, uint256 oracleRound) {
+        return (_guardianRounds[strategyId], _oracleRounds[strategyId]);
     }
 
     // ---------------------------------------------------------------- internals
@@ -324,9 +321,78 @@ contract StrategyRegistryV3 is AccessControl, IStrategyRegistryV3 {
         }
     }
 
+    /// @dev Records the caller's ballot in the stage (`guardians`: guardian review, else oracle approval), emits
+    ///      the tally of current role holders, then decides or resets the review if the tally says so.
+    function _vote(bytes32 strategyId, bool guardians, bool approve) private {
+        Status target = approve ? (guardians ? Status.PaperTrading : Status.Live) : Status.Deprecated;
+        _requireStatus(strategyId, guardians ? Status.GuardianReview : Status.PendingOracleApproval, target);
+        Ballot storage ballot = (guardians ? _guardianBallots : _oracleBallots)[strategyId][msg.sender];
+        uint256 round = (guardians ? _guardianRounds : _oracleRounds)[strategyId];
+        if (ballot.vote != VOTE_NONE && ballot.round == round) revert StrategyAlreadyVoted(strategyId, msg.sender);
+        ballot.vote = approve ? VOTE_APPROVE : VOTE_REJECT;
+        // A round moves on only when a review is reset; 2^32 resets of one review cannot happen in practice.
+        ballot.round = uint32(round);
+
+        (uint256 approvals, uint256 rejections, uint256 outstanding) = _count(strategyId, guardians);
+        if (guardians) emit GuardianVoteCast(strategyId, msg.sender, approve, approvals, rejections);
+        else emit OracleVoteCast(strategyId, msg.sender, approve, approvals, rejections);
+        _settle(strategyId, guardians, approvals, rejections, outstanding);
+    }
+
+    /// @dev Ballots of the current round cast by current holders of the stage's role, and how many holders have not
+    ///      voted in it. Costs two storage reads per role holder.
+    function _count(
+        bytes32 strategyId,
+        bool guardians
+    ) private view returns (uint256 approvals, uint256 rejections, uint256 outstanding) {
+        address[] memory voters = getRoleMembers(guardians ? GUARDIAN_ROLE : ORACLE_ROLE);
+        mapping(address => Ballot) storage ballots = (guardians ? _guardianBallots : _oracleBallots)[strategyId];
+        uint256 round = (guardians ? _guardianRounds : _oracleRounds)[strategyId];
+        for (uint256 i = 0; i < voters.length; ++i) {
+            Ballot memory ballot = ballots[voters[i]];
+            if (ballot.vote == VOTE_NONE || ballot.round != round) continue;
+            if (ballot.vote == VOTE_APPROVE) ++approvals;
+            else ++rejections;
+        }
+        outstanding = voters.length - approvals - rejections;
+    }
+
+    /// @dev k approvals or k rejections decide the stage (rejections first: both reach k only after the threshold
+    ///      was lowered, and then the strategy is not approved); if neither side can reach k even with every
+    ///      outstanding vote, the review starts a new round in which every holder votes afresh. Returns whether
+    ///      anything happened.
+    function _settle(
+        bytes32 strategyId,
+        bool guardians,
+        uint256 approvals,
+        uint256 rejections,
+        uint256 outstanding
+    ) private returns (bool) {
+        Status stage = guardians ? Status.GuardianReview : Status.PendingOracleApproval;
+        uint256 k = _threshold(guardians);
+        if (rejections >= k) {
+            _setStatus(strategyId, stage, Status.Deprecated);
+        } else if (approvals >= k) {
+            _setStatus(strategyId, stage, guardians ? Status.PaperTrading : Status.Live);
+        } else if (approvals + outstanding < k && rejections + outstanding < k) {
+            uint256 round = ++(guardians ? _guardianRounds : _oracleRounds)[strategyId];
+            emit ReviewReset(strategyId, stage, round, approvals, rejections);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    function _threshold(bool guardians) private view returns (uint256) {
+        return guardians ? guardianThreshold : oracleThreshold;
+    }
+
+    function _currentVote(Ballot storage ballot, uint256 round) private view returns (uint8) {
+        return ballot.round == round ? ballot.vote : VOTE_NONE;
+    }
+
     function _view(bytes32 strategyId) private view returns (StrategyView memory out) {
         Record storage record = _records[strategyId];
-        Tally storage tally = _tallies[strategyId];
         PackedRisk memory risk = record.risk;
         out.id = strategyId;
         out.owner = record.owner;
@@ -346,10 +412,8 @@ contract StrategyRegistryV3 is AccessControl, IStrategyRegistryV3 {
             velocityLimit: risk.velocityLimit,
             flashLoansEnabled: risk.flashLoansEnabled
         });
-        out.guardianApprovals = tally.guardianApprovals;
-        out.guardianRejections = tally.guardianRejections;
-        out.oracleApprovals = tally.oracleApprovals;
-        out.oracleRejections = tally.oracleRejections;
+        (out.guardianApprovals, out.guardianRejections, ) = _count(strategyId, true);
+        (out.oracleApprovals, out.oracleRejections, ) = _count(strategyId, false);
     }
 
     function _setGuardianThreshold(uint256 threshold) private {

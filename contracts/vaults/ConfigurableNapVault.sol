@@ -25,7 +25,7 @@ contract ConfigurableNapVault is NapVault, IConfigurableNapVault {
         uint16 newPerformanceFeeBps,
         uint16 newHurdleRateBps
     ) external onlyRole(DEFAULT_ADMIN_ROLE) {
-        _accrueFees();
+        _accrueFeesAndEmit();
         _setFees(newManagementFeeBps, newPerformanceFeeBps, newHurdleRateBps);
     }
 

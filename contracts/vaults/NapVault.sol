@@ -10,47 +10,60 @@ import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {INapVault} from "../interfaces/INapVault.sol";
-import {IERC7540Operator, IERC7540Redeem, IERC7575} from "../interfaces/IERC7540.sol";
+import {IERC7540Operator, IERC7540Redeem, IERC7575, IERC7887Redeem} from "../interfaces/IERC7540.sol";
+import {HotState, HotStateLib} from "./HotState.sol";
 import {RedeemEscrow} from "./RedeemEscrow.sol";
 
 /// @title NapVault
 /// @notice A USDC vault on OpenZeppelin 5's ERC-4626, with fees, linearly unlocking profit, a deposit cap, pausing
-///         of entries, recorded strategy allocations and, when built asynchronous, ERC-7540 redemption.
+///         of entries, recorded strategy allocations and, when built asynchronous, ERC-7540 redemption with
+///         ERC-7887 cancelation.
 ///
-/// Inflation attack: the vault uses OpenZeppelin's virtual shares with a decimals offset of 6 (shares have 12
-/// decimals for 6-decimal USDC). A deposit of `a` assets receives floor(a * (S + 1e6) / (A + 1)) shares, where S is
-/// totalSupply and A totalAssets, so a depositor loses to rounding less than the value of one share unit,
-/// (A + 1) / (S + 1e6) assets. To make that loss reach X assets an attacker must raise A to about X * (S + 1e6),
-/// and the 1e6 virtual shares keep 1e6 / (S + 1e6) of every donation: an attacker holding s shares recovers at most
-/// s / (S + 1e6) of what it donates. With s = 1e6 (a first deposit of 1 unit) the attacker loses half its donation
-/// to make a victim lose at most donation / 1e6 + 2 units (one rounding at deposit, one at redeem), so the attack
-/// never pays.
+/// Books: the vault counts the assets it holds for holders itself (accountedAssets: every deposit, exit, fill,
+/// report and fee changes it) instead of reading its asset balance. totalAssets = accountedAssets - profit still
+/// locked - the management fee since the last accrual. Assets sent to the vault outside deposits and reports
+/// (donations) count for no holder: they cannot move the share price, and claimFees pays them to the fee recipient.
 ///
-/// Profit: the harvester brings profit in with `report`; it is locked and counts in totalAssets only as it unlocks,
-/// linearly over profitUnlockPeriod, so depositing just before a report and leaving just after earns only the part
-/// that unlocked in between, pro rata, as any holder does.
-/// Assets sent to the vault without `report` (donations) count at once.
+/// Inflation attack: donations do not move the price, so a first depositor cannot inflate it; the price moves only
+/// with reported profit, which unlocks linearly to every holder pro rata, and fees. The vault also keeps
+/// OpenZeppelin's virtual shares with a decimals offset of 6 (shares have 12 decimals for 6-decimal USDC): a deposit
+/// of `a` assets receives floor(a * (S + 1e6) / (A + 1)) shares, where S is totalSupply and A totalAssets, so a
+/// depositor loses to rounding less than the value of one share unit, (A + 1) / (S + 1e6) assets.
 ///
-/// Fees: management (annual rate on totalAssets) and performance (share of the rise in price per share above a
-/// high-water mark raised by an annual hurdle rate since the mark was set) are brought to date at each report,
-/// fulfilment, fee change, fee-recipient change and on `accrueFees()` (anyone may call it), and paid as new shares
-/// to the fee recipient. Management fee for the time between two accruals is charged on totalAssets at the second
-/// one; deposits and exits do not accrue, to keep them cheap (see docs/vaults.md).
+/// Profit: the harvester brings profit in with `report`. The performance fee is taken from the gain at once
+/// (performanceFeeBps of the part above the hurdle, hurdleRateBps a year on totalAssets since hurdleStart); the rest
+/// is locked and counts in totalAssets only as it unlocks, linearly over profitUnlockPeriod. So whoever earns a gain
+/// (by holding while it unlocks) pays the performance fee on exactly the part it earns, whenever it enters or
+/// leaves, and no one pays it on principal, after an empty period or not: there is no high-water mark to go stale.
 ///
-/// Asynchronous redemption (ERC-7540, when `isERC7540()`): `requestRedeem` moves shares into the vault; they stay
-/// in totalSupply and keep bearing gains, losses and fees until the fulfiller fills the controller's whole pending
-/// request, no earlier than fulfillmentDelay seconds after its latest request, at the price of that moment
-/// (convertToAssets, rounded down). The shares are then burnt and the assets moved to the redeem escrow, fixed:
-/// from then on the controller bears neither gains nor losses. Claims go through `redeem` / `withdraw` with the
-/// controller as owner, by the controller or its operator; previewRedeem / previewWithdraw revert.
+/// Management fee: managementFeeBps a year of totalAssets, brought to date ("accrued") on every deposit, mint,
+/// withdraw, redeem and fill before the price is computed, and by accrueFees, claimFees, report and the fee
+/// setters. A holder therefore pays it for exactly the time it holds, on the value it holds. Accruals of deposits,
+/// exits and fills round the fee down to a unit (the fraction stays with the holders); accrueFees and the other
+/// explicit accruals carry the fraction to the next one, so that calling accrueFees every block never lowers what
+/// the recipient earns.
 ///
-/// Pausing stops entries (deposit, mint, report): maxDeposit and maxMint return 0. Exits never pause: redeem,
-/// withdraw, requestRedeem, fulfilment and claims stay open, and maxRedeem / maxWithdraw are unchanged.
+/// Fees leave accountedAssets and stay in the vault until claimFees pays them to the fee recipient. What a holder
+/// pays in fees is at most the management fee for the time held on the value held, plus performanceFeeBps of the
+/// reported gains that unlocked to it while it held (docs/vaults.md, docs/invariants.md).
 ///
-/// Invariants: totalSupply equals the sum of balances (the vault's own balance holds pending request shares);
-/// the escrow holds at least totalClaimableAssets; asset balance of the vault >= profit still locked;
-/// every conversion rounds in favour of the vault.
-contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC7540Redeem, IERC7575 {
+/// Asynchronous redemption (ERC-7540, when `isERC7540()`): `requestRedeem` moves shares into the vault, by or for
+/// the controller only (its own call or its operator's), and sets the controller's ready time to now +
+/// fulfillmentDelay. The shares stay in totalSupply and keep bearing gains and the management fee until the fill,
+/// at the price of that moment (convertToAssets, rounded down): the shares are then burnt and the assets moved to the
+/// redeem escrow, fixed. FULFILLER_ROLE may fill from the ready time, anyone FULFILLMENT_GRACE_PERIOD later, so an
+/// exit never depends on the role: a request is claimable by its ready time + the grace period, for its value at
+/// request time less the management fee of that wait (under 0.1% within the hard bounds). The controller may cancel
+/// its pending request at any time (ERC-7887, claimable at once) and take its shares back. Claims go through
+/// `redeem` / `withdraw` with the controller as owner, by the controller or its operator; previewRedeem /
+/// previewWithdraw revert.
+///
+/// Pausing stops entries (deposit, mint, report): maxDeposit and maxMint return 0. Exits never pause.
+///
+/// Invariants: totalSupply equals the sum of balances (the vault's own balance holds pending and canceled request
+/// shares); the vault's asset balance >= accountedAssets; the escrow holds at least totalClaimableAssets; every
+/// conversion rounds in favour of the vault. docs/invariants.md lists them all with the tests that prove them.
+contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC7540Redeem, IERC7575, IERC7887Redeem {
     using Math for uint256;
     using SafeCast for uint256;
 
@@ -60,7 +73,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     bytes32 public constant HARVESTER_ROLE = keccak256("HARVESTER_ROLE");
     /// @notice May pause and unpause entries.
     bytes32 public constant GUARDIAN_ROLE = keccak256("GUARDIAN_ROLE");
-    /// @notice May fill ERC-7540 redeem requests.
+    /// @notice May fill ERC-7540 redeem requests as soon as they are ready.
     bytes32 public constant FULFILLER_ROLE = keccak256("FULFILLER_ROLE");
 
     /// @notice Hard upper bound of the annual management fee: 5%.
@@ -73,51 +86,50 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     uint256 public constant MIN_PROFIT_UNLOCK_PERIOD = 1 hours;
     /// @notice Longest profit unlock period.
     uint256 public constant MAX_PROFIT_UNLOCK_PERIOD = 30 days;
-    /// @notice Longest fulfilment delay of an asynchronous vault.
-    uint256 public constant MAX_FULFILLMENT_DELAY = 30 days;
+    /// @notice Longest fulfilment delay of an asynchronous vault. With the grace period it bounds every exit to
+    ///         8 days and 1 hour, and keeps the management fee of the wait under 0.1% at the highest fee (5% a year).
+    uint256 public constant MAX_FULFILLMENT_DELAY = 7 days;
+    /// @notice Time after a request's ready time from which anyone, not only FULFILLER_ROLE, may fill it.
+    uint256 public constant FULFILLMENT_GRACE_PERIOD = 1 hours;
     /// @notice Most allocations one vault records.
     uint256 public constant MAX_ALLOCATIONS = 20;
 
     bytes4 private constant _IERC7575_ID = 0x2f0a18c5;
     uint256 private constant _BPS = 10_000;
     uint256 private constant _YEAR = 365 days;
-    uint256 private constant _WAD = 1e18;
+    /// @dev Basis points times seconds in a year: the denominator of the management fee.
+    uint256 private constant _FEE_DENOMINATOR = _BPS * _YEAR;
     uint8 private constant _DECIMALS_OFFSET = 6;
     uint256 private constant _VIRTUAL_SHARES = 10 ** _DECIMALS_OFFSET;
-    uint88 private constant _NO_CAP = type(uint88).max;
 
-    /// @dev Everything deposits and exits read, packed in one slot so the hot path costs one cold SLOAD.
-    struct HotState {
-        uint96 lockedProfit; // profit locked at the last report
-        uint32 lastReport; // start of the current unlock
-        uint32 unlockEnd; // end of the current unlock
-        bool paused;
-        uint88 depositCap; // _NO_CAP: none
-    }
-
-    /// @dev Read and written only by fee accrual and fee setters.
-    struct FeeState {
+    /// @dev Fee settings read only by reports, fee claims and fee changes.
+    struct FeeConfig {
         address recipient;
-        uint16 managementBps;
         uint16 performanceBps;
         uint16 hurdleBps;
-        uint32 lastAccrual;
+        uint32 hurdleStart;
+    }
+
+    /// @dev Settings read only by reports and requests, and the carried fraction of the management fee.
+    struct Timing {
+        uint32 profitUnlockPeriod;
+        uint32 fulfillmentDelay;
+        // Fraction of an asset unit of management fee, times _FEE_DENOMINATOR (< 2**39), carried by accrueFees.
+        uint64 feeRemainder;
     }
 
     /// @dev One controller's aggregated request (ERC-7540 request id 0).
     struct RedeemState {
         uint128 pendingShares;
-        uint64 requestedAt;
+        uint64 readyAt;
         uint128 claimableShares;
         uint128 claimableAssets;
+        uint128 canceledShares;
     }
 
     HotState private _hot;
-    FeeState private _fees;
-    uint256 private _highWaterMark;
-    uint32 private _highWaterMarkTime;
-    uint32 private _profitUnlockPeriod;
-    uint32 private _fulfillmentDelay;
+    FeeConfig private _feeConfig;
+    Timing private _timing;
     uint256 private _totalClaimableAssets;
     Allocation[] private _allocations;
     mapping(address controller => RedeemState) private _redeems;
@@ -127,6 +139,8 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     bool private immutable _async;
     uint256 private immutable _createdAt;
     address private immutable _escrow;
+    /// @dev Asset units of one whole token: the unit of the stored deposit cap.
+    uint256 private immutable _capUnit;
 
     /// @notice Deploys a vault with fixed risk level and redemption mode, and grants the roles (none to the deployer).
     /// @param params Economic parameters (bounds checked).
@@ -142,6 +156,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         _async = params.asyncRedeem;
         _createdAt = block.timestamp;
         _escrow = params.asyncRedeem ? address(new RedeemEscrow(params.asset)) : address(0);
+        _capUnit = 10 ** (decimals() - _DECIMALS_OFFSET);
 
         _grantRole(DEFAULT_ADMIN_ROLE, roles.admin);
         _grantIfSet(MANAGER_ROLE, roles.manager);
@@ -149,9 +164,8 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         _grantIfSet(GUARDIAN_ROLE, roles.guardian);
         _grantIfSet(FULFILLER_ROLE, roles.fulfiller);
 
-        _fees.lastAccrual = uint32(block.timestamp);
-        _highWaterMark = _WAD / _VIRTUAL_SHARES; // price of an empty vault: (0 + 1) * 1e18 / (0 + 1e6)
-        _highWaterMarkTime = uint32(block.timestamp);
+        _hot = HotState.wrap(0).withAccounted(block.timestamp, 0);
+        _feeConfig.hurdleStart = uint32(block.timestamp);
         _setFeeRecipient(params.feeRecipient);
         _setFees(params.managementFeeBps, params.performanceFeeBps, params.hurdleRateBps);
         _setDepositCap(params.depositCap);
@@ -160,35 +174,31 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         _setAllocations(initialAllocations);
     }
 
-    // ---------------------------------------------------------------- ERC-4626 hooks and overrides
+    // ---------------------------------------------------------------- ERC-4626
 
-    /// @notice Assets that belong to holders: the vault's asset balance minus profit still locked (rounded down).
-    ///         Assets of filled requests are in the escrow and not counted.
-    /// @return Assets of the holders, rounded down.
-    function totalAssets() public view override(ERC4626, IERC4626) returns (uint256) {
-        return super.totalAssets() - _stillLocked();
+    /// @notice Assets that belong to holders: the vault's books (accountedAssets) minus profit still locked and the
+    ///         management fee since the last accrual, rounded down. Assets of filled requests are in the escrow;
+    ///         assets sent to the vault outside deposits and reports are not counted.
+    /// @return assets Assets of the holders, rounded down.
+    function totalAssets() public view override(ERC4626, IERC4626) returns (uint256 assets) {
+        (, assets, , ) = _accrued(_hot, 0);
     }
 
     /// @notice Most assets `receiver` may deposit: 0 while paused, otherwise depositCap - totalAssets (0 when the
-    ///         cap is reached), or 2**256 - 1 without a cap.
+    ///         cap is reached), and never more than keeps the books within 2**64 - 1 units (the only limit without
+    ///         a cap).
     /// @return Assets that may be deposited now.
     function maxDeposit(address) public view override(ERC4626, IERC4626) returns (uint256) {
-        (uint256 room, ) = _depositRoom();
-        return room;
+        (HotState s, uint256 assets, , ) = _accrued(_hot, 0);
+        return s.room(assets, _capUnit);
     }
 
     /// @notice Most shares `receiver` may mint: the shares maxDeposit buys, rounded down (as convertToShares), so
-    ///         minting them never needs more than maxDeposit; 0 while paused, 2**256 - 1 without a cap.
+    ///         minting them never needs more than maxDeposit; 0 while paused.
     /// @return Shares that may be minted now.
     function maxMint(address) public view override(ERC4626, IERC4626) returns (uint256) {
-        (uint256 room, uint256 assets) = _depositRoom();
-        // 0 and the no-cap sentinel pass through; see triage.
-        // slither-disable-next-line incorrect-equality
-        if (room == 0 || room == type(uint256).max) return room;
-        // convertToShares(room) with the totalAssets just read: the same formula as ERC4626._convertToShares,
-        // written out only to spare a second balanceOf call on the mint path. Checked arithmetic is enough:
-        // room < 2**88, and the supply would have to pass 2**168 shares (1e150 USDC at the first price) to overflow.
-        return (room * (totalSupply() + _VIRTUAL_SHARES)) / (assets + 1);
+        (HotState s, uint256 assets, , ) = _accrued(_hot, 0);
+        return s.room(assets, _capUnit).mulDiv(totalSupply() + _VIRTUAL_SHARES, assets + 1);
     }
 
     /// @notice Synchronous vault: the shares of `owner` (unchanged by pausing). Asynchronous vault: the claimable
@@ -225,103 +235,176 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         return super.previewRedeem(shares);
     }
 
-    /// @notice Synchronous vault: ERC-4626 withdraw (shares rounded up). Asynchronous vault: ERC-7540 claim of
-    ///         `assets` from the filled requests of `controller`, by it or its operator; shares counted against the
-    ///         claim are rounded up (all of them when the whole claim is taken).
+    /// @notice ERC-4626 deposit, shares rounded down. The management fee is brought to date first, so the
+    ///         depositor pays none of it for the time before it entered. Reverts VaultIsPaused while paused.
+    /// @param assets Assets to deposit.
+    /// @param receiver Receives the shares.
+    /// @return shares Shares minted.
+    function deposit(uint256 assets, address receiver) public override(ERC4626, IERC4626) returns (uint256 shares) {
+        (HotState s, uint256 total, , ) = _accrued(_hot, 0);
+        uint256 room = s.room(total, _capUnit);
+        if (assets > room) revert ERC4626ExceededMaxDeposit(receiver, assets, room);
+        // The room is 0 while paused, so this only catches zero-amount entries.
+        if (s.paused()) revert VaultIsPaused();
+        shares = (assets * (totalSupply() + _VIRTUAL_SHARES)) / (total + 1);
+        _hot = s.withDeposit(assets);
+        _enter(receiver, assets, shares);
+    }
+
+    /// @notice ERC-4626 mint, assets charged rounded up. The management fee is brought to date first. Reverts
+    ///         VaultIsPaused while paused.
+    /// @param shares Shares to mint.
+    /// @param receiver Receives the shares.
+    /// @return assets Assets charged.
+    function mint(uint256 shares, address receiver) public override(ERC4626, IERC4626) returns (uint256 assets) {
+        (HotState s, uint256 total, , ) = _accrued(_hot, 0);
+        uint256 supply = totalSupply() + _VIRTUAL_SHARES;
+        assets = (shares * (total + 1) + supply - 1) / supply;
+        uint256 room = s.room(total, _capUnit);
+        // assets (rounded up) <= room exactly when shares <= maxMint (room's shares rounded down).
+        if (assets > room) revert ERC4626ExceededMaxMint(receiver, shares, room.mulDiv(supply, total + 1));
+        if (s.paused()) revert VaultIsPaused();
+        _hot = s.withDeposit(assets);
+        _enter(receiver, assets, shares);
+    }
+
+    /// @notice Synchronous vault: ERC-4626 withdraw, shares burnt rounded up, after bringing the management fee to
+    ///         date. Asynchronous vault: ERC-7540 claim of `assets` from the filled requests of `controller`, by it
+    ///         or its operator; shares counted against the claim are rounded up (all of them when the whole claim
+    ///         is taken).
     /// @param assets Assets to pay out.
     /// @param receiver Receives the assets.
     /// @param controller Share owner (synchronous) or controller of the filled requests (asynchronous).
-    /// @return Shares burnt (synchronous) or counted against the claim (asynchronous).
+    /// @return shares Shares burnt (synchronous) or counted against the claim (asynchronous).
     function withdraw(
         uint256 assets,
         address receiver,
         address controller
-    ) public override(ERC4626, IERC4626) returns (uint256) {
-        if (!_async) return super.withdraw(assets, receiver, controller);
+    ) public override(ERC4626, IERC4626) returns (uint256 shares) {
+        if (!_async) {
+            (HotState s, uint256 total, , ) = _accrued(_hot, 0);
+            uint256 supply = totalSupply() + _VIRTUAL_SHARES;
+            uint256 maxAssets = (balanceOf(controller) * (total + 1)) / supply;
+            if (assets > maxAssets) revert ERC4626ExceededMaxWithdraw(controller, assets, maxAssets);
+            shares = (assets * supply + total) / (total + 1);
+            _hot = s.withExit(assets);
+            _exit(receiver, controller, assets, shares);
+            return shares;
+        }
         _checkControllerOrOperator(controller);
         RedeemState storage request = _redeems[controller];
         uint256 claimableAssets = request.claimableAssets;
         if (assets > claimableAssets) revert ERC4626ExceededMaxWithdraw(controller, assets, claimableAssets);
         uint256 claimableShares = request.claimableShares;
-        uint256 shares =
+        shares =
             assets == claimableAssets
                 ? claimableShares
                 : assets.mulDiv(claimableShares, claimableAssets, Math.Rounding.Ceil);
         _claim(request, receiver, controller, assets, shares);
-        return shares;
     }
 
-    /// @notice Synchronous vault: ERC-4626 redeem (assets rounded down). Asynchronous vault: ERC-7540 claim of
-    ///         `shares` from the filled requests of `controller`, by it or its operator, at their average fill
-    ///         price, rounded down (all the assets when the whole claim is taken).
+    /// @notice Synchronous vault: ERC-4626 redeem, assets paid rounded down, after bringing the management fee to
+    ///         date. Asynchronous vault: ERC-7540 claim of `shares` from the filled requests of `controller`, by it
+    ///         or its operator, at their average fill price, rounded down (all the assets when the whole claim is
+    ///         taken).
     /// @param shares Shares to redeem (synchronous) or to count against the claim (asynchronous).
     /// @param receiver Receives the assets.
     /// @param controller Share owner (synchronous) or controller of the filled requests (asynchronous).
-    /// @return Assets paid out.
+    /// @return assets Assets paid out.
     function redeem(
         uint256 shares,
         address receiver,
         address controller
-    ) public override(ERC4626, IERC4626) returns (uint256) {
-        if (!_async) return super.redeem(shares, receiver, controller);
+    ) public override(ERC4626, IERC4626) returns (uint256 assets) {
+        if (!_async) {
+            (HotState s, uint256 total, , ) = _accrued(_hot, 0);
+            uint256 maxShares = balanceOf(controller);
+            if (shares > maxShares) revert ERC4626ExceededMaxRedeem(controller, shares, maxShares);
+            assets = (shares * (total + 1)) / (totalSupply() + _VIRTUAL_SHARES);
+            _hot = s.withExit(assets);
+            _exit(receiver, controller, assets, shares);
+            return assets;
+        }
         _checkControllerOrOperator(controller);
         RedeemState storage request = _redeems[controller];
         uint256 claimableShares = request.claimableShares;
         if (shares > claimableShares) revert ERC4626ExceededMaxRedeem(controller, shares, claimableShares);
         uint256 claimableAssets = request.claimableAssets;
-        uint256 assets =
+        assets =
             shares == claimableShares
                 ? claimableAssets
                 : shares.mulDiv(claimableAssets, claimableShares, Math.Rounding.Floor);
         _claim(request, receiver, controller, assets, shares);
-        return assets;
-    }
-
-    /// @dev Entries are refused while paused even for zero amounts (maxDeposit / maxMint already refuse the rest).
-    function _deposit(address caller, address receiver, uint256 assets, uint256 shares) internal override {
-        if (_hot.paused) revert VaultIsPaused();
-        super._deposit(caller, receiver, assets, shares);
     }
 
     function _decimalsOffset() internal pure override returns (uint8) {
         return _DECIMALS_OFFSET;
     }
 
-    // ---------------------------------------------------------------- ERC-7540
+    // ---------------------------------------------------------------- ERC-7540 and ERC-7887
 
     /// @inheritdoc IERC7540Redeem
-    /// @dev The caller must be `owner`, its operator, or hold an ERC-20 allowance of `owner` for `shares` (spent).
-    ///      Each request restarts the fulfilment delay of the controller's whole pending amount. Open while paused.
+    /// @dev The caller must be the controller or its operator, so that no one else can delay a controller's
+    ///      request, and must be `owner`, its operator, or hold an ERC-20 allowance of `owner` for `shares`
+    ///      (spent). The controller's ready time becomes now + fulfillmentDelay for its whole pending amount.
+    ///      Open while paused.
     function requestRedeem(uint256 shares, address controller, address owner) external returns (uint256) {
         if (!_async) revert AsyncRedeemNotSupported();
         if (shares == 0) revert ZeroShares();
         if (controller == address(0)) revert ZeroAddress();
+        _checkControllerOrOperator(controller);
         if (owner != msg.sender && !_operators[owner][msg.sender]) _spendAllowance(owner, msg.sender, shares);
         _transfer(owner, address(this), shares);
         RedeemState storage request = _redeems[controller];
         request.pendingShares += shares.toUint128();
-        request.requestedAt = uint64(block.timestamp);
+        request.readyAt = uint64(block.timestamp + _timing.fulfillmentDelay);
         emit RedeemRequest(controller, owner, 0, msg.sender, shares);
         return 0;
     }
 
     /// @inheritdoc INapVault
-    /// @dev Fees are brought to date first, so the shares leaving pay their part. Open while paused.
-    function fulfillRedeem(address controller) external onlyRole(FULFILLER_ROLE) returns (uint256 assets) {
+    function fulfillRedeem(address controller) external returns (uint256 assets) {
         RedeemState storage request = _redeems[controller];
         uint256 shares = request.pendingShares;
         if (shares == 0) revert NothingToFulfill(controller);
-        uint256 readyAt = uint256(request.requestedAt) + _fulfillmentDelay;
+        uint256 readyAt = request.readyAt;
+        if (!hasRole(FULFILLER_ROLE, msg.sender)) readyAt += FULFILLMENT_GRACE_PERIOD;
         if (block.timestamp < readyAt) revert FulfillmentNotReady(controller, readyAt, block.timestamp);
-        _accrueFees();
-        assets = _convertToAssets(shares, Math.Rounding.Floor);
+        (HotState s, uint256 total, , ) = _accrued(_hot, 0);
+        assets = shares.mulDiv(total + 1, totalSupply() + _VIRTUAL_SHARES);
+        _hot = s.withExit(assets);
         request.pendingShares = 0;
+        request.readyAt = 0;
         request.claimableShares += uint128(shares);
         request.claimableAssets += assets.toUint128();
         _totalClaimableAssets += assets;
         _burn(address(this), shares);
         SafeERC20.safeTransfer(IERC20(asset()), _escrow, assets);
         emit RedeemFulfilled(controller, msg.sender, shares, assets);
+    }
+
+    /// @inheritdoc IERC7887Redeem
+    /// @dev Open while paused. Nothing of the request is kept: a later request starts a new delay.
+    function cancelRedeemRequest(uint256, address controller) external {
+        _checkControllerOrOperator(controller);
+        RedeemState storage request = _redeems[controller];
+        uint256 shares = request.pendingShares;
+        if (shares == 0) revert NothingToCancel(controller);
+        request.pendingShares = 0;
+        request.readyAt = 0;
+        request.canceledShares += uint128(shares);
+        emit CancelRedeemRequest(controller, 0, msg.sender);
+    }
+
+    /// @inheritdoc IERC7887Redeem
+    function claimCancelRedeemRequest(uint256, address receiver, address controller) external {
+        _checkControllerOrOperator(controller);
+        RedeemState storage request = _redeems[controller];
+        uint256 shares = request.canceledShares;
+        if (shares == 0) revert NothingToClaim(controller);
+        request.canceledShares = 0;
+        _transfer(address(this), receiver, shares);
+        emit CancelRedeemClaim(controller, receiver, 0, msg.sender, shares);
     }
 
     /// @inheritdoc IERC7540Redeem
@@ -332,6 +415,21 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @inheritdoc IERC7540Redeem
     function claimableRedeemRequest(uint256, address controller) external view returns (uint256) {
         return _redeems[controller].claimableShares;
+    }
+
+    /// @inheritdoc INapVault
+    function pendingRedeemReadyAt(address controller) external view returns (uint256) {
+        return _redeems[controller].readyAt;
+    }
+
+    /// @inheritdoc IERC7887Redeem
+    function pendingCancelRedeemRequest(uint256, address) external pure returns (bool) {
+        return false;
+    }
+
+    /// @inheritdoc IERC7887Redeem
+    function claimableCancelRedeemRequest(uint256, address controller) external view returns (uint256) {
+        return _redeems[controller].canceledShares;
     }
 
     /// @inheritdoc IERC7540Operator
@@ -351,52 +449,65 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         return address(this);
     }
 
-    /// @notice ERC-165: AccessControl, ERC-7575, and for asynchronous vaults ERC-7540 operator and redeem.
+    /// @notice ERC-165: AccessControl, ERC-7575, and for asynchronous vaults ERC-7540 operator and redeem and
+    ///         ERC-7887 redeem cancelation.
     /// @param interfaceId ERC-165 interface id.
     /// @return True when supported.
     function supportsInterface(bytes4 interfaceId) public view override returns (bool) {
         if (interfaceId == _IERC7575_ID) return true;
         if (
             _async &&
-            (interfaceId == type(IERC7540Operator).interfaceId || interfaceId == type(IERC7540Redeem).interfaceId)
+            (interfaceId == type(IERC7540Operator).interfaceId ||
+                interfaceId == type(IERC7540Redeem).interfaceId ||
+                interfaceId == type(IERC7887Redeem).interfaceId)
         ) return true;
         return super.supportsInterface(interfaceId);
     }
 
-    // ---------------------------------------------------------------- roles' actions
+    // ---------------------------------------------------------------- roles' actions and fees
 
     /// @inheritdoc INapVault
     function pause() external onlyRole(GUARDIAN_ROLE) {
-        if (_hot.paused) revert VaultIsPaused();
-        _hot.paused = true;
+        HotState s = _hot;
+        if (s.paused()) revert VaultIsPaused();
+        _hot = s.withPaused(true);
         emit Paused(msg.sender);
     }
 
     /// @inheritdoc INapVault
     function unpause() external onlyRole(GUARDIAN_ROLE) {
-        if (!_hot.paused) revert VaultIsNotPaused();
-        _hot.paused = false;
+        HotState s = _hot;
+        if (!s.paused()) revert VaultIsNotPaused();
+        _hot = s.withPaused(false);
         emit Unpaused(msg.sender);
     }
 
     /// @inheritdoc INapVault
     function report(uint256 gain) external onlyRole(HARVESTER_ROLE) {
-        if (_hot.paused) revert VaultIsPaused();
-        // Fees first, on the state before the new profit (which is locked and not yet earned by holders).
-        _accrueFees();
-        HotState memory hot = _hot;
-        uint256 locked = _stillLocked() + gain;
-        hot.lockedProfit = locked.toUint96();
-        hot.lastReport = uint32(block.timestamp);
-        hot.unlockEnd = uint32(block.timestamp + _profitUnlockPeriod);
-        _hot = hot;
+        if (_hot.paused()) revert VaultIsPaused();
+        (HotState s, uint256 assets, uint256 managementFee) = _accrueCarrying();
+        uint256 performanceFee = _performanceFee(assets, gain);
+        // The rest of the gain joins the holders' books, locked; the fee stays in the vault for the recipient.
+        uint256 net = gain - performanceFee;
+        uint256 accounted = s.accountedAssets() + net;
+        if (accounted > HotStateLib.MAX_AMOUNT) revert ReportTooLarge(accounted, HotStateLib.MAX_AMOUNT);
+        uint256 locked = s.stillLocked() + net;
+        uint256 period = _timing.profitUnlockPeriod;
+        _hot = s.withAccounted(block.timestamp, accounted).withUnlock(locked, period);
         SafeERC20.safeTransferFrom(IERC20(asset()), msg.sender, address(this), gain);
-        emit Reported(msg.sender, gain, locked, hot.unlockEnd);
+        emit FeesAccrued(_feeConfig.recipient, managementFee, performanceFee);
+        emit Reported(msg.sender, gain, performanceFee, locked, block.timestamp + period);
     }
 
     /// @inheritdoc INapVault
     function accrueFees() external {
-        _accrueFees();
+        _accrueFeesAndEmit();
+    }
+
+    /// @inheritdoc INapVault
+    function claimFees() external returns (uint256) {
+        _accrueFeesAndEmit();
+        return _payFees(true);
     }
 
     /// @inheritdoc INapVault
@@ -406,7 +517,9 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     /// @inheritdoc INapVault
     function setFeeRecipient(address recipient) external onlyRole(DEFAULT_ADMIN_ROLE) {
-        _accrueFees();
+        _accrueFeesAndEmit();
+        // Best effort: an old recipient the asset refuses to pay (a blacklisted address) must not block the change.
+        _payFees(false);
         _setFeeRecipient(recipient);
     }
 
@@ -424,7 +537,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     /// @inheritdoc INapVault
     function fulfillmentDelay() external view returns (uint256) {
-        return _fulfillmentDelay;
+        return _timing.fulfillmentDelay;
     }
 
     /// @inheritdoc INapVault
@@ -434,50 +547,61 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     /// @inheritdoc INapVault
     function paused() external view returns (bool) {
-        return _hot.paused;
+        return _hot.paused();
     }
 
     /// @inheritdoc INapVault
     function depositCap() external view returns (uint256) {
-        uint88 cap = _hot.depositCap;
-        // A sentinel set only by the admin; see docs/slither-triage.md.
+        uint256 cap = _hot.depositCap();
+        // A sentinel set only by the constructor or the admin; see docs/slither-triage.md.
         // slither-disable-next-line incorrect-equality
-        return cap == _NO_CAP ? type(uint256).max : cap;
+        return cap == HotStateLib.NO_CAP ? type(uint256).max : cap * _capUnit;
     }
 
     /// @inheritdoc INapVault
     function profitUnlockPeriod() external view returns (uint256) {
-        return _profitUnlockPeriod;
+        return _timing.profitUnlockPeriod;
     }
 
     /// @inheritdoc INapVault
     function managementFeeBps() external view returns (uint256) {
-        return _fees.managementBps;
+        return _hot.managementFeeBps();
     }
 
     /// @inheritdoc INapVault
     function performanceFeeBps() external view returns (uint256) {
-        return _fees.performanceBps;
+        return _feeConfig.performanceBps;
     }
 
     /// @inheritdoc INapVault
     function hurdleRateBps() external view returns (uint256) {
-        return _fees.hurdleBps;
+        return _feeConfig.hurdleBps;
     }
 
     /// @inheritdoc INapVault
     function feeRecipient() external view returns (address) {
-        return _fees.recipient;
+        return _feeConfig.recipient;
     }
 
     /// @inheritdoc INapVault
     function lastFeeAccrual() external view returns (uint256) {
-        return _fees.lastAccrual;
+        return _hot.lastAccrual();
     }
 
     /// @inheritdoc INapVault
-    function highWaterMark() external view returns (uint256 pricePerShareWad, uint256 setAt) {
-        return (_highWaterMark, _highWaterMarkTime);
+    function accountedAssets() external view returns (uint256) {
+        return _hot.accountedAssets();
+    }
+
+    /// @inheritdoc INapVault
+    function feesOwed() external view returns (uint256) {
+        (HotState s, , , ) = _accrued(_hot, 0);
+        return IERC20(asset()).balanceOf(address(this)) - s.accountedAssets();
+    }
+
+    /// @inheritdoc INapVault
+    function hurdleStart() external view returns (uint256) {
+        return _feeConfig.hurdleStart;
     }
 
     /// @inheritdoc INapVault
@@ -486,8 +610,8 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         view
         returns (uint256 lockedAtReport, uint256 lastReport, uint256 unlockEnd, uint256 stillLocked)
     {
-        HotState memory hot = _hot;
-        return (hot.lockedProfit, hot.lastReport, hot.unlockEnd, _stillLocked());
+        HotState s = _hot;
+        return (s.lockedProfit(), s.lastReport(), s.unlockEnd(), s.stillLocked());
     }
 
     /// @inheritdoc INapVault
@@ -507,66 +631,73 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     // ---------------------------------------------------------------- internal
 
-    /// @dev Room left under the cap (0 while paused, 2**256 - 1 without a cap) and totalAssets when it was needed.
-    ///      Fields of the packed hot slot: one cold SLOAD, the rest warm.
-    function _depositRoom() private view returns (uint256 room, uint256 assets) {
-        if (_hot.paused) return (0, 0);
-        uint256 cap = _hot.depositCap;
-        // A sentinel set only by the admin; see docs/slither-triage.md.
-        // slither-disable-next-line incorrect-equality
-        if (cap == _NO_CAP) return (type(uint256).max, 0);
-        assets = super.totalAssets() - _stillLocked();
-        room = cap > assets ? cap - assets : 0;
+    /// @dev `s` with the management fee brought to date (HotStateLib.accrue), nothing written; `carried` is the
+    ///      fraction of a unit left by the previous explicit accrual (0 on deposits, exits and fills).
+    function _accrued(
+        HotState s,
+        uint256 carried
+    ) private view returns (HotState next, uint256 assets, uint256 fee, uint256 remainder) {
+        return s.accrue(carried, _FEE_DENOMINATOR);
     }
 
-    /// @dev Profit still locked now: lockedProfit * (unlockEnd - now) / (unlockEnd - lastReport), rounded down.
-    ///      On the hot path of every deposit and exit, so it reads the end of the unlock first and uses plain
-    ///      arithmetic: lockedProfit < 2**96 and unlockEnd - now < 2**32, so the product cannot overflow, and
-    ///      unlockEnd > now >= lastReport makes the divisor non-zero.
-    function _stillLocked() private view returns (uint256) {
-        uint256 end = _hot.unlockEnd;
-        if (block.timestamp >= end) return 0;
-        unchecked {
-            return (uint256(_hot.lockedProfit) * (end - block.timestamp)) / (end - _hot.lastReport);
-        }
+    /// @dev Brings the management fee to date carrying the fraction of a unit to the next accrual (written).
+    function _accrueCarrying() private returns (HotState s, uint256 assets, uint256 fee) {
+        uint256 remainder;
+        (s, assets, fee, remainder) = _accrued(_hot, _timing.feeRemainder);
+        _hot = s;
+        _timing.feeRemainder = uint64(remainder);
     }
 
-    /// @dev Brings fees to date. Management fee: totalAssets * bps * elapsed / (10,000 * 365 days). Performance
-    ///      fee: performanceBps of (price - threshold) * supply, where price is the price per share after the
-    ///      management fee and threshold = highWaterMark * (1 + hurdle * (now - markTime) / 365 days); then the mark
-    ///      moves to the price after fees. Fee shares = fee * (supply + 1e6) / (totalAssets - fee + 1), rounded
-    ///      down, so that they are worth the fee and no more. All amounts are rounded down (for the holders).
-    function _accrueFees() internal {
-        FeeState memory fees = _fees;
-        uint256 elapsed = block.timestamp - fees.lastAccrual;
-        // A timestamp difference; see docs/slither-triage.md.
-        // slither-disable-next-line incorrect-equality
-        if (elapsed == 0) return;
-        _fees.lastAccrual = uint32(block.timestamp);
-        uint256 supply = totalSupply();
-        // No shares means no one to charge; see docs/slither-triage.md.
-        // slither-disable-next-line incorrect-equality
-        if (supply == 0) return;
+    /// @dev _accrueCarrying with its FeesAccrued event.
+    function _accrueFeesAndEmit() internal {
+        (, , uint256 managementFee) = _accrueCarrying();
+        emit FeesAccrued(_feeConfig.recipient, managementFee, 0);
+    }
 
-        uint256 assets = totalAssets();
-        uint256 virtualSupply = supply + _VIRTUAL_SHARES;
-        uint256 managementFee = Math.min(assets.mulDiv(fees.managementBps * elapsed, _BPS * _YEAR), assets);
-        uint256 price = (assets - managementFee + 1).mulDiv(_WAD, virtualSupply);
-        uint256 mark = _highWaterMark;
-        uint256 threshold = mark + mark.mulDiv(fees.hurdleBps * (block.timestamp - _highWaterMarkTime), _BPS * _YEAR);
-        uint256 performanceFee = 0;
-        if (price > threshold) {
-            performanceFee = (price - threshold).mulDiv(supply, _WAD).mulDiv(fees.performanceBps, _BPS);
+    /// @dev Pays the fee recipient every asset the vault holds beyond its books (fees brought to date, and
+    ///      anything sent to it outside deposits and reports). Unless `required`, a transfer the asset refuses
+    ///      pays nothing (returns 0) and leaves the assets in the vault.
+    function _payFees(bool required) private returns (uint256 assets) {
+        IERC20 token = IERC20(asset());
+        assets = token.balanceOf(address(this)) - _hot.accountedAssets();
+        address recipient = _feeConfig.recipient;
+        if (required) {
+            SafeERC20.safeTransfer(token, recipient, assets);
+        } else if (!SafeERC20.trySafeTransfer(token, recipient, assets)) {
+            return 0;
         }
-        uint256 fee = managementFee + performanceFee;
-        uint256 feeShares = fee.mulDiv(virtualSupply, assets - fee + 1);
-        if (feeShares > 0) _mint(fees.recipient, feeShares);
-        uint256 priceAfter = (assets + 1).mulDiv(_WAD, virtualSupply + feeShares);
-        if (price > threshold) {
-            _highWaterMark = priceAfter;
-            _highWaterMarkTime = uint32(block.timestamp);
+        emit FeesClaimed(recipient, assets);
+    }
+
+    /// @dev Performance fee of a report of `gain` when holders have `assets`: performanceBps of the gain above the
+    ///      hurdle (hurdleBps a year of `assets` since hurdleStart), rounded down. A gain that clears the hurdle
+    ///      restarts it; a smaller one uses up the hurdle's time in proportion (rounded down, so holders keep the
+    ///      rest), so that reporting often or reporting nothing never shortens the hurdle.
+    function _performanceFee(uint256 assets, uint256 gain) private returns (uint256) {
+        FeeConfig memory config = _feeConfig;
+        uint256 start = config.hurdleStart;
+        uint256 hurdle = assets.mulDiv(config.hurdleBps * (block.timestamp - start), _FEE_DENOMINATOR);
+        if (gain >= hurdle) {
+            _feeConfig.hurdleStart = uint32(block.timestamp);
+            return ((gain - hurdle) * config.performanceBps) / _BPS;
         }
-        emit FeesAccrued(fees.recipient, managementFee, performanceFee, feeShares, priceAfter);
+        _feeConfig.hurdleStart = uint32(start + ((block.timestamp - start) * gain) / hurdle);
+        return 0;
+    }
+
+    /// @dev Pulls `assets` from the caller, then mints (as OpenZeppelin's _deposit, without its indirections).
+    function _enter(address receiver, uint256 assets, uint256 shares) private {
+        SafeERC20.safeTransferFrom(IERC20(asset()), msg.sender, address(this), assets);
+        _mint(receiver, shares);
+        emit Deposit(msg.sender, receiver, assets, shares);
+    }
+
+    /// @dev Spends the caller's allowance, burns, then pays (as OpenZeppelin's _withdraw, without its indirections).
+    function _exit(address receiver, address owner, uint256 assets, uint256 shares) private {
+        if (msg.sender != owner) _spendAllowance(owner, msg.sender, shares);
+        _burn(owner, shares);
+        SafeERC20.safeTransfer(IERC20(asset()), receiver, assets);
+        emit Withdraw(msg.sender, receiver, owner, assets, shares);
     }
 
     function _claim(
@@ -597,7 +728,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     function _setFeeRecipient(address recipient) internal {
         if (recipient == address(0)) revert ZeroAddress();
-        _fees.recipient = recipient;
+        _feeConfig.recipient = recipient;
         emit FeeRecipientUpdated(recipient);
     }
 
@@ -609,30 +740,36 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
             revert PerformanceFeeTooHigh(performanceBps, MAX_PERFORMANCE_FEE_BPS);
         }
         if (hurdleBps > MAX_HURDLE_RATE_BPS) revert HurdleRateTooHigh(hurdleBps, MAX_HURDLE_RATE_BPS);
-        _fees.managementBps = managementBps;
-        _fees.performanceBps = performanceBps;
-        _fees.hurdleBps = hurdleBps;
+        _hot = _hot.withManagementFeeBps(managementBps);
+        _feeConfig.performanceBps = performanceBps;
+        _feeConfig.hurdleBps = hurdleBps;
         emit FeesUpdated(managementBps, performanceBps, hurdleBps);
     }
 
     function _setDepositCap(uint256 cap) internal {
-        uint88 stored = cap >= _NO_CAP ? _NO_CAP : uint88(cap);
-        _hot.depositCap = stored;
-        emit DepositCapUpdated(stored == _NO_CAP ? type(uint256).max : cap);
+        uint256 unit = _capUnit;
+        if (cap >= HotStateLib.NO_CAP * unit) {
+            _hot = _hot.withDepositCap(HotStateLib.NO_CAP);
+            emit DepositCapUpdated(type(uint256).max);
+            return;
+        }
+        if (cap % unit != 0) revert DepositCapNotWholeTokens(cap, unit);
+        _hot = _hot.withDepositCap(cap / unit);
+        emit DepositCapUpdated(cap);
     }
 
     function _setProfitUnlockPeriod(uint32 period) internal {
         if (period < MIN_PROFIT_UNLOCK_PERIOD || period > MAX_PROFIT_UNLOCK_PERIOD) {
             revert ProfitUnlockPeriodOutOfBounds(period, MIN_PROFIT_UNLOCK_PERIOD, MAX_PROFIT_UNLOCK_PERIOD);
         }
-        _profitUnlockPeriod = period;
+        _timing.profitUnlockPeriod = period;
         emit ProfitUnlockPeriodUpdated(period);
     }
 
     function _setFulfillmentDelay(uint32 delay) internal {
         uint256 maxDelay = _async ? MAX_FULFILLMENT_DELAY : 0;
         if (delay > maxDelay) revert FulfillmentDelayOutOfBounds(delay, maxDelay);
-        _fulfillmentDelay = delay;
+        _timing.fulfillmentDelay = delay;
         emit FulfillmentDelayUpdated(delay);
     }
 

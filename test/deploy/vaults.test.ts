@@ -1,8 +1,17 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
-import { ConfigurableNapVault__factory, TestUSDC__factory } from "../../typechain-types";
-import { RiskLevel, VAULT_IDS, deployLens, deployVaults, vaultConfigs } from "../../deploy/vaults";
+import { ConfigurableNapVault__factory, NapVault__factory, TestUSDC__factory } from "../../typechain-types";
+import {
+  RiskLevel,
+  VAULT_IDS,
+  deployVaults,
+  vaultConfigs,
+  vaultConstructorArgs,
+  vaultContractName,
+  vaultExpectations,
+} from "../../deploy/vaults";
+import { deployLocal } from "./helpers";
 
 const ROLES = ["MANAGER_ROLE", "HARVESTER_ROLE", "GUARDIAN_ROLE", "FULFILLER_ROLE"].map((r) => ethers.id(r));
 
@@ -18,8 +27,12 @@ async function deployed() {
     feeRecipient: feeRecipient.address,
   };
   const vaults = await deployVaults(deployer, await usdc.getAddress(), roles);
-  const lens = await deployLens(deployer);
-  return { deployer, usdc, roles, vaults, lens };
+  return { deployer, usdc, roles, vaults };
+}
+
+/** The vaults as the system deployment (ignition/modules/vaults.ts) creates them. */
+async function systemVaults() {
+  return (await deployLocal("vaults")).file;
 }
 
 describe("deploy/vaults", () => {
@@ -70,47 +83,44 @@ describe("deploy/vaults", () => {
     const { roles, vaults } = await loadFixture(deployed);
     const admin = await ethers.getSigner(roles.admin);
     const configurable = ConfigurableNapVault__factory.connect(vaults.configurable.address, admin);
-    await expect(configurable.setDepositCap(1n)).to.emit(configurable, "DepositCapUpdated").withArgs(1n);
+    await expect(configurable.setDepositCap(10n ** 6n))
+      .to.emit(configurable, "DepositCapUpdated")
+      .withArgs(10n ** 6n);
   });
 
-  it("reuses recorded addresses instead of deploying again", async () => {
-    const { deployer, usdc, roles, vaults, lens } = await loadFixture(deployed);
-    const before = await ethers.provider.getTransactionCount(deployer.address);
-    const existing = Object.fromEntries(
-      VAULT_IDS.map((id) => [id, { address: vaults[id].address, block: vaults[id].block }]),
-    );
-    const again = await deployVaults(deployer, await usdc.getAddress(), roles, existing);
-    const lensAgain = await deployLens(deployer, { address: lens.address, block: lens.block });
-    expect(await ethers.provider.getTransactionCount(deployer.address)).to.equal(before);
-    for (const id of VAULT_IDS) expect(again[id].address).to.equal(vaults[id].address);
-    expect(lensAgain.address).to.equal(lens.address);
-    expect(await lensAgain.contract.vaults([vaults.hedged.address])).to.have.length(1);
-
-    const partial = await deployVaults(deployer, await usdc.getAddress(), roles, {
-      conservative: existing.conservative,
-    });
-    expect(partial.conservative.address).to.equal(vaults.conservative.address);
-    expect(partial.moderate.address).to.not.equal(vaults.moderate.address);
+  it("the Ignition module deploys each vault as its configuration says, from its own creation transaction", async () => {
+    const file = await loadFixture(systemVaults);
+    const timelock = file.contracts.TimelockController!.address;
+    for (const id of VAULT_IDS) {
+      const { address, block } = file.vaults[id];
+      const vault = NapVault__factory.connect(address, ethers.provider);
+      for (const [getter, expected] of vaultExpectations(vaultConfigs[id], file.usdc.address, timelock)) {
+        expect(await vault[getter](), `${id} ${getter}`).to.equal(expected);
+      }
+      const [creation] = (await ethers.provider.getBlock(block, false))!.transactions;
+      expect((await ethers.provider.getTransactionReceipt(creation))!.contractAddress).to.equal(address);
+    }
   });
 
-  it("refuses a recorded address without code", async () => {
-    const { deployer, usdc, roles } = await loadFixture(deployed);
-    const nowhere = { address: ethers.Wallet.createRandom().address, block: 1 };
-    expect(await rejection(deployVaults(deployer, await usdc.getAddress(), roles, { moderate: nowhere }))).to.equal(
-      `vault moderate: no contract at the recorded address ${nowhere.address}`,
-    );
-    expect(await rejection(deployLens(deployer, nowhere))).to.equal(
-      `VaultLens: no contract at the recorded address ${nowhere.address}`,
-    );
+  it("what the audit expects of a vault is what its constructor is given", () => {
+    const roles = { admin: "T", manager: "T", harvester: "R", guardian: "G", fulfiller: "R", feeRecipient: "F" };
+    for (const id of VAULT_IDS) {
+      const config = vaultConfigs[id];
+      const [params] = vaultConstructorArgs(config, "U", roles);
+      const expected = Object.fromEntries(vaultExpectations(config, "U", "F"));
+      expect(expected.asset).to.equal(params.asset);
+      expect(expected.name).to.equal(params.name);
+      expect(expected.symbol).to.equal(params.symbol);
+      expect(expected.riskLevel).to.equal(BigInt(params.riskLevel));
+      expect(expected.isERC7540).to.equal(params.asyncRedeem);
+      expect(expected.managementFeeBps).to.equal(BigInt(params.managementFeeBps));
+      expect(expected.performanceFeeBps).to.equal(BigInt(params.performanceFeeBps));
+      expect(expected.hurdleRateBps).to.equal(BigInt(params.hurdleRateBps));
+      expect(expected.depositCap).to.equal(params.depositCap);
+      expect(expected.profitUnlockPeriod).to.equal(BigInt(params.profitUnlockPeriod));
+      expect(expected.fulfillmentDelay).to.equal(BigInt(params.fulfillmentDelay));
+      expect(expected.feeRecipient).to.equal(params.feeRecipient);
+      expect(vaultContractName(config)).to.equal(id === "configurable" ? "ConfigurableNapVault" : "NapVault");
+    }
   });
 });
-
-/** The message a promise is rejected with; fails the test when it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error("expected a rejection");
-}

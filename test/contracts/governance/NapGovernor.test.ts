@@ -116,8 +116,12 @@ describe("NapGovernor", () => {
     expect(listed.eta).to.equal(0n);
     expect(listed.quorum).to.equal(40n * E18);
     expect(listed.targets).to.deep.equal([target]);
-    expect(listed[12]).to.deep.equal([0n]); // `values` is shadowed by Result.values()
-    expect(listed.calldatas).to.deep.equal([calldata]);
+    expect(listed.length).to.equal(12); // a page leaves out values and calldata
+    const full = await f.governor.getProposal(1n);
+    expect(full.targets).to.deep.equal([target]);
+    expect(full[12]).to.deep.equal([0n]); // `values` is shadowed by Result.values()
+    expect(full.calldatas).to.deep.equal([calldata]);
+    expect(full.description).to.equal(DESCRIPTION);
 
     // queue after the deadline
     await time.increaseTo(t0 + VOTING_DELAY + VOTING_PERIOD + 1);

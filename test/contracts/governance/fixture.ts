@@ -31,10 +31,10 @@ export function stateBitmap(...states: number[]): string {
 /**
  * Token (voters: forVoter 400, againstVoter 300, abstainVoter 200, proposer 100 NAP = 1000 total), timelock
  * administered only by itself, governor as proposer and canceller, anyone as executor, and a registry whose admin is
- * the timelock.
+ * the timelock; `guardian` is the governor's proposal guardian.
  */
 export async function deployGovernance() {
-  const [deployer, forVoter, againstVoter, abstainVoter, proposer, stranger] = await ethers.getSigners();
+  const [deployer, forVoter, againstVoter, abstainVoter, proposer, stranger, guardian] = await ethers.getSigners();
   const token = (await ethers.deployContract("NapToken", [
     deployer.address,
     deployer.address,
@@ -59,6 +59,7 @@ export async function deployGovernance() {
     VOTING_PERIOD,
     PROPOSAL_THRESHOLD,
     QUORUM_PERCENT,
+    guardian.address,
   ])) as unknown as NapGovernor;
   await timelock.grantRole(await timelock.PROPOSER_ROLE(), await governor.getAddress());
   await timelock.grantRole(await timelock.CANCELLER_ROLE(), await governor.getAddress());
@@ -82,5 +83,6 @@ export async function deployGovernance() {
     abstainVoter,
     proposer,
     stranger,
+    guardian,
   };
 }

@@ -1,6 +1,12 @@
 /**
- * Property: random transition attempts by random accounts succeed exactly when the transition table allows them,
- * and otherwise fail with the error the table implies; after every attempt the chain matches a model of the table.
+ * Handler-based invariant test: random transition attempts by random accounts, mixed with hostile role changes
+ * (the admin revoking and granting guardians and oracles mid-review, holders renouncing), threshold changes,
+ * griefing voters (random accounts voting either way) and permissionless `settleReview` calls. Each attempt
+ * succeeds exactly when the transition table and the review rules allow it, and otherwise fails with the error they
+ * imply; after every attempt the chain matches the model: status, pausedFrom, lastStatusChange, the tallies of
+ * current holders, every account's current ballot and the review rounds. The review rules of the model: only
+ * ballots of current holders in the current round count; k rejections deprecate (checked first), k approvals
+ * advance, and a tally neither side can complete with the outstanding holders starts a new round.
  * Runs: REGISTRY_PROPERTY_RUNS, else PROPERTY_RUNS (default 60 sequences of 15 to 40 attempts).
  */
 import { expect } from "chai";
@@ -25,9 +31,13 @@ const OPS = [
   "resume",
   "deprecate",
 ] as const;
-type Op = (typeof OPS)[number];
+/** Hostile or administrative moves that change who votes and how many votes decide. */
+const ADMIN_OPS = ["revoke", "renounce", "grant", "setThreshold", "settleReview"] as const;
+type LifecycleOp = (typeof OPS)[number];
+type Op = LifecycleOp | (typeof ADMIN_OPS)[number];
 type RoleName = "SCREENER" | "GUARDIAN" | "MANAGER" | "ORACLE";
-const ROLE_OF: Record<Op, RoleName> = {
+type VoterRole = "GUARDIAN" | "ORACLE";
+const ROLE_OF: Record<LifecycleOp, RoleName> = {
   passScreening: "SCREENER",
   failScreening: "SCREENER",
   guardianVote: "GUARDIAN",
@@ -47,6 +57,8 @@ interface Attempt {
   approve: boolean;
   /** Seconds to move the clock before the attempt (besides Hardhat's one second per block). */
   jump: number;
+  /** For role changes and thresholds: guardians (true) or oracles (false). */
+  guardians: boolean;
 }
 
 interface ModelStrategy {
@@ -54,8 +66,16 @@ interface ModelStrategy {
   status: StatusValue;
   pausedFrom: StatusValue;
   lastStatusChange: number;
+  /** Ballots of the current round, by voter (true: approve), whether or not the voter still holds the role. */
   guardianVotes: Map<string, boolean>;
   oracleVotes: Map<string, boolean>;
+  guardianRound: number;
+  oracleRound: number;
+}
+
+interface Model {
+  holders: Record<VoterRole, Set<string>>;
+  threshold: Record<VoterRole, number>;
 }
 
 type Outcome = { ok: true; to?: StatusValue } | { ok: false; error: string; args: (string | number | bigint)[] };
@@ -74,6 +94,11 @@ async function deployForProperty() {
     GUARDIAN: [g1, g2, g3],
     MANAGER: [manager],
     ORACLE: [o1, o2],
+  };
+  // Accounts the admin may make guardians or oracles besides the initial ones (and revoke again).
+  const pools: Record<VoterRole, HardhatEthersSigner[]> = {
+    GUARDIAN: [g1, g2, g3, signers[10]],
+    ORACLE: [o1, o2, signers[11]],
   };
   const roleIds: Record<RoleName, string> = {
     SCREENER: await registry.SCREENER_ROLE(),
@@ -101,7 +126,7 @@ async function deployForProperty() {
   await registry.connect(o1).oracleVote(ids[2], true);
   await registry.connect(o2).oracleVote(ids[2], true);
   const accounts = [screener, g1, g2, g3, manager, o1, o2, owner, stranger, admin];
-  return { registry, holders, roleIds, ids, accounts };
+  return { registry, holders, pools, roleIds, ids, accounts, admin };
 }
 
 /** Biased toward moves that advance a strategy (votes, the right role, mostly one strategy) so that sequences reach
@@ -109,6 +134,8 @@ async function deployForProperty() {
 const attemptArb: fc.Arbitrary<Attempt> = fc.record({
   op: fc.constantFrom<Op>(
     ...OPS,
+    ...ADMIN_OPS,
+    "settleReview",
     "passScreening",
     "guardianVote",
     "guardianVote",
@@ -124,9 +151,44 @@ const attemptArb: fc.Arbitrary<Attempt> = fc.record({
   strategy: fc.nat(2),
   approve: fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 }),
   jump: fc.constantFrom(0, 40, 100),
+  guardians: fc.boolean(),
 });
 
-function predict(s: ModelStrategy, a: Attempt, actor: string, hasRole: boolean, roleId: string, now: number): Outcome {
+/** Approvals, rejections and outstanding holders of a stage, counting only current holders' ballots. */
+function tally(votes: Map<string, boolean>, holders: Set<string>) {
+  let approvals = 0;
+  let rejections = 0;
+  for (const [voter, approve] of votes) {
+    if (!holders.has(voter)) continue;
+    if (approve) approvals++;
+    else rejections++;
+  }
+  return { approvals, rejections, outstanding: holders.size - approvals - rejections };
+}
+
+/** The review rule: what the tally does to a stage (undefined: nothing). */
+function settleOutcome(
+  role: VoterRole,
+  t: { approvals: number; rejections: number; outstanding: number },
+  k: number,
+): StatusValue | "reset" | undefined {
+  if (t.rejections >= k) return Status.Deprecated;
+  if (t.approvals >= k) return role === "GUARDIAN" ? Status.PaperTrading : Status.Live;
+  if (t.approvals + t.outstanding < k && t.rejections + t.outstanding < k) return "reset";
+  return undefined;
+}
+
+type Prediction = Outcome & { reset?: boolean };
+
+function predict(
+  s: ModelStrategy,
+  a: Attempt,
+  actor: string,
+  hasRole: boolean,
+  roleId: string,
+  now: number,
+  m: Model,
+): Prediction {
   if (!hasRole) return { ok: false, error: "AccessControlUnauthorizedAccount", args: [actor, roleId] };
   const illegal = (to: StatusValue): Outcome => ({
     ok: false,
@@ -146,8 +208,11 @@ function predict(s: ModelStrategy, a: Attempt, actor: string, hasRole: boolean, 
       if (s.status !== stage) return illegal(target);
       const votes = guardian ? s.guardianVotes : s.oracleVotes;
       if (votes.has(actor)) return { ok: false, error: "StrategyAlreadyVoted", args: [s.id, actor] };
-      const same = [...votes.values()].filter((v) => v === a.approve).length + 1;
-      return { ok: true, to: same >= K ? target : undefined };
+      const role: VoterRole = guardian ? "GUARDIAN" : "ORACLE";
+      const after = new Map(votes).set(actor, a.approve);
+      const outcome = settleOutcome(role, tally(after, m.holders[role]), m.threshold[role]);
+      if (outcome === "reset") return { ok: true, reset: true };
+      return { ok: true, to: outcome };
     }
     case "completePaperTrading":
       if (s.status !== Status.PaperTrading) return illegal(Status.PendingOracleApproval);
@@ -163,7 +228,25 @@ function predict(s: ModelStrategy, a: Attempt, actor: string, hasRole: boolean, 
       return s.status === Status.Paused ? { ok: true, to: s.pausedFrom } : illegal(s.status);
     case "deprecate":
       return s.status === Status.Deprecated ? illegal(Status.Deprecated) : { ok: true, to: Status.Deprecated };
+    default:
+      throw new Error(`not a lifecycle op: ${a.op}`);
   }
+}
+
+function predictSettle(s: ModelStrategy, m: Model): Prediction {
+  const role: VoterRole | undefined =
+    s.status === Status.GuardianReview ? "GUARDIAN" : s.status === Status.PendingOracleApproval ? "ORACLE" : undefined;
+  if (!role) return { ok: false, error: "StrategyNotInReview", args: [s.id, s.status] };
+  const t = tally(role === "GUARDIAN" ? s.guardianVotes : s.oracleVotes, m.holders[role]);
+  const outcome = settleOutcome(role, t, m.threshold[role]);
+  if (outcome === undefined) {
+    return {
+      ok: false,
+      error: "StrategyReviewUndecided",
+      args: [s.id, t.approvals, t.rejections, t.outstanding, m.threshold[role]],
+    };
+  }
+  return outcome === "reset" ? { ok: true, reset: true } : { ok: true, to: outcome };
 }
 
 function send(registry: StrategyRegistryV3, signer: HardhatEthersSigner, a: Attempt, id: string) {
@@ -173,8 +256,10 @@ function send(registry: StrategyRegistryV3, signer: HardhatEthersSigner, a: Atte
       return r.guardianVote(id, a.approve);
     case "oracleVote":
       return r.oracleVote(id, a.approve);
+    case "settleReview":
+      return r.settleReview(id);
     default:
-      return r[a.op](id);
+      return r[a.op as Exclude<LifecycleOp, "guardianVote" | "oracleVote">](id);
   }
 }
 
@@ -196,25 +281,35 @@ const WALK: Attempt[] = (
     ["deprecate", "holder", 1, true, 0],
     ["resume", "holder", 1, true, 0], // illegal: deprecated is terminal
   ] as const
-).map(([op, actor, pick, approve, jump]) => ({ op, actor, pick, strategy: 0, approve, jump }));
+).map(([op, actor, pick, approve, jump]) => ({ op, actor, pick, strategy: 0, approve, jump, guardians: true }));
 
-describe("StrategyRegistryV3 transition table (property)", () => {
-  it(`accepts exactly the moves the table allows (${RUNS} sequences: a fixed walk, then random ones)`, async function () {
+describe("StrategyRegistryV3 transition table and reviews under hostile role changes (invariant)", () => {
+  it(`accepts exactly the moves the table and the review rules allow (${RUNS} sequences: a fixed walk, then random ones)`, async function () {
     this.timeout(0);
     const reached = new Set<number>();
     let successes = 0;
     let failures = 0;
+    let resets = 0;
+    let roleChanges = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(attemptArb, { minLength: 15, maxLength: 40 }), async (attempts) => {
-        const { registry, holders, roleIds, ids, accounts } = await loadFixture(deployForProperty);
+        const { registry, holders, pools, roleIds, ids, accounts, admin } = await loadFixture(deployForProperty);
+        const m: Model = {
+          holders: {
+            GUARDIAN: new Set(holders.GUARDIAN.map((h) => h.address)),
+            ORACLE: new Set(holders.ORACLE.map((h) => h.address)),
+          },
+          threshold: { GUARDIAN: K, ORACLE: K },
+        };
+        const everyone = [...new Set([...pools.GUARDIAN, ...pools.ORACLE, ...accounts].map((a) => a.address))];
         const model: ModelStrategy[] = [];
         for (const id of ids) {
           const view = await registry.getStrategy(id);
-          const votes = async (read: (voter: string) => Promise<bigint>, voters: HardhatEthersSigner[]) => {
+          const votes = async (read: (voter: string) => Promise<bigint>) => {
             const map = new Map<string, boolean>();
-            for (const v of voters) {
-              const vote = await read(v.address);
-              if (vote !== 0n) map.set(v.address, vote === 1n);
+            for (const v of everyone) {
+              const vote = await read(v);
+              if (vote !== 0n) map.set(v, vote === 1n);
             }
             return map;
           };
@@ -223,23 +318,75 @@ describe("StrategyRegistryV3 transition table (property)", () => {
             status: Number(view.status) as StatusValue,
             pausedFrom: Number(view.pausedFrom) as StatusValue,
             lastStatusChange: Number(view.lastStatusChange),
-            guardianVotes: await votes((v) => registry.guardianVoteOf(id, v), holders.GUARDIAN),
-            oracleVotes: await votes((v) => registry.oracleVoteOf(id, v), holders.ORACLE),
+            guardianVotes: await votes((v) => registry.guardianVoteOf(id, v)),
+            oracleVotes: await votes((v) => registry.oracleVoteOf(id, v)),
+            guardianRound: 0,
+            oracleRound: 0,
           });
         }
         for (const a of attempts) {
-          const role = ROLE_OF[a.op];
-          const signer = a.actor === "holder" ? holders[role][a.pick % holders[role].length] : accounts[a.actor];
-          const hasRole = holders[role].some((h) => h.address === signer.address);
           const s = model[a.strategy];
           const now = (await time.latest()) + 1 + a.jump;
           await time.setNextBlockTimestamp(now);
-          const expected = predict(s, a, signer.address, hasRole, roleIds[role], now);
+          const voterRole: VoterRole = a.guardians ? "GUARDIAN" : "ORACLE";
+          const pool = pools[voterRole];
+          const target = pool[a.pick % pool.length];
+
+          // Role and threshold changes by the admin, or a holder renouncing: they touch no strategy directly.
+          if (a.op === "revoke" || a.op === "grant" || a.op === "renounce" || a.op === "setThreshold") {
+            if (a.op === "revoke") {
+              await registry.connect(admin).revokeRole(roleIds[voterRole], target.address);
+              m.holders[voterRole].delete(target.address);
+            } else if (a.op === "renounce") {
+              await registry.connect(target).renounceRole(roleIds[voterRole], target.address);
+              m.holders[voterRole].delete(target.address);
+            } else if (a.op === "grant") {
+              await registry.connect(admin).grantRole(roleIds[voterRole], target.address);
+              m.holders[voterRole].add(target.address);
+            } else {
+              const k = 1 + (a.pick % 3);
+              if (a.guardians) await registry.connect(admin).setGuardianThreshold(k);
+              else await registry.connect(admin).setOracleThreshold(k);
+              m.threshold[voterRole] = k;
+            }
+            roleChanges++;
+            // A role change moves the tallies of every open review at once.
+            for (const each of model) await check(each, []);
+            continue;
+          }
+
+          let signer: HardhatEthersSigner;
+          let expected: Prediction;
+          if (a.op === "settleReview") {
+            signer = accounts[typeof a.actor === "number" ? a.actor : 8];
+            expected = predictSettle(s, m);
+          } else {
+            const role = ROLE_OF[a.op];
+            const live =
+              role === "GUARDIAN" || role === "ORACLE" ? [...m.holders[role]] : holders[role].map((h) => h.address);
+            const candidates = role === "GUARDIAN" || role === "ORACLE" ? pools[role] : holders[role];
+            // "holder": a current holder if any (else a pool member who lost the role); a number: any account.
+            const holderAddress = live.length > 0 ? live[a.pick % live.length] : candidates[0].address;
+            signer = a.actor === "holder" ? await ethers.getSigner(holderAddress) : accounts[a.actor];
+            const hasRole = live.includes(signer.address);
+            expected = predict(s, a, signer.address, hasRole, roleIds[role], now, m);
+          }
           if (expected.ok) {
-            await expect(send(registry, signer, a, s.id)).not.to.be.reverted;
+            const tx = send(registry, signer, a, s.id);
+            if (expected.reset) {
+              const stage = s.status as typeof Status.GuardianReview | typeof Status.PendingOracleApproval;
+              await expect(tx).to.emit(registry, "ReviewReset");
+              const votes = stage === Status.GuardianReview ? s.guardianVotes : s.oracleVotes;
+              votes.clear();
+              if (stage === Status.GuardianReview) s.guardianRound++;
+              else s.oracleRound++;
+              resets++;
+            } else {
+              await expect(tx).not.to.be.reverted;
+              if (a.op === "guardianVote") s.guardianVotes.set(signer.address, a.approve);
+              if (a.op === "oracleVote") s.oracleVotes.set(signer.address, a.approve);
+            }
             successes++;
-            if (a.op === "guardianVote") s.guardianVotes.set(signer.address, a.approve);
-            if (a.op === "oracleVote") s.oracleVotes.set(signer.address, a.approve);
             if (expected.to !== undefined) {
               if (expected.to === Status.Paused) s.pausedFrom = s.status;
               s.status = expected.to;
@@ -252,15 +399,35 @@ describe("StrategyRegistryV3 transition table (property)", () => {
               .withArgs(...expected.args);
             failures++;
           }
-          const onchain = await registry.getStrategy(s.id);
-          expect(onchain.status).to.equal(BigInt(s.status));
-          expect(onchain.pausedFrom).to.equal(BigInt(s.pausedFrom));
-          expect(onchain.lastStatusChange).to.equal(BigInt(s.lastStatusChange));
-          const count = (votes: Map<string, boolean>, v: boolean) => [...votes.values()].filter((x) => x === v).length;
-          expect(onchain.guardianApprovals).to.equal(BigInt(count(s.guardianVotes, true)));
-          expect(onchain.guardianRejections).to.equal(BigInt(count(s.guardianVotes, false)));
-          expect(onchain.oracleApprovals).to.equal(BigInt(count(s.oracleVotes, true)));
-          expect(onchain.oracleRejections).to.equal(BigInt(count(s.oracleVotes, false)));
+          await check(s, a.op === "guardianVote" ? pools.GUARDIAN : a.op === "oracleVote" ? pools.ORACLE : []);
+        }
+
+        /** The strategy's status, times, tallies of current holders, rounds and the ballots of `voters` equal the
+         *  model's. */
+        async function check(s: ModelStrategy, voters: HardhatEthersSigner[]) {
+          {
+            const onchain = await registry.getStrategy(s.id);
+            expect(onchain.status).to.equal(BigInt(s.status));
+            expect(onchain.pausedFrom).to.equal(BigInt(s.pausedFrom));
+            expect(onchain.lastStatusChange).to.equal(BigInt(s.lastStatusChange));
+            const g = tally(s.guardianVotes, m.holders.GUARDIAN);
+            const o = tally(s.oracleVotes, m.holders.ORACLE);
+            expect([onchain.guardianApprovals, onchain.guardianRejections]).to.deep.equal([
+              BigInt(g.approvals),
+              BigInt(g.rejections),
+            ]);
+            expect([onchain.oracleApprovals, onchain.oracleRejections]).to.deep.equal([
+              BigInt(o.approvals),
+              BigInt(o.rejections),
+            ]);
+            expect(await registry.reviewRounds(s.id)).to.deep.equal([BigInt(s.guardianRound), BigInt(s.oracleRound)]);
+            for (const v of voters) {
+              const g = s.guardianVotes.get(v.address);
+              const o = s.oracleVotes.get(v.address);
+              expect(await registry.guardianVoteOf(s.id, v.address)).to.equal(g === undefined ? 0n : g ? 1n : 2n);
+              expect(await registry.oracleVoteOf(s.id, v.address)).to.equal(o === undefined ? 0n : o ? 1n : 2n);
+            }
+          }
         }
       }),
       { numRuns: RUNS, examples: [[WALK]] },
@@ -268,6 +435,7 @@ describe("StrategyRegistryV3 transition table (property)", () => {
     // The walk guarantees every state is reached at least once; random sequences add the rest.
     expect(successes).to.be.greaterThan(0);
     expect(failures).to.be.greaterThan(0);
+    expect(roleChanges).to.be.greaterThan(0);
     for (const status of [
       Status.GuardianReview,
       Status.PaperTrading,
@@ -279,8 +447,8 @@ describe("StrategyRegistryV3 transition table (property)", () => {
       expect(reached.has(status), `reached status ${status}`).to.equal(true);
     }
     console.log(
-      `      ${RUNS} sequences, ${successes} accepted and ${failures} refused attempts; ` +
-        `states reached: ${[...reached].sort().join(", ")}`,
+      `      ${RUNS} sequences, ${successes} accepted and ${failures} refused attempts, ${roleChanges} role or ` +
+        `threshold changes, ${resets} review resets; states reached: ${[...reached].sort().join(", ")}`,
     );
   });
 });

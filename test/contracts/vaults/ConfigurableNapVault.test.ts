@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { ConfigurableNapVault__factory } from "../../../typechain-types";
-import { DAY, HOUR, MAX_UINT, USDC, deployWorld, params, roles } from "./fixtures";
+import { DAY, HOUR, MAX_UINT, USDC, booksAt, deployWorld, managementFee, params, roles } from "./fixtures";
 
 const ADMIN_ROLE = ethers.ZeroHash;
 
@@ -25,9 +25,12 @@ describe("ConfigurableNapVault: governance changes within the hard bounds", () =
   it("sets fees after accruing at the old rates", async () => {
     const { a, configurable } = await loadFixture(deployWorld);
     await configurable.connect(a.alice).deposit(10_000n * USDC, a.alice.address);
-    await time.increase(DAY);
+    const at = BigInt((await time.latest()) + DAY);
+    await time.setNextBlockTimestamp(at);
+    const { fee } = await booksAt(configurable, at);
+    expect(fee).to.equal(managementFee(10_000n * USDC, 200n, BigInt(DAY)).fee);
     const tx = configurable.connect(a.admin).setFees(500, 3_000, 2_000);
-    await expect(tx).to.emit(configurable, "FeesAccrued");
+    await expect(tx).to.emit(configurable, "FeesAccrued").withArgs(a.feeRecipient.address, fee, 0);
     await expect(tx).to.emit(configurable, "FeesUpdated").withArgs(500, 3_000, 2_000);
     expect(await configurable.managementFeeBps()).to.equal(500);
     expect(await configurable.performanceFeeBps()).to.equal(3_000);
@@ -52,12 +55,16 @@ describe("ConfigurableNapVault: governance changes within the hard bounds", () =
     expect(await configurable.maxDeposit(a.bob.address)).to.equal(0);
     expect(await configurable.maxMint(a.bob.address)).to.equal(0);
     await configurable.connect(a.admin).setDepositCap(10_500n * USDC);
-    expect(await configurable.maxDeposit(a.bob.address)).to.equal(500n * USDC);
+    expect(await configurable.maxDeposit(a.bob.address)).to.equal(10_500n * USDC - (await configurable.totalAssets()));
+    await expect(configurable.connect(a.admin).setDepositCap(10_500n * USDC + 1n))
+      .to.be.revertedWithCustomError(configurable, "DepositCapNotWholeTokens")
+      .withArgs(10_500n * USDC + 1n, USDC);
     await expect(configurable.connect(a.admin).setDepositCap(MAX_UINT))
       .to.emit(configurable, "DepositCapUpdated")
       .withArgs(MAX_UINT);
     expect(await configurable.depositCap()).to.equal(MAX_UINT);
-    expect(await configurable.maxDeposit(a.bob.address)).to.equal(MAX_UINT);
+    // Without a cap only the 64-bit bound of the books is left.
+    expect(await configurable.maxDeposit(a.bob.address)).to.equal(2n ** 64n - 1n - (await configurable.totalAssets()));
   });
 
   it("sets the unlock period of later reports within bounds", async () => {
@@ -74,7 +81,7 @@ describe("ConfigurableNapVault: governance changes within the hard bounds", () =
     expect((await configurable.profitUnlock())[2]).to.equal((await time.latest()) + 2 * HOUR);
   });
 
-  it("sets the fulfilment delay, which applies to pending requests", async () => {
+  it("sets the fulfilment delay of later requests; a pending request keeps its ready time", async () => {
     const { a, configurable } = await loadFixture(deployWorld);
     await configurable.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
     await configurable.connect(a.alice).requestRedeem(10n ** 14n, a.alice.address, a.alice.address);
@@ -82,18 +89,20 @@ describe("ConfigurableNapVault: governance changes within the hard bounds", () =
     await expect(configurable.connect(a.admin).setFulfillmentDelay(2 * HOUR))
       .to.emit(configurable, "FulfillmentDelayUpdated")
       .withArgs(2 * HOUR);
-    await time.increase(HOUR);
-    await expect(configurable.connect(a.fulfiller).fulfillRedeem(a.alice.address))
-      .to.be.revertedWithCustomError(configurable, "FulfillmentNotReady")
-      .withArgs(a.alice.address, requestedAt + 2 * HOUR, (await time.latest()) + 1);
-    await expect(configurable.connect(a.admin).setFulfillmentDelay(30 * DAY + 1))
+    expect(await configurable.fulfillmentDelay()).to.equal(2 * HOUR);
+    expect(await configurable.pendingRedeemReadyAt(a.alice.address)).to.equal(requestedAt + HOUR);
+    await expect(configurable.connect(a.admin).setFulfillmentDelay(7 * DAY + 1))
       .to.be.revertedWithCustomError(configurable, "FulfillmentDelayOutOfBounds")
-      .withArgs(30 * DAY + 1, 30 * DAY);
-    await configurable.connect(a.admin).setFulfillmentDelay(0);
+      .withArgs(7 * DAY + 1, 7 * DAY);
+    await time.increaseTo(requestedAt + HOUR);
     await expect(configurable.connect(a.fulfiller).fulfillRedeem(a.alice.address)).to.emit(
       configurable,
       "RedeemFulfilled",
     );
+    // A request made now waits the new delay.
+    await configurable.connect(a.bob).deposit(1_000n * USDC, a.bob.address);
+    await configurable.connect(a.bob).requestRedeem(10n ** 14n, a.bob.address, a.bob.address);
+    expect(await configurable.pendingRedeemReadyAt(a.bob.address)).to.equal((await time.latest()) + 2 * HOUR);
   });
 
   it("refuses a delay on a synchronous configurable vault", async () => {

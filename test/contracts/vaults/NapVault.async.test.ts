@@ -1,9 +1,10 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import { HOUR, USDC, VIRTUAL_SHARES, YEAR, deployWorld, toAssets, type World } from "./fixtures";
+import { HOUR, USDC, booksAt, deployWorld, toAssets, toShares, type World } from "./fixtures";
 
 const FULFILLER_ROLE = ethers.id("FULFILLER_ROLE");
+const GRACE = HOUR;
 
 /** Alice, Bob and Carol each deposit 1,000 USDC into the asynchronous vault. */
 async function funded(): Promise<World> {
@@ -24,7 +25,7 @@ function interfaceId(signatures: string[]): string {
 }
 
 describe("NapVault: ERC-7540 asynchronous redemption", () => {
-  it("advertises the ERC-7540 and ERC-7575 interface ids, which match their selectors", async () => {
+  it("advertises the ERC-7540, ERC-7887 and ERC-7575 interface ids, which match their selectors", async () => {
     const { async } = await loadFixture(deployWorld);
     const operatorId = interfaceId(["setOperator(address,bool)", "isOperator(address,address)"]);
     const redeemId = interfaceId([
@@ -51,8 +52,19 @@ describe("NapVault: ERC-7540 asynchronous redemption", () => {
       "previewRedeem(uint256)",
       "redeem(uint256,address,address)",
     ]);
-    expect([operatorId, redeemId, vault7575Id]).to.deep.equal(["0xe3bc4e65", "0x620ee8e4", "0x2f0a18c5"]);
-    for (const id of [operatorId, redeemId, vault7575Id, "0x01ffc9a7"]) {
+    const cancelRedeemId = interfaceId([
+      "cancelRedeemRequest(uint256,address)",
+      "pendingCancelRedeemRequest(uint256,address)",
+      "claimableCancelRedeemRequest(uint256,address)",
+      "claimCancelRedeemRequest(uint256,address,address)",
+    ]);
+    expect([operatorId, redeemId, vault7575Id, cancelRedeemId]).to.deep.equal([
+      "0xe3bc4e65",
+      "0x620ee8e4",
+      "0x2f0a18c5",
+      "0xe76cffc7",
+    ]);
+    for (const id of [operatorId, redeemId, vault7575Id, cancelRedeemId, "0x01ffc9a7"]) {
       expect(await async.supportsInterface(id)).to.equal(true);
     }
     expect(await async.share()).to.equal(await async.getAddress());
@@ -62,8 +74,9 @@ describe("NapVault: ERC-7540 asynchronous redemption", () => {
     const { async } = await loadFixture(funded);
     await expect(async.previewRedeem(1n)).to.be.revertedWithCustomError(async, "AsyncPreviewNotSupported");
     await expect(async.previewWithdraw(1n)).to.be.revertedWithCustomError(async, "AsyncPreviewNotSupported");
-    expect(await async.previewDeposit(1n * USDC)).to.equal(10n ** 12n);
-    expect(await async.previewMint(10n ** 12n)).to.equal(1n * USDC);
+    const [assets, supply] = [await async.totalAssets(), await async.totalSupply()];
+    expect(await async.previewDeposit(1n * USDC)).to.equal(toShares(1n * USDC, assets, supply));
+    expect(await async.previewMint(10n ** 12n)).to.equal(toAssets(10n ** 12n, assets, supply, true));
   });
 
   describe("setOperator", () => {
@@ -101,17 +114,36 @@ describe("NapVault: ERC-7540 asynchronous redemption", () => {
       expect(await async.connect(a.alice).requestRedeem.staticCall(1n, a.alice.address, a.alice.address)).to.equal(0);
     });
 
-    it("accepts an operator without allowance and a spender with allowance (spent)", async () => {
+    it("accepts the owner's operator without allowance and a spender with allowance (spent), for themselves", async () => {
       const { a, async } = await loadFixture(funded);
       await async.connect(a.alice).setOperator(a.bob.address, true);
-      await expect(async.connect(a.bob).requestRedeem(100n, a.carol.address, a.alice.address))
+      await expect(async.connect(a.bob).requestRedeem(100n, a.alice.address, a.alice.address))
         .to.emit(async, "RedeemRequest")
-        .withArgs(a.carol.address, a.alice.address, 0, a.bob.address, 100n);
-      expect(await async.pendingRedeemRequest(0, a.carol.address)).to.equal(100n);
+        .withArgs(a.alice.address, a.alice.address, 0, a.bob.address, 100n);
+      expect(await async.pendingRedeemRequest(0, a.alice.address)).to.equal(100n);
       await async.connect(a.bob).approve(a.carol.address, 150n);
       await async.connect(a.carol).requestRedeem(100n, a.carol.address, a.bob.address);
       expect(await async.allowance(a.bob.address, a.carol.address)).to.equal(50n);
-      expect(await async.pendingRedeemRequest(0, a.carol.address)).to.equal(200n);
+      expect(await async.pendingRedeemRequest(0, a.carol.address)).to.equal(100n);
+      expect(await async.pendingRedeemReadyAt(a.carol.address)).to.equal((await time.latest()) + HOUR);
+    });
+
+    it("refuses a request for a controller that is neither the caller nor gave it operator rights", async () => {
+      const { a, async } = await loadFixture(funded);
+      // The owner's operator and a spender may move the owner's shares, but only into their own request.
+      await async.connect(a.alice).setOperator(a.bob.address, true);
+      await expect(async.connect(a.bob).requestRedeem(100n, a.carol.address, a.alice.address))
+        .to.be.revertedWithCustomError(async, "NotControllerOrOperator")
+        .withArgs(a.bob.address, a.carol.address);
+      await async.connect(a.alice).approve(a.carol.address, 100n);
+      await expect(async.connect(a.carol).requestRedeem(100n, a.bob.address, a.alice.address))
+        .to.be.revertedWithCustomError(async, "NotControllerOrOperator")
+        .withArgs(a.carol.address, a.bob.address);
+      // The controller's operator may add to its request.
+      await async.connect(a.carol).setOperator(a.alice.address, true);
+      await expect(async.connect(a.alice).requestRedeem(100n, a.carol.address, a.alice.address))
+        .to.emit(async, "RedeemRequest")
+        .withArgs(a.carol.address, a.alice.address, 0, a.alice.address, 100n);
     });
 
     it("rejects zero shares, a zero controller, strangers and amounts above the balance", async () => {
@@ -132,29 +164,29 @@ describe("NapVault: ERC-7540 asynchronous redemption", () => {
   });
 
   describe("fulfillRedeem", () => {
-    it("fills after the delay at the price of that moment, moving the assets to the escrow", async () => {
+    it("lets the fulfiller fill from the ready time, at the price of that moment, moving the assets to the escrow", async () => {
       const { a, usdc, async } = await loadFixture(funded);
       const shares = 5n * 10n ** 14n;
       await async.connect(a.alice).requestRedeem(shares, a.alice.address, a.alice.address);
-      const requestedAt = await time.latest();
-      await expect(async.connect(a.alice).fulfillRedeem(a.alice.address))
-        .to.be.revertedWithCustomError(async, "AccessControlUnauthorizedAccount")
-        .withArgs(a.alice.address, FULFILLER_ROLE);
-      await time.setNextBlockTimestamp(requestedAt + HOUR - 1);
+      const readyAt = BigInt((await time.latest()) + HOUR);
+      expect(await async.pendingRedeemReadyAt(a.alice.address)).to.equal(readyAt);
+      await time.setNextBlockTimestamp(readyAt - 1n);
       await expect(async.connect(a.fulfiller).fulfillRedeem(a.alice.address))
         .to.be.revertedWithCustomError(async, "FulfillmentNotReady")
-        .withArgs(a.alice.address, requestedAt + HOUR, requestedAt + HOUR - 1);
-      // While waiting, the request bears gains: a donation raises its fill price.
-      await usdc.connect(a.carol).transfer(await async.getAddress(), 300n * USDC);
-      await time.setNextBlockTimestamp(requestedAt + HOUR + 10);
-      await async.accrueFees(); // settles the performance fee on the donation; the mark moves to the new price
-      await time.setNextBlockTimestamp(requestedAt + HOUR + 11);
-      // The fill first accrues one second of management fee (no performance fee: the price is at the mark).
-      const [assets, supply] = [await async.totalAssets(), await async.totalSupply()];
-      const managementFee = (assets * 200n * 1n) / (10_000n * YEAR);
-      const feeShares = (managementFee * (supply + VIRTUAL_SHARES)) / (assets - managementFee + 1n);
-      const expected = toAssets(shares, assets, supply + feeShares);
+        .withArgs(a.alice.address, readyAt, readyAt - 1n);
+      // Anyone else must wait the grace period too.
+      await expect(async.connect(a.carol).fulfillRedeem(a.alice.address))
+        .to.be.revertedWithCustomError(async, "FulfillmentNotReady")
+        .withArgs(a.alice.address, readyAt + BigInt(GRACE), readyAt);
+      // While waiting, the request bears gains: a report unlocking raises its fill price.
+      await async.connect(a.harvester).report(300n * USDC);
+      const at = readyAt + BigInt(HOUR);
+      await time.setNextBlockTimestamp(at);
+      const { assets, supply } = await booksAt(async, at);
+      const expected = toAssets(shares, assets, supply);
       const escrow = await async.redeemEscrow();
+      const accountedBefore = await async.accountedAssets();
+      const { fee } = await booksAt(async, at);
       const tx = async.connect(a.fulfiller).fulfillRedeem(a.alice.address);
       await expect(tx)
         .to.emit(async, "RedeemFulfilled")
@@ -165,20 +197,35 @@ describe("NapVault: ERC-7540 asynchronous redemption", () => {
       expect(expected).to.be.gt(500n * USDC);
       expect(await usdc.balanceOf(escrow)).to.equal(expected);
       expect(await async.totalClaimableAssets()).to.equal(expected);
+      expect(await async.accountedAssets()).to.equal(accountedBefore - fee - expected);
       expect(await async.pendingRedeemRequest(0, a.alice.address)).to.equal(0);
+      expect(await async.pendingRedeemReadyAt(a.alice.address)).to.equal(0);
       expect(await async.claimableRedeemRequest(0, a.alice.address)).to.equal(shares);
       expect(await async.maxRedeem(a.alice.address)).to.equal(shares);
       expect(await async.maxWithdraw(a.alice.address)).to.equal(expected);
       expect(await async.balanceOf(await async.getAddress())).to.equal(0);
-      expect(await async.totalSupply()).to.equal(supply + feeShares - shares);
+      expect(await async.totalSupply()).to.equal(supply - shares);
       // The fill leaves the price of the remaining shares unchanged or higher (rounding for the vault).
-      expect(await async.convertToAssets(10n ** 12n)).to.be.gte(toAssets(10n ** 12n, assets, supply + feeShares));
+      expect(await async.convertToAssets(10n ** 12n)).to.be.gte(toAssets(10n ** 12n, assets, supply));
       await expect(async.connect(a.fulfiller).fulfillRedeem(a.alice.address))
         .to.be.revertedWithCustomError(async, "NothingToFulfill")
         .withArgs(a.alice.address);
     });
 
-    it("restarts the delay of the whole pending amount on a new request", async () => {
+    it("lets anyone fill a ready request once the grace period has passed", async () => {
+      const { a, async } = await loadFixture(funded);
+      await async.connect(a.alice).requestRedeem(10n ** 14n, a.alice.address, a.alice.address);
+      const readyAt = BigInt((await time.latest()) + HOUR);
+      await time.setNextBlockTimestamp(readyAt + BigInt(GRACE) - 1n);
+      await expect(async.connect(a.carol).fulfillRedeem(a.alice.address))
+        .to.be.revertedWithCustomError(async, "FulfillmentNotReady")
+        .withArgs(a.alice.address, readyAt + BigInt(GRACE), readyAt + BigInt(GRACE) - 1n);
+      await expect(async.connect(a.carol).fulfillRedeem(a.alice.address)).to.emit(async, "RedeemFulfilled");
+      expect(await async.claimableRedeemRequest(0, a.alice.address)).to.equal(10n ** 14n);
+      expect(await async.hasRole(FULFILLER_ROLE, a.carol.address)).to.equal(false);
+    });
+
+    it("restarts the delay of the whole pending amount on the controller's own new request", async () => {
       const { a, async } = await loadFixture(funded);
       await async.connect(a.alice).requestRedeem(100n, a.alice.address, a.alice.address);
       await time.increase(HOUR - 100);
@@ -192,6 +239,68 @@ describe("NapVault: ERC-7540 asynchronous redemption", () => {
       await expect(async.connect(a.fulfiller).fulfillRedeem(a.alice.address))
         .to.emit(async, "RedeemFulfilled")
         .withArgs(a.alice.address, a.fulfiller.address, 150n, 0n);
+    });
+  });
+
+  describe("cancelation (ERC-7887)", () => {
+    it("lets the controller cancel its pending request and claim its shares back", async () => {
+      const { a, async } = await loadFixture(funded);
+      const vault = await async.getAddress();
+      await async.connect(a.alice).requestRedeem(4n * 10n ** 14n, a.alice.address, a.alice.address);
+      await expect(async.connect(a.alice).cancelRedeemRequest(7, a.alice.address))
+        .to.emit(async, "CancelRedeemRequest")
+        .withArgs(a.alice.address, 0, a.alice.address);
+      expect(await async.pendingRedeemRequest(0, a.alice.address)).to.equal(0);
+      expect(await async.pendingRedeemReadyAt(a.alice.address)).to.equal(0);
+      expect(await async.pendingCancelRedeemRequest(0, a.alice.address)).to.equal(false);
+      expect(await async.claimableCancelRedeemRequest(0, a.alice.address)).to.equal(4n * 10n ** 14n);
+      await expect(async.connect(a.fulfiller).fulfillRedeem(a.alice.address))
+        .to.be.revertedWithCustomError(async, "NothingToFulfill")
+        .withArgs(a.alice.address);
+      const tx = async.connect(a.alice).claimCancelRedeemRequest(0, a.bob.address, a.alice.address);
+      await expect(tx)
+        .to.emit(async, "CancelRedeemClaim")
+        .withArgs(a.alice.address, a.bob.address, 0, a.alice.address, 4n * 10n ** 14n);
+      await expect(tx)
+        .to.emit(async, "Transfer")
+        .withArgs(vault, a.bob.address, 4n * 10n ** 14n);
+      expect(await async.claimableCancelRedeemRequest(0, a.alice.address)).to.equal(0);
+      expect(await async.balanceOf(vault)).to.equal(0);
+      await expect(async.connect(a.alice).claimCancelRedeemRequest(0, a.alice.address, a.alice.address))
+        .to.be.revertedWithCustomError(async, "NothingToClaim")
+        .withArgs(a.alice.address);
+    });
+
+    it("lets the controller's operator cancel and claim, and no one else", async () => {
+      const { a, async } = await loadFixture(funded);
+      await async.connect(a.alice).requestRedeem(100n, a.alice.address, a.alice.address);
+      await expect(async.connect(a.bob).cancelRedeemRequest(0, a.alice.address))
+        .to.be.revertedWithCustomError(async, "NotControllerOrOperator")
+        .withArgs(a.bob.address, a.alice.address);
+      await async.connect(a.alice).setOperator(a.bob.address, true);
+      await expect(async.connect(a.bob).cancelRedeemRequest(0, a.alice.address))
+        .to.emit(async, "CancelRedeemRequest")
+        .withArgs(a.alice.address, 0, a.bob.address);
+      await expect(async.connect(a.carol).claimCancelRedeemRequest(0, a.carol.address, a.alice.address))
+        .to.be.revertedWithCustomError(async, "NotControllerOrOperator")
+        .withArgs(a.carol.address, a.alice.address);
+      await expect(async.connect(a.bob).claimCancelRedeemRequest(0, a.bob.address, a.alice.address))
+        .to.emit(async, "CancelRedeemClaim")
+        .withArgs(a.alice.address, a.bob.address, 0, a.bob.address, 100n);
+      await expect(async.connect(a.alice).cancelRedeemRequest(0, a.alice.address))
+        .to.be.revertedWithCustomError(async, "NothingToCancel")
+        .withArgs(a.alice.address);
+    });
+
+    it("keeps filled requests apart: a cancel takes back only what is pending", async () => {
+      const { a, async } = await loadFixture(funded);
+      await async.connect(a.alice).requestRedeem(100n, a.alice.address, a.alice.address);
+      await time.increase(HOUR);
+      await async.connect(a.fulfiller).fulfillRedeem(a.alice.address);
+      await async.connect(a.alice).requestRedeem(70n, a.alice.address, a.alice.address);
+      await async.connect(a.alice).cancelRedeemRequest(0, a.alice.address);
+      expect(await async.claimableRedeemRequest(0, a.alice.address)).to.equal(100n);
+      expect(await async.claimableCancelRedeemRequest(0, a.alice.address)).to.equal(70n);
     });
   });
 
@@ -273,9 +382,12 @@ describe("NapVault: ERC-7540 asynchronous redemption", () => {
       expect(await usdc.balanceOf(escrow)).to.equal(assets);
     });
 
-    it("stays open while the vault is paused: request, fill and claim", async () => {
+    it("stays open while the vault is paused: request, cancel, fill and claim", async () => {
       const { a, async } = await loadFixture(funded);
       await async.connect(a.guardian).pause();
+      await async.connect(a.alice).requestRedeem(5n, a.alice.address, a.alice.address);
+      await async.connect(a.alice).cancelRedeemRequest(0, a.alice.address);
+      await async.connect(a.alice).claimCancelRedeemRequest(0, a.alice.address, a.alice.address);
       await async.connect(a.alice).requestRedeem(10n ** 14n, a.alice.address, a.alice.address);
       await time.increase(HOUR);
       await async.connect(a.fulfiller).fulfillRedeem(a.alice.address);

@@ -131,43 +131,53 @@ export function mulDiv(x: bigint, y: bigint, d: bigint, roundUp = false): bigint
   return roundUp && quotient * d !== product ? quotient + 1n : quotient;
 }
 
-export interface FeeInputs {
-  assets: bigint;
-  supply: bigint;
-  mark: bigint;
-  markTime: bigint;
-  lastAccrual: bigint;
-  managementBps: bigint;
-  performanceBps: bigint;
-  hurdleBps: bigint;
-  now: bigint;
-}
+/** Basis points times seconds in a year: the denominator of the management fee. */
+export const FEE_DENOMINATOR = BPS * YEAR;
 
-export interface FeeOutcome {
-  managementFee: bigint;
-  performanceFee: bigint;
-  feeShares: bigint;
-  priceAfter: bigint;
-  markMoves: boolean;
+/**
+ * The management fee of docs/vaults.md, written independently of the contract: `bps` a year of `assets` for
+ * `elapsed` seconds plus the fraction `carried` from the previous accrual, rounded down, at most `assets`.
+ */
+export function managementFee(
+  assets: bigint,
+  bps: bigint,
+  elapsed: bigint,
+  carried = 0n,
+): { fee: bigint; remainder: bigint } {
+  const numerator = assets * bps * elapsed + carried;
+  const fee = numerator / FEE_DENOMINATOR;
+  if (fee > assets) return { fee: assets, remainder: 0n };
+  return { fee, remainder: numerator - fee * FEE_DENOMINATOR };
 }
 
 /**
- * The fee rules of docs/vaults.md, written independently of the contract: management fee on totalAssets for the
- * time elapsed, performance fee on the rise of the price per share above the mark grown by the hurdle since it was
- * set, fee paid as shares worth the fee. Null when nothing is accrued (no time elapsed or no shares).
+ * The performance fee of a report of `gain` when holders have `assets`: `performanceBps` of the part of the gain
+ * above the hurdle (`hurdleBps` a year of `assets` since `hurdleStart`), rounded down; and the hurdle start after
+ * the report (now when the gain clears the hurdle, moved forward in proportion otherwise).
  */
-export function expectedFees(x: FeeInputs): FeeOutcome | null {
-  const elapsed = x.now - x.lastAccrual;
-  if (elapsed === 0n || x.supply === 0n) return null;
-  let managementFee = (x.assets * x.managementBps * elapsed) / (BPS * YEAR);
-  if (managementFee > x.assets) managementFee = x.assets;
-  const virtualSupply = x.supply + VIRTUAL_SHARES;
-  const price = ((x.assets - managementFee + 1n) * WAD) / virtualSupply;
-  const threshold = x.mark + (x.mark * x.hurdleBps * (x.now - x.markTime)) / (BPS * YEAR);
-  const markMoves = price > threshold;
-  const performanceFee = markMoves ? ((((price - threshold) * x.supply) / WAD) * x.performanceBps) / BPS : 0n;
-  const fee = managementFee + performanceFee;
-  const feeShares = (fee * virtualSupply) / (x.assets - fee + 1n);
-  const priceAfter = ((x.assets + 1n) * WAD) / (virtualSupply + feeShares);
-  return { managementFee, performanceFee, feeShares, priceAfter, markMoves };
+export function performanceFee(x: {
+  assets: bigint;
+  gain: bigint;
+  performanceBps: bigint;
+  hurdleBps: bigint;
+  hurdleStart: bigint;
+  now: bigint;
+}): { fee: bigint; hurdle: bigint; hurdleStart: bigint } {
+  const hurdle = (x.assets * x.hurdleBps * (x.now - x.hurdleStart)) / FEE_DENOMINATOR;
+  if (x.gain >= hurdle) return { fee: ((x.gain - hurdle) * x.performanceBps) / BPS, hurdle, hurdleStart: x.now };
+  return { fee: 0n, hurdle, hurdleStart: x.hurdleStart + ((x.now - x.hurdleStart) * x.gain) / hurdle };
+}
+
+/**
+ * What the vault's hot path will see at timestamp `at`, from its views and the rules above: holders' assets after
+ * the management fee brought to date (rounded down, nothing carried), that fee, and the supply.
+ */
+export async function booksAt(vault: NapVault, at: bigint): Promise<{ assets: bigint; fee: bigint; supply: bigint }> {
+  const accounted = await vault.accountedAssets();
+  const last = await vault.lastFeeAccrual();
+  const [lockedAtReport, lastReport, unlockEnd] = await vault.profitUnlock();
+  const locked = at >= unlockEnd ? 0n : (lockedAtReport * (unlockEnd - at)) / (unlockEnd - lastReport);
+  const before = accounted - locked;
+  const { fee } = managementFee(before, await vault.managementFeeBps(), at - last);
+  return { assets: before - fee, fee, supply: await vault.totalSupply() };
 }

@@ -1,7 +1,7 @@
 import { expect } from "chai";
-import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
+import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { NapVault__factory } from "../../../typechain-types";
-import { MAX_UINT, USDC, VIRTUAL_SHARES, deployWorld, params, roles } from "./fixtures";
+import { BPS, MAX_UINT, USDC, YEAR, deployWorld, params, roles } from "./fixtures";
 
 /** A vault without cap, so that large donations can be tried. */
 async function uncapped() {
@@ -26,7 +26,7 @@ describe("NapVault: first-depositor inflation attack", () => {
   ];
 
   for (const [label, first, donation, victimDeposit] of cases) {
-    it(`never pays the attacker and bounds the victim's loss: ${label}`, async () => {
+    it(`never moves the price, costs the attacker its donation and the victim only the management fee: ${label}`, async () => {
       const { a, usdc, vault } = await loadFixture(uncapped);
       const attacker = a.alice;
       const victim = a.bob;
@@ -35,23 +35,25 @@ describe("NapVault: first-depositor inflation attack", () => {
       const victimStart = await usdc.balanceOf(victim.address);
 
       await vault.connect(attacker).deposit(first, attacker.address);
+      const price = await vault.convertToAssets(10n ** 12n);
       await usdc.connect(attacker).transfer(address, donation);
-      // The bound of the NatSpec: the victim loses less than one share unit's value at deposit, plus one unit of
-      // rounding at redeem; with the attacker's first deposit of 1 unit that is below donation / 1e6 + 2 units.
-      const unitValueCeil = (await vault.totalAssets()) / ((await vault.totalSupply()) + VIRTUAL_SHARES) + 1n;
+      // The vault's books ignore the donation: the price stays and the fee recipient may claim it.
+      expect(await vault.convertToAssets(10n ** 12n)).to.equal(price);
+      expect(await vault.feesOwed()).to.be.gte(donation);
       await vault.connect(victim).deposit(victimDeposit, victim.address);
+      const enteredAt = BigInt(await time.latest());
 
       await vault.connect(attacker).redeem(await vault.balanceOf(attacker.address), attacker.address, attacker.address);
       await vault.connect(victim).redeem(await vault.balanceOf(victim.address), victim.address, victim.address);
+      const held = BigInt(await time.latest()) - enteredAt;
 
       const attackerProfit = (await usdc.balanceOf(attacker.address)) - attackerStart;
       const victimLoss = victimStart - (await usdc.balanceOf(victim.address));
-      expect(attackerProfit).to.be.lte(0n);
+      expect(attackerProfit).to.be.lte(-donation);
       expect(victimLoss).to.be.gte(0n);
-      expect(victimLoss).to.be.lte(unitValueCeil + 1n);
-      if (first === 1n) expect(victimLoss).to.be.lte(donation / VIRTUAL_SHARES + 2n);
-      // The attacker loses far more than the victim: the virtual shares keep their part of the donation.
-      expect(-attackerProfit).to.be.gte(victimLoss);
+      // The management fee for the seconds held (2% a year, rounded up) and one unit of rounding each way.
+      const fee = (victimDeposit * 200n * held + BPS * YEAR - 1n) / (BPS * YEAR);
+      expect(victimLoss).to.be.lte(fee + 2n);
     });
   }
 });

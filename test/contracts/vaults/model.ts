@@ -1,30 +1,42 @@
 /**
- * An executable model of a NapVault, written from docs/vaults.md and independent of the contract: USDC balances,
- * shares, profit unlocking, fees, ERC-7540 requests, and each actor's money in, money out and fair share of yield.
+ * An executable model of a NapVault, written from docs/vaults.md and independent of the contract: the vault's books,
+ * asset balances, shares, profit unlocking, fees, ERC-7540 requests and ERC-7887 cancelations, roles and pausing.
  * All arithmetic is exact (bigint) and rounds as the documentation says.
+ *
+ * Besides predicting every balance, it keeps for each actor what the fee bound of docs/vaults.md allows it to pay:
+ * the management fee on the value it held for the time it held it, plus the performance fee on the gross gains
+ * that unlocked to it while it held. Shares count as "held" while owned, pending in a request, or canceled and not
+ * yet claimed back; a filled request is fixed in assets and bears nothing.
  */
-import { VIRTUAL_SHARES, expectedFees, mulDiv } from "./fixtures";
+import { BPS, FEE_DENOMINATOR, VIRTUAL_SHARES, managementFee, mulDiv, performanceFee } from "./fixtures";
 
-export const NO_CAP = 2n ** 256n - 1n;
+/** Largest value of the vault's 64-bit books. */
+export const MAX_BOOKS = 2n ** 64n - 1n;
+/** Stored deposit cap meaning "no cap", in whole tokens. */
+export const NO_CAP_TOKENS = 2n ** 32n - 1n;
+/** Time after a request's ready time from which anyone may fill it. */
+export const GRACE = 3600n;
+/** Precision of the per-actor fee-bound accounting: amounts are kept in 1e-18 asset units. */
+export const SCALE = 10n ** 18n;
 
 export interface ModelConfig {
   async: boolean;
-  depositCap: bigint;
+  /** Asset units of one whole token (the unit of the cap). */
+  capUnit: bigint;
+  capTokens: bigint;
   profitUnlockPeriod: bigint;
   fulfillmentDelay: bigint;
   managementBps: bigint;
   performanceBps: bigint;
   hurdleBps: bigint;
-  lastAccrual: bigint;
-  mark: bigint;
-  markTime: bigint;
 }
 
 export interface Request {
   pendingShares: bigint;
-  requestedAt: bigint;
+  readyAt: bigint;
   claimableShares: bigint;
   claimableAssets: bigint;
+  canceledShares: bigint;
 }
 
 /** Outcome the model predicts for an action: success, or the custom error (with its arguments) it must revert with. */
@@ -36,24 +48,46 @@ function fail(error: string, ...args: unknown[]): Expectation {
   return { ok: false, error, args };
 }
 
+function ceilDiv(x: bigint, d: bigint): bigint {
+  return (x + d - 1n) / d;
+}
+
 export class VaultModel {
   now: bigint;
-  vaultAssets = 0n; // USDC held by the vault
-  escrowAssets = 0n; // USDC held by the redeem escrow
-  supply = 0n;
-  vaultShares = 0n; // shares held by the vault for pending requests
-  feeShares = 0n; // shares of the fee recipient
+  // Books and balances.
+  vaultUsdc = 0n;
+  escrowUsdc = 0n;
+  accounted = 0n;
+  lastAccrual: bigint;
+  feeRemainder = 0n;
+  hurdleStart: bigint;
   lockedProfit = 0n;
   lastReport = 0n;
   unlockEnd = 0n;
+  /** The locked profit before performance fees, unlocking on the same schedule (for the fee bound). */
+  grossLockedProfit = 0n;
+  /** Highest performance fee rate among the reports whose profit is still unlocking. */
+  lockedPerformanceBps = 0n;
+  supply = 0n;
+  /** Shares the vault holds: pending and canceled requests, and shares sent to it (owned by no one). */
+  vaultShares = 0n;
   totalClaimable = 0n;
+  paused = false;
+  fulfillerHasRole = true;
+  // Per actor.
   readonly shares: bigint[];
   readonly usdc: bigint[];
   readonly requests: Request[];
-  /** Money each actor put in and took out, and the yield it may fairly have earned (scaled by FAIR_SCALE). */
   readonly moneyIn: bigint[];
   readonly moneyOut: bigint[];
-  readonly fairYield: bigint[];
+  /** Net profit that unlocked to the actor while it held (scaled, rounded up: an upper bound of its gains). */
+  readonly netYield: bigint[];
+  /** Gross profit (before the performance fee) that unlocked to it while it held (scaled, rounded down). */
+  readonly grossYield: bigint[];
+  /** Management fee on the value it held for the time held (scaled, rounded up). */
+  readonly managementBound: bigint[];
+  /** Performance fee rate times the gross profit that unlocked to it (scaled, rounded up). */
+  readonly performanceBound: bigint[];
   steps = 0;
   /**
    * Rounding that may fairly move between holders: each operation rounds by less than one share unit's value in
@@ -66,28 +100,57 @@ export class VaultModel {
     readonly actors: string[],
     actorUsdc: bigint[],
     now: bigint,
+    lastAccrual: bigint,
+    hurdleStart: bigint,
   ) {
     this.now = now;
+    this.lastAccrual = lastAccrual;
+    this.hurdleStart = hurdleStart;
     this.usdc = [...actorUsdc];
-    this.shares = actorUsdc.map(() => 0n);
+    const zero = () => actorUsdc.map(() => 0n);
+    this.shares = zero();
+    this.moneyIn = zero();
+    this.moneyOut = zero();
+    this.netYield = zero();
+    this.grossYield = zero();
+    this.managementBound = zero();
+    this.performanceBound = zero();
     this.requests = actorUsdc.map(() => ({
       pendingShares: 0n,
-      requestedAt: 0n,
+      readyAt: 0n,
       claimableShares: 0n,
       claimableAssets: 0n,
+      canceledShares: 0n,
     }));
-    this.moneyIn = actorUsdc.map(() => 0n);
-    this.moneyOut = actorUsdc.map(() => 0n);
-    this.fairYield = actorUsdc.map(() => 0n);
+  }
+
+  // ---------------------------------------------------------------- views
+
+  private lockedAt(amount: bigint, at: bigint): bigint {
+    if (at >= this.unlockEnd) return 0n;
+    return (amount * (this.unlockEnd - at)) / (this.unlockEnd - this.lastReport);
   }
 
   stillLocked(at: bigint = this.now): bigint {
-    if (at >= this.unlockEnd) return 0n;
-    return (this.lockedProfit * (this.unlockEnd - at)) / (this.unlockEnd - this.lastReport);
+    return this.lockedAt(this.lockedProfit, at);
   }
 
-  totalAssets(at: bigint = this.now): bigint {
-    return this.vaultAssets - this.stillLocked(at);
+  /** Holders' assets before the management fee since the last accrual. */
+  private assetsBeforeFee(): bigint {
+    return this.accounted - this.stillLocked();
+  }
+
+  /** Management fee since the last accrual, as deposits and exits take it (no fraction carried). */
+  pendingFee(): bigint {
+    return managementFee(this.assetsBeforeFee(), this.config.managementBps, this.now - this.lastAccrual).fee;
+  }
+
+  totalAssets(): bigint {
+    return this.assetsBeforeFee() - this.pendingFee();
+  }
+
+  feesOwed(): bigint {
+    return this.vaultUsdc - (this.accounted - this.pendingFee());
   }
 
   toShares(assets: bigint, roundUp = false): bigint {
@@ -99,97 +162,124 @@ export class VaultModel {
   }
 
   maxDeposit(): bigint {
-    if (this.config.depositCap === NO_CAP) return NO_CAP;
+    if (this.paused) return 0n;
+    const accountedAfterFee = this.accounted - this.pendingFee();
+    const limit = MAX_BOOKS - accountedAfterFee;
+    if (this.config.capTokens === NO_CAP_TOKENS) return limit;
+    const cap = this.config.capTokens * this.config.capUnit;
     const assets = this.totalAssets();
-    return this.config.depositCap > assets ? this.config.depositCap - assets : 0n;
+    if (cap <= assets) return 0n;
+    return cap - assets < limit ? cap - assets : limit;
   }
 
   maxMint(): bigint {
-    const room = this.maxDeposit();
-    return room === NO_CAP ? NO_CAP : this.toShares(room);
+    return this.toShares(this.maxDeposit());
   }
 
-  /** Value of an actor's position now: shares at the current price, pending shares likewise, claimable assets. */
-  positionValue(actor: number): bigint {
+  /** Shares an actor bears gains and fees on: owned, pending, or canceled and not yet claimed back. */
+  exposed(actor: number): bigint {
     const r = this.requests[actor];
-    return this.toAssets(this.shares[actor] + r.pendingShares) + r.claimableAssets;
+    return this.shares[actor] + r.pendingShares + r.canceledShares;
   }
 
-  /**
-   * Moves the clock to `to`, crediting each actor with its fair part of the profit that unlocks meanwhile: the
-   * fraction of all shares (virtual ones included) it holds or has pending. Rounded up (an upper bound).
-   */
+  /** Value of an actor's position now: exposed shares at the current price, plus claimable assets. */
+  positionValue(actor: number): bigint {
+    return this.toAssets(this.exposed(actor)) + this.requests[actor].claimableAssets;
+  }
+
+  // ---------------------------------------------------------------- time and fees
+
   /** Counts one more step of rounding slack, at the share unit's value before the step. */
   countStep(): void {
     this.steps += 1;
     this.roundingSlack += mulDiv(1n, this.totalAssets() + 1n, this.supply + VIRTUAL_SHARES, true) + 1n;
   }
 
+  /**
+   * Moves the clock to `to`, crediting each actor with its part of the profit that unlocks meanwhile: net and
+   * gross of the performance fee, pro rata of all shares (virtual ones included).
+   */
   advance(to: bigint): void {
-    const unlocked = this.stillLocked(this.now) - this.stillLocked(to);
-    if (unlocked > 0n) this.creditYield(unlocked);
+    const net = this.stillLocked(this.now) - this.stillLocked(to);
+    const gross = this.lockedAt(this.grossLockedProfit, this.now) - this.lockedAt(this.grossLockedProfit, to);
+    const total = this.supply + VIRTUAL_SHARES;
+    for (let i = 0; i < this.actors.length; i++) {
+      const exposed = this.exposed(i);
+      if (exposed === 0n) continue;
+      this.netYield[i] += ceilDiv(net * exposed * SCALE, total);
+      this.grossYield[i] += (gross * exposed * SCALE) / total;
+      this.performanceBound[i] += ceilDiv(gross * exposed * SCALE * this.lockedPerformanceBps, total * BPS);
+    }
     this.now = to;
   }
 
-  private creditYield(amount: bigint): void {
-    const total = this.supply + VIRTUAL_SHARES;
-    this.shares.forEach((held, i) => {
-      const exposed = held + this.requests[i].pendingShares;
-      if (exposed > 0n) this.fairYield[i] += mulDiv(amount, exposed, total, true);
-    });
+  /**
+   * The management fee an actor may pay for the time since the last accrual: its part of the holders' assets, times
+   * the rate, for that time (scaled, rounded up).
+   */
+  private managementBoundSinceAccrual(actor: number, exposed = this.exposed(actor)): bigint {
+    const elapsed = this.now - this.lastAccrual;
+    if (exposed === 0n || elapsed === 0n) return 0n;
+    return ceilDiv(
+      this.assetsBeforeFee() * exposed * this.config.managementBps * elapsed * SCALE,
+      (this.supply + VIRTUAL_SHARES) * FEE_DENOMINATOR,
+    );
   }
 
-  private accrueFees(): void {
-    const outcome = expectedFees({
-      assets: this.totalAssets(),
-      supply: this.supply,
-      mark: this.config.mark,
-      markTime: this.config.markTime,
-      lastAccrual: this.config.lastAccrual,
-      managementBps: this.config.managementBps,
-      performanceBps: this.config.performanceBps,
-      hurdleBps: this.config.hurdleBps,
-      now: this.now,
-    });
-    if (this.now !== this.config.lastAccrual) this.config.lastAccrual = this.now;
-    if (outcome === null) return;
-    this.supply += outcome.feeShares;
-    this.feeShares += outcome.feeShares;
-    if (outcome.markMoves) {
-      this.config.mark = outcome.priceAfter;
-      this.config.markTime = this.now;
-    }
+  /** Brings the management fee to date; `carry` for the explicit accruals, which keep the fraction of a unit. */
+  private accrue(carry: boolean): bigint {
+    const elapsed = this.now - this.lastAccrual;
+    if (elapsed === 0n) return 0n;
+    const assets = this.assetsBeforeFee();
+    const { fee, remainder } = managementFee(
+      assets,
+      this.config.managementBps,
+      elapsed,
+      carry ? this.feeRemainder : 0n,
+    );
+    if (carry) this.feeRemainder = remainder;
+    for (let i = 0; i < this.actors.length; i++) this.managementBound[i] += this.managementBoundSinceAccrual(i);
+    this.accounted -= fee;
+    this.lastAccrual = this.now;
+    return fee;
   }
+
+  // ---------------------------------------------------------------- entries and exits
 
   deposit(actor: number, assets: bigint): Expectation {
     const max = this.maxDeposit();
     if (assets > max) return fail("ERC4626ExceededMaxDeposit", this.actors[actor], assets, max);
+    if (this.paused) return fail("VaultIsPaused");
+    this.accrue(false);
     const shares = this.toShares(assets);
-    this.usdc[actor] -= assets;
-    this.vaultAssets += assets;
-    this.shares[actor] += shares;
-    this.supply += shares;
-    this.moneyIn[actor] += assets;
+    this.enter(actor, assets, shares);
     return OK;
   }
 
   mint(actor: number, shares: bigint): Expectation {
     const max = this.maxMint();
     if (shares > max) return fail("ERC4626ExceededMaxMint", this.actors[actor], shares, max);
-    const assets = this.toAssets(shares, true);
+    if (this.paused) return fail("VaultIsPaused");
+    this.accrue(false);
+    this.enter(actor, this.toAssets(shares, true), shares);
+    return OK;
+  }
+
+  private enter(actor: number, assets: bigint, shares: bigint): void {
     this.usdc[actor] -= assets;
-    this.vaultAssets += assets;
+    this.vaultUsdc += assets;
+    this.accounted += assets;
     this.shares[actor] += shares;
     this.supply += shares;
     this.moneyIn[actor] += assets;
-    return OK;
   }
 
   /** Synchronous withdraw. */
   withdraw(actor: number, assets: bigint): Expectation {
     const max = this.toAssets(this.shares[actor]);
     if (assets > max) return fail("ERC4626ExceededMaxWithdraw", this.actors[actor], assets, max);
-    this.burnFor(actor, this.toShares(assets, true), assets);
+    this.accrue(false);
+    this.exit(actor, this.toShares(assets, true), assets);
     return OK;
   }
 
@@ -197,65 +287,97 @@ export class VaultModel {
   redeem(actor: number, shares: bigint): Expectation {
     const max = this.shares[actor];
     if (shares > max) return fail("ERC4626ExceededMaxRedeem", this.actors[actor], shares, max);
-    this.burnFor(actor, shares, this.toAssets(shares));
+    this.accrue(false);
+    this.exit(actor, shares, this.toAssets(shares));
     return OK;
   }
 
-  private burnFor(actor: number, shares: bigint, assets: bigint): void {
+  private exit(actor: number, shares: bigint, assets: bigint): void {
     this.shares[actor] -= shares;
     this.supply -= shares;
-    this.vaultAssets -= assets;
+    this.vaultUsdc -= assets;
+    this.accounted -= assets;
     this.usdc[actor] += assets;
     this.moneyOut[actor] += assets;
   }
 
-  requestRedeem(actor: number, shares: bigint): Expectation {
+  // ---------------------------------------------------------------- ERC-7540 and ERC-7887
+
+  /** `caller` asks to redeem its own `shares` into the request of `controller`. */
+  requestRedeem(caller: number, controller: number, shares: bigint): Expectation {
     if (shares === 0n) return fail("ZeroShares");
-    if (shares > this.shares[actor])
-      return fail("ERC20InsufficientBalance", this.actors[actor], this.shares[actor], shares);
-    this.shares[actor] -= shares;
+    if (caller !== controller) return fail("NotControllerOrOperator", this.actors[caller], this.actors[controller]);
+    if (shares > this.shares[caller])
+      return fail("ERC20InsufficientBalance", this.actors[caller], this.shares[caller], shares);
+    this.shares[caller] -= shares;
     this.vaultShares += shares;
-    const r = this.requests[actor];
+    const r = this.requests[controller];
     r.pendingShares += shares;
-    r.requestedAt = this.now;
+    r.readyAt = this.now + this.config.fulfillmentDelay;
     return OK;
   }
 
-  fulfil(actor: number): Expectation {
-    const r = this.requests[actor];
-    if (r.pendingShares === 0n) return fail("NothingToFulfill", this.actors[actor]);
-    const readyAt = r.requestedAt + this.config.fulfillmentDelay;
-    if (this.now < readyAt) return fail("FulfillmentNotReady", this.actors[actor], readyAt, this.now);
-    this.accrueFees();
+  /** A fill of `controller`'s request by the fulfiller (`byFulfiller`) or by anyone else. */
+  fulfil(byFulfiller: boolean, controller: number): Expectation {
+    const r = this.requests[controller];
+    if (r.pendingShares === 0n) return fail("NothingToFulfill", this.actors[controller]);
+    const byRole = byFulfiller && this.fulfillerHasRole;
+    const readyAt = byRole ? r.readyAt : r.readyAt + GRACE;
+    if (this.now < readyAt) return fail("FulfillmentNotReady", this.actors[controller], readyAt, this.now);
+    this.accrue(false);
     const shares = r.pendingShares;
     const assets = this.toAssets(shares);
     r.pendingShares = 0n;
+    r.readyAt = 0n;
     r.claimableShares += shares;
     r.claimableAssets += assets;
     this.totalClaimable += assets;
     this.supply -= shares;
     this.vaultShares -= shares;
-    this.vaultAssets -= assets;
-    this.escrowAssets += assets;
+    this.vaultUsdc -= assets;
+    this.accounted -= assets;
+    this.escrowUsdc += assets;
     return OK;
   }
 
-  claimRedeem(actor: number, shares: bigint): Expectation {
-    const r = this.requests[actor];
+  cancel(caller: number, controller: number): Expectation {
+    if (caller !== controller) return fail("NotControllerOrOperator", this.actors[caller], this.actors[controller]);
+    const r = this.requests[controller];
+    if (r.pendingShares === 0n) return fail("NothingToCancel", this.actors[controller]);
+    r.canceledShares += r.pendingShares;
+    r.pendingShares = 0n;
+    r.readyAt = 0n;
+    return OK;
+  }
+
+  claimCancel(caller: number, controller: number): Expectation {
+    if (caller !== controller) return fail("NotControllerOrOperator", this.actors[caller], this.actors[controller]);
+    const r = this.requests[controller];
+    if (r.canceledShares === 0n) return fail("NothingToClaim", this.actors[controller]);
+    this.shares[caller] += r.canceledShares;
+    this.vaultShares -= r.canceledShares;
+    r.canceledShares = 0n;
+    return OK;
+  }
+
+  claimRedeem(caller: number, controller: number, shares: bigint): Expectation {
+    if (caller !== controller) return fail("NotControllerOrOperator", this.actors[caller], this.actors[controller]);
+    const r = this.requests[controller];
     if (shares > r.claimableShares)
-      return fail("ERC4626ExceededMaxRedeem", this.actors[actor], shares, r.claimableShares);
+      return fail("ERC4626ExceededMaxRedeem", this.actors[controller], shares, r.claimableShares);
     const assets = shares === r.claimableShares ? r.claimableAssets : (shares * r.claimableAssets) / r.claimableShares;
-    this.payClaim(actor, shares, assets);
+    this.payClaim(controller, shares, assets);
     return OK;
   }
 
-  claimWithdraw(actor: number, assets: bigint): Expectation {
-    const r = this.requests[actor];
+  claimWithdraw(caller: number, controller: number, assets: bigint): Expectation {
+    if (caller !== controller) return fail("NotControllerOrOperator", this.actors[caller], this.actors[controller]);
+    const r = this.requests[controller];
     if (assets > r.claimableAssets)
-      return fail("ERC4626ExceededMaxWithdraw", this.actors[actor], assets, r.claimableAssets);
+      return fail("ERC4626ExceededMaxWithdraw", this.actors[controller], assets, r.claimableAssets);
     const shares =
       assets === r.claimableAssets ? r.claimableShares : mulDiv(assets, r.claimableShares, r.claimableAssets, true);
-    this.payClaim(actor, shares, assets);
+    this.payClaim(controller, shares, assets);
     return OK;
   }
 
@@ -264,36 +386,125 @@ export class VaultModel {
     r.claimableShares -= shares;
     r.claimableAssets -= assets;
     this.totalClaimable -= assets;
-    this.escrowAssets -= assets;
+    this.escrowUsdc -= assets;
     this.usdc[actor] += assets;
     this.moneyOut[actor] += assets;
   }
 
+  // ---------------------------------------------------------------- others' actions
+
+  /** Assets sent to the vault by someone who is not an actor: they count for no holder. */
   donate(amount: bigint): Expectation {
-    this.vaultAssets += amount;
-    this.creditYield(amount);
+    this.vaultUsdc += amount;
+    return OK;
+  }
+
+  /** Assets sent to the escrow: they stay there, owned by no one. */
+  donateToEscrow(amount: bigint): Expectation {
+    this.escrowUsdc += amount;
+    return OK;
+  }
+
+  /**
+   * Shares an actor sends to the vault's address by plain transfer: they stay there, owned by no one. The actor
+   * counts their value as taken out, so that giving them away is not a fee it paid.
+   */
+  giveSharesToVault(actor: number, shares: bigint): Expectation {
+    if (shares > this.shares[actor])
+      return fail("ERC20InsufficientBalance", this.actors[actor], this.shares[actor], shares);
+    this.moneyOut[actor] += this.toAssets(shares);
+    // The transfer brings no fee to date: the fee those shares bear since the last accrual is the actor's.
+    this.managementBound[actor] += this.managementBoundSinceAccrual(actor, shares);
+    this.shares[actor] -= shares;
+    this.vaultShares += shares;
     return OK;
   }
 
   report(gain: bigint): Expectation {
-    this.accrueFees();
-    this.lockedProfit = this.stillLocked() + gain;
+    if (this.paused) return fail("VaultIsPaused");
+    this.accrue(true);
+    const perf = performanceFee({
+      assets: this.assetsBeforeFee(),
+      gain,
+      performanceBps: this.config.performanceBps,
+      hurdleBps: this.config.hurdleBps,
+      hurdleStart: this.hurdleStart,
+      now: this.now,
+    });
+    const net = gain - perf.fee;
+    this.hurdleStart = perf.hurdleStart;
+    const stillNet = this.stillLocked();
+    const stillGross = this.lockedAt(this.grossLockedProfit, this.now);
+    this.lockedPerformanceBps =
+      stillGross > 0n && this.lockedPerformanceBps > this.config.performanceBps
+        ? this.lockedPerformanceBps
+        : this.config.performanceBps;
+    this.lockedProfit = stillNet + net;
+    this.grossLockedProfit = stillGross + gain;
     this.lastReport = this.now;
     this.unlockEnd = this.now + this.config.profitUnlockPeriod;
-    this.vaultAssets += gain;
+    this.accounted += net;
+    this.vaultUsdc += gain;
     return OK;
   }
 
   setFees(managementBps: bigint, performanceBps: bigint, hurdleBps: bigint): Expectation {
-    this.accrueFees();
+    this.accrue(true);
     this.config.managementBps = managementBps;
     this.config.performanceBps = performanceBps;
     this.config.hurdleBps = hurdleBps;
     return OK;
   }
 
-  accrue(): Expectation {
-    this.accrueFees();
+  setCapTokens(capTokens: bigint): Expectation {
+    this.config.capTokens = capTokens;
     return OK;
+  }
+
+  accrueFees(): Expectation {
+    this.accrue(true);
+    return OK;
+  }
+
+  /** Pays the fee recipient everything beyond the books; returns what it paid. */
+  claimFees(): bigint {
+    this.accrue(true);
+    const paid = this.vaultUsdc - this.accounted;
+    this.vaultUsdc -= paid;
+    return paid;
+  }
+
+  pause(): Expectation {
+    if (this.paused) return fail("VaultIsPaused");
+    this.paused = true;
+    return OK;
+  }
+
+  unpause(): Expectation {
+    if (!this.paused) return fail("VaultIsNotPaused");
+    this.paused = false;
+    return OK;
+  }
+
+  /** What the actor gained: money out plus what it still has, less money in. */
+  netGain(actor: number): bigint {
+    return this.moneyOut[actor] + this.positionValue(actor) - this.moneyIn[actor];
+  }
+
+  /**
+   * The fee bound of docs/vaults.md, checked from the actor's actual gain: the fees it paid (gross profit that
+   * unlocked to it, less what it gained) are at most the management fee for the value and time held plus the
+   * performance fee on that gross profit, give or take the rounding of the steps. Returns the margin (scaled);
+   * negative means the bound is broken.
+   */
+  feeBoundMargin(actor: number): bigint {
+    const paid = this.grossYield[actor] - this.netGain(actor) * SCALE;
+    const managementBound = this.managementBound[actor] + this.managementBoundSinceAccrual(actor);
+    return managementBound + this.performanceBound[actor] + this.roundingSlack * SCALE - paid;
+  }
+
+  /** No actor takes out more than it put in plus the net profit that unlocked to it, give or take rounding. */
+  gainBoundMargin(actor: number): bigint {
+    return this.netYield[actor] + this.roundingSlack * SCALE - this.netGain(actor) * SCALE;
   }
 }

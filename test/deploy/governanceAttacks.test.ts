@@ -1,0 +1,173 @@
+/**
+ * Attacks on governance against the system as the deployment (deploy/system.ts) wires it (local parameters), each named after the
+ * attack: the relayer's hot key (held by the API server) trying to mint itself a governance majority, a hostile
+ * proposal that reaches the timelock, and holders leaving before it executes.
+ */
+import { expect } from "chai";
+import { ethers } from "hardhat";
+import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
+import { HDNodeWallet, parseEther, parseUnits } from "ethers";
+import { DEV_SERVER_WALLET_MNEMONIC, RELAYER_PATH } from "../../deploy/devWallets";
+import { EXIT_MARGIN_SECONDS } from "../../deploy/parameters";
+import { VAULT_IDS } from "../../deploy/vaults";
+import { deployLocal } from "./helpers";
+import {
+  NapGovernor__factory,
+  NapMinter__factory,
+  NapToken__factory,
+  NapVault__factory,
+  StrategyRegistryV3__factory,
+  TestUSDC__factory,
+  TimelockController__factory,
+} from "../../typechain-types";
+
+const ProposalState = { Pending: 0n, Active: 1n, Canceled: 2n, Defeated: 3n, Succeeded: 4n, Queued: 5n } as const;
+
+async function deployedSystem() {
+  const signers = await ethers.getSigners();
+  const deployer = signers[0];
+  const { file, parameters } = await deployLocal("attack");
+  const relayer = HDNodeWallet.fromPhrase(DEV_SERVER_WALLET_MNEMONIC, undefined, RELAYER_PATH).connect(ethers.provider);
+  const c = file.contracts;
+  return {
+    file,
+    parameters,
+    deployer,
+    signers,
+    relayer,
+    token: NapToken__factory.connect(c.NapToken!.address, deployer),
+    governor: NapGovernor__factory.connect(c.NapGovernor!.address, deployer),
+    timelock: TimelockController__factory.connect(c.TimelockController!.address, deployer),
+    registry: StrategyRegistryV3__factory.connect(c.StrategyRegistryV3!.address, deployer),
+    minter: NapMinter__factory.connect(c.NapMinter!.address, deployer),
+  };
+}
+
+/** A proposal by the relayer that makes it the registry's only oracle (a takeover of strategy approvals). */
+async function hostileProposal(f: Awaited<ReturnType<typeof deployedSystem>>) {
+  const registry = await f.registry.getAddress();
+  const calldata = f.registry.interface.encodeFunctionData("grantRole", [
+    await f.registry.ORACLE_ROLE(),
+    f.relayer.address,
+  ]);
+  return { targets: [registry], values: [0n], calldatas: [calldata], description: "Make the relayer an oracle" };
+}
+
+describe("governance attacks on the deployed system", () => {
+  it("relayer hot key mints itself a governance majority and outvotes the deployer: refused, bounded by the minter budget", async () => {
+    const f = await loadFixture(deployedSystem);
+    const deployerVotes = await f.token.getVotes(f.deployer.address);
+    expect(deployerVotes).to.equal(parseEther("1000000"));
+
+    // The attack of the review: mint 999M NAP directly on the token.
+    await expect(f.token.connect(f.relayer).mint(f.relayer.address, parseEther("999000000")))
+      .to.be.revertedWithCustomError(f.token, "AccessControlUnauthorizedAccount")
+      .withArgs(f.relayer.address, await f.token.MINTER_ROLE());
+
+    // Through the minter the relayer holds a role of: at most the budget per period.
+    const budget = await f.minter.budget();
+    const period = await f.minter.period();
+    expect(budget).to.equal(f.parameters.Tokens.minterBudget);
+    expect(period).to.equal(BigInt(f.parameters.Tokens.minterPeriod));
+    await expect(f.minter.connect(f.relayer).mint(f.relayer.address, parseEther("999000000")))
+      .to.be.revertedWithCustomError(f.minter, "NapMinterBudgetExceeded")
+      .withArgs(parseEther("999000000"), budget, (await f.minter.windowStart()) + period);
+
+    // Minting the whole budget in each period for as long as a proposal runs (voting delay + period + timelock
+    // delay) stays far below the deployer's votes.
+    const g = f.parameters.Governance;
+    const periods = Math.ceil((g.votingDelay + g.votingPeriod + g.timelockMinDelay) / Number(period)) + 1;
+    for (let i = 0; i < periods; i++) {
+      await f.minter.connect(f.relayer).mint(f.relayer.address, budget);
+      await expect(f.minter.connect(f.relayer).mint(f.relayer.address, 1n)).to.be.revertedWithCustomError(
+        f.minter,
+        "NapMinterBudgetExceeded",
+      );
+      await time.increase(period);
+    }
+    const minted = await f.token.balanceOf(f.relayer.address);
+    expect(minted).to.equal(budget * BigInt(periods));
+    expect(minted).to.be.lessThan(deployerVotes);
+
+    // The relayer proposes and votes for; the deployer votes against: defeated.
+    const p = await hostileProposal(f);
+    await f.governor.connect(f.relayer).propose(p.targets, p.values, p.calldatas, p.description);
+    const id = await f.governor.latestProposalId();
+    await time.increaseTo((await f.governor.proposalSnapshot(id)) + 1n);
+    await f.governor.connect(f.relayer).castVote(id, 1);
+    await f.governor.connect(f.deployer).castVote(id, 0);
+    await time.increaseTo((await f.governor.proposalDeadline(id)) + 1n);
+    expect(await f.governor.state(id)).to.equal(ProposalState.Defeated);
+    expect(await f.registry.hasRole(await f.registry.ORACLE_ROLE(), f.relayer.address)).to.equal(false);
+  });
+
+  it("hostile proposal that won the vote is cancelled by the governor guardian while queued", async () => {
+    const f = await loadFixture(deployedSystem);
+    const guardian = await ethers.getSigner(f.parameters.Governance.proposalGuardian);
+    expect(await f.governor.proposalGuardian()).to.equal(guardian.address);
+    expect(guardian.address).to.not.equal(f.relayer.address);
+
+    // The deployer's key is taken: it proposes the takeover and wins the vote alone.
+    const p = await hostileProposal(f);
+    await f.governor.connect(f.deployer).propose(p.targets, p.values, p.calldatas, p.description);
+    const id = await f.governor.latestProposalId();
+    await time.increaseTo((await f.governor.proposalSnapshot(id)) + 1n);
+    await f.governor.connect(f.deployer).castVote(id, 1);
+    await time.increaseTo((await f.governor.proposalDeadline(id)) + 1n);
+    await f.governor["queue(uint256)"](id);
+    expect(await f.governor.state(id)).to.equal(ProposalState.Queued);
+
+    await expect(f.governor.connect(f.relayer)["cancel(uint256)"](id)).to.be.revertedWithCustomError(
+      f.governor,
+      "GovernorUnableToCancel",
+    );
+    await expect(f.governor.connect(guardian)["cancel(uint256)"](id))
+      .to.emit(f.governor, "ProposalCanceled")
+      .withArgs(id);
+    expect(await f.governor.state(id)).to.equal(ProposalState.Canceled);
+    await time.increase(f.parameters.Governance.timelockMinDelay);
+    await expect(f.governor["execute(uint256)"](id)).to.be.revertedWithCustomError(
+      f.governor,
+      "GovernorUnexpectedProposalState",
+    );
+    expect(await f.registry.hasRole(await f.registry.ORACLE_ROLE(), f.relayer.address)).to.equal(false);
+  });
+
+  it("hostile proposal queued: an async-vault holder who asks to leave when it is queued is out before it executes", async () => {
+    const f = await loadFixture(deployedSystem);
+    const minDelay = await f.timelock.getMinDelay();
+    let longest = 0n;
+    for (const id of VAULT_IDS) {
+      const delay = await NapVault__factory.connect(f.file.vaults[id].address, f.deployer).fulfillmentDelay();
+      if (delay > longest) longest = delay;
+    }
+    expect(longest).to.equal(86_400n);
+    expect(minDelay).to.be.greaterThanOrEqual(longest + BigInt(EXIT_MARGIN_SECONDS));
+
+    // A holder of the aggressive vault (the longest delay) sees a hostile proposal queued and leaves.
+    const holder = f.signers[12];
+    const usdc = TestUSDC__factory.connect(f.file.usdc.address, f.deployer);
+    const vault = NapVault__factory.connect(f.file.vaults.aggressive.address, holder);
+    const amount = parseUnits("1000", 6);
+    await usdc.mint(holder.address, amount);
+    await usdc.connect(holder).approve(await vault.getAddress(), amount);
+    await vault.deposit(amount, holder.address);
+
+    const p = await hostileProposal(f);
+    await f.governor.connect(f.deployer).propose(p.targets, p.values, p.calldatas, p.description);
+    const id = await f.governor.latestProposalId();
+    await time.increaseTo((await f.governor.proposalSnapshot(id)) + 1n);
+    await f.governor.connect(f.deployer).castVote(id, 1);
+    await time.increaseTo((await f.governor.proposalDeadline(id)) + 1n);
+    await f.governor["queue(uint256)"](id);
+    const eta = await f.governor.proposalEta(id);
+
+    await vault.requestRedeem(await vault.balanceOf(holder.address), holder.address, holder.address);
+    await time.increase(longest);
+    await vault.connect(f.relayer).fulfillRedeem(holder.address);
+    await vault.redeem(await vault.maxRedeem(holder.address), holder.address, holder.address);
+    expect(BigInt(await time.latest())).to.be.lessThan(eta);
+    // What comes back is the deposit less a day of management fee (2% a year), far above 99.9% of it.
+    expect(await usdc.balanceOf(holder.address)).to.be.greaterThanOrEqual((amount * 999n) / 1000n);
+  });
+});
