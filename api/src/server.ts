@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import Redis from "ioredis";
 import { createApp, type AppDeps, type NapApp } from "./app";
 import { connectChain, type ChainAccess } from "./chain";
-import { curve } from "./chain/secp256k1";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
 import type { RateLimitBackend } from "./doors/live/rateLimit";
@@ -53,7 +52,7 @@ export async function startServer(
     deploymentFile: config.deploymentFile,
     warn: (message) => logger.warn(message),
   });
-  logger.info({ chainId: chain.chainId, rpc: config.rpcUrl, secp256k1: curve.kind }, "chain");
+  logger.info({ chainId: chain.chainId, rpc: config.rpcUrl }, "chain");
 
   const app = createApp({ config, logger, stores, chain, rateLimitBackend, ...overrides });
   // Before listening: the transaction engine finishes what its journal holds open (a previous process's

@@ -6,8 +6,8 @@ import { curve, loadCurve, type Curve } from "./secp256k1";
 /**
  * EIP-191 signer recovery, the largest CPU cost of a registration.
  *
- * ethers parses the signature; the public key is recovered by libsecp256k1 (chain/secp256k1.ts: native, or its
- * WebAssembly build) instead of ethers' pure JavaScript curve code, which takes several times as long
+ * ethers parses the signature; the public key is recovered by libsecp256k1 (chain/secp256k1.ts, its WebAssembly
+ * build) instead of ethers' pure JavaScript curve code, which takes several times as long
  * (`npm run bench:api` prints both), and both hashes (the EIP-191 digest, the address) are computed by the
  * WebAssembly Keccak of chain/keccak.ts. A property test (test/api/chain/recoveryPool.test.ts) checks that the result
  * equals ethers' `verifyMessage` for valid, altered and malformed signatures alike.
@@ -57,7 +57,7 @@ const recoverWith = ${recoverWith.toString()};
 const loadCurve = ${loadCurve.toString()};
 createKeccak(256).then((hasher) => {
   const keccak = (data) => (hasher.init(), hasher.update(data), hasher.digest("binary"));
-  const libs = { ethers: require("ethers"), curve: loadCurve(require, ${JSON.stringify(curve.kind)}), keccak };
+  const libs = { ethers: require("ethers"), curve: loadCurve(require), keccak };
   parentPort.on("message", ({ id, message, signature }) => {
     parentPort.postMessage({ id, address: recoverWith(libs, message, signature) });
   });
