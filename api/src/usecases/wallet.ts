@@ -151,8 +151,8 @@ export class AgentWallets {
 /**
  * Allocates agent wallet indexes so that a new agent never gets a wallet already used onchain. Indexes come from a
  * counter in the store, but a counter can start again from 0 against a chain that remembers (the in-memory store
- * after a restart, a new database): an index whose wallet has sent a transaction, or holds ETH, NAP or a badge, is
- * skipped. At start-up `seedPastUsed` moves the counter past the used indexes at the start of the range in a few
+ * after a restart, a new database): an index whose wallet has sent a transaction, or holds ETH, USDC, NAP or a
+ * badge, is skipped. At start-up `seedPastUsed` moves the counter past the used indexes at the start of the range in a few
  * reads (doubling, then bisecting), so that a restart does not probe them one by one.
  */
 export class WalletIndexes {
@@ -192,7 +192,7 @@ export class WalletIndexes {
     this.logger.info({ next: unused }, "agent wallet indexes: counter moved past the wallets used onchain");
   }
 
-  /** True when wallet `index` has sent a transaction, or holds ETH, NAP or a badge, at the read block. */
+  /** True when wallet `index` has sent a transaction, or holds ETH, USDC, NAP or a badge, at the read block. */
   async #used(index: number): Promise<boolean> {
     const address = this.wallets.agentAddress(index);
     const { contracts, provider, head } = this.chain;
@@ -201,6 +201,7 @@ export class WalletIndexes {
       provider.getTransactionCount(address, block),
       provider.getBalance(address, block),
     ];
+    if (contracts.deployment?.usdc) reads.push(contracts.usdc.balanceOf(address, { blockTag: block }));
     if (contracts.has("NapToken")) reads.push(contracts.token.balanceOf(address, { blockTag: block }));
     if (contracts.has("AgentBadges")) reads.push(contracts.badges.balanceOf(address, { blockTag: block }));
     const values = await readChain("the agent wallets", () => Promise.all(reads));
