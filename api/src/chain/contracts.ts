@@ -6,6 +6,7 @@ import {
   AgentBadges__factory,
   NapFaucet__factory,
   NapGovernor__factory,
+  NapMinter__factory,
   NapToken__factory,
   NapVault__factory,
   StrategyRegistryV3__factory,
@@ -14,6 +15,7 @@ import {
   type AgentBadges,
   type NapFaucet,
   type NapGovernor,
+  type NapMinter,
   type NapToken,
   type NapVault,
   type StrategyRegistryV3,
@@ -30,7 +32,7 @@ import {
 
 /** Contract names as the deployment file lists them under `contracts`. */
 export type ContractName =
-  "StrategyRegistryV3" | "VaultLens" | "NapFaucet" | "AgentBadges" | "NapToken" | "NapGovernor";
+  "StrategyRegistryV3" | "VaultLens" | "NapFaucet" | "AgentBadges" | "NapToken" | "NapGovernor" | "NapMinter";
 
 export interface VaultAddress {
   id: VaultId;
@@ -93,9 +95,9 @@ export class SystemContracts {
   get governor(): NapGovernor {
     return this.#handle(this.address("NapGovernor"), NapGovernor__factory.connect);
   }
-  /** What the relayer calls `mint(address,uint256)` on for NAP grants: the token itself. */
-  get napMinter(): NapToken {
-    return this.token;
+  /** The rate-limited minter through which the relayer grants NAP (it alone holds the token's MINTER_ROLE). */
+  get napMinter(): NapMinter {
+    return this.#handle(this.address("NapMinter"), NapMinter__factory.connect);
   }
 
   vault(id: VaultId): NapVault {

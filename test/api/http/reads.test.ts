@@ -316,7 +316,10 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
       now += 1;
       chain.head.saw(receipt!.blockNumber);
       const after = await vaults.list();
-      expect(after[0].totalAssets).to.equal(before[0].totalAssets + 1_000_000n);
+      // Exactly the vault's state at the deposit's block (the deposit itself, less what the vault accrues on entry).
+      const atDeposit = await vault.totalAssets({ blockTag: receipt!.blockNumber });
+      expect(atDeposit).to.not.equal(before[0].totalAssets);
+      expect(after[0].totalAssets).to.equal(atDeposit);
     });
 
     it("answers 503 when the deployment lists no VaultLens", async function () {
