@@ -1,17 +1,17 @@
-import { AbiCoder } from "ethers";
+import { AbiCoder, type Interface } from "ethers";
 import { StrategyRegistryV3__factory } from "../../../typechain-types";
 import type { OnchainRiskParams } from "./events";
 
 /**
  * ABI encodings on the hot path of a strategy submission, by ethers' ABI coder. The registry's Interface and its
- * `submit` fragment are built once: looking a function up by name on every call is most of what a fresh Interface
- * costs.
+ * `submit` fragment are built once, so that a submission neither parses the ABI nor looks the function up by name.
  */
 
 type RiskWords = { [K in keyof OnchainRiskParams]: bigint | number | boolean };
 
-const registry = StrategyRegistryV3__factory.createInterface();
-const submitFragment = registry.getFunction("submit");
+// As a plain Interface: TypeChain's typed one takes function names only, not a fragment.
+const registry: Interface = StrategyRegistryV3__factory.createInterface();
+const submitFragment = registry.getFunction("submit")!;
 const coder = AbiCoder.defaultAbiCoder();
 const STRING_ADDRESS_UINT = ["string", "address", "uint256"] as const;
 
