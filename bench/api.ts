@@ -4,13 +4,14 @@
  *
  * Everything runs as separate processes on loopback: a Hardhat node with the whole system deployed, the API (rate
  * limits lifted with RATE_LIMITS_DISABLED, in-memory store unless MONGODB_URI is set) and the bare Koa baseline.
- * autocannon runs in this process. Settings: BENCH_DURATION (seconds per endpoint, default 10), BENCH_CONNECTIONS
- * (default 50), BENCH_REGISTRATIONS (default 1000, after 100 not counted), BENCH_ROUNDS (alternating endpoint/baseline pairs per endpoint,
- * default 3; the table gives medians), BENCH_PARTS (default "registrations,reads": which parts to run). The API
- * child inherits the environment, so SIGNATURE_WORKERS and MONGODB_URI apply to it.
+ * autocannon runs in this process, for the reads and for the registrations (pre-signed, each request its own body).
+ * Settings: BENCH_DURATION (seconds per endpoint, default 10), BENCH_CONNECTIONS (default 50), BENCH_REGISTRATIONS
+ * (per round, default 1000, after 100 not counted), BENCH_ROUNDS (registration rounds, and alternating
+ * endpoint/baseline pairs per endpoint, default 3; medians are printed), BENCH_PARTS (default "registrations,reads":
+ * which parts to run). The API child inherits the environment, so SIGNATURE_WORKERS and MONGODB_URI apply to it.
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,63 +56,106 @@ function runToEnd(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   });
 }
 
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
 function httpOk(url: string): () => Promise<boolean> {
   return async () => (await fetch(url)).ok;
 }
 
-async function load(url: string) {
+/** One autocannon run; also the server's CPU time per request (µs), where /proc tells it. */
+async function load(url: string, pid: number | undefined) {
+  const before = processCpuMs(pid);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
+  const after = processCpuMs(pid);
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx responses and ${result.errors} errors under load`);
   }
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  const cpuUs = before === null || after === null ? null : ((after - before) * 1000) / result.requests.total;
+  return { rps: result.requests.average, p99: result.latency.p99, cpuUs };
 }
 
-async function post(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
-
-/** Registers `count` agents with `concurrency` requests in flight; returns registrations per second. */
+/**
+ * Registers `count` agents with `concurrency` requests in flight; returns registrations per second. Nonces are
+ * fetched and messages signed first (not measured); then autocannon sends the registrations, each with its own body,
+ * so that the load generator, which shares the machine, spends as little CPU per request as the reads' does.
+ */
 async function registrations(
   api: string,
+  apiPid: number | undefined,
   count: number,
   concurrency: number,
-): Promise<{ perSecond: number; signMs: number }> {
+): Promise<{ perSecond: number; signMs: number; apiCpuMs: number | null }> {
   const wallets = Array.from({ length: count }, () => Wallet.createRandom());
   const signStart = performance.now();
-  const prepared: Array<Record<string, string>> = [];
+  const bodies: string[] = [];
   for (const wallet of wallets) {
     const nonce = (await (await fetch(`${api}/api/v1/agent/auth/nonce?wallet=${wallet.address}`)).json()) as {
       nonce: string;
       message: string;
     };
-    prepared.push({
-      wallet_address: wallet.address,
-      signature: await wallet.signMessage(nonce.message),
-      nonce: nonce.nonce,
-      agent_name: `bench agent ${wallet.address.slice(2, 10)}`,
-      operator_address: wallet.address,
-    });
+    bodies.push(
+      JSON.stringify({
+        wallet_address: wallet.address,
+        signature: await wallet.signMessage(nonce.message),
+        nonce: nonce.nonce,
+        agent_name: `bench agent ${wallet.address.slice(2, 10)}`,
+        operator_address: wallet.address,
+      }),
+    );
   }
   const signMs = (performance.now() - signStart) / count;
   let next = 0;
+  const cpuBefore = processCpuMs(apiPid);
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < prepared.length) {
-        const body = prepared[next++];
-        const response = await post(`${api}/api/v1/agent/auth/register`, body);
-        if (response.status !== 200)
-          throw new Error(`registration failed: ${response.status} ${JSON.stringify(response.body)}`);
-      }
-    }),
-  );
-  return { perSecond: count / ((performance.now() - started) / 1000), signMs };
+  // autocannon notices that `amount` requests are done only on its one-second tick, so the time is taken at the last
+  // response (and the API's CPU read then), not when the run resolves.
+  let lastResponse = started;
+  let cpuAfter: number | null = null;
+  let answered = 0;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: api,
+        connections: concurrency,
+        amount: count,
+        requests: [
+          {
+            method: "POST",
+            path: "/api/v1/agent/auth/register",
+            headers: { "content-type": "application/json" },
+            setupRequest: (request) => ({ ...request, body: bodies[next++] }),
+          },
+        ],
+      },
+      (error, finished) => (error ? reject(error) : resolve(finished)),
+    );
+    instance.on("response", () => {
+      lastResponse = performance.now();
+      if (++answered === count) cpuAfter = processCpuMs(apiPid);
+    });
+  });
+  const seconds = (lastResponse - started) / 1000;
+  if (result.non2xx > 0 || result.errors > 0 || result.requests.total !== count) {
+    throw new Error(
+      `registrations: ${result.requests.total} sent, ${result.non2xx} non-2xx, ${result.errors} errors under load`,
+    );
+  }
+  const apiCpuMs = cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / count;
+  return { perSecond: count / seconds, signMs, apiCpuMs };
+}
+
+/** CPU time (user + system, all threads) a process has used so far, in ms; null where /proc is not available. */
+function processCpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks (100 Hz).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 /** Milliseconds per call of `recover` on a 400-character message, on this thread. */
@@ -120,7 +164,9 @@ function recoveryCost(recover: (message: string, signature: string) => string | 
   const message = "x".repeat(400);
   const signed = wallet.signMessageSync(message);
   const rounds = 300;
-  if (recover(message, signed) !== wallet.address) throw new Error("recovery returned another signer");
+  if (recover(message, signed)?.toLowerCase() !== wallet.address.toLowerCase()) {
+    throw new Error("recovery returned another signer");
+  }
   const started = performance.now();
   for (let i = 0; i < rounds; i++) recover(message, signed);
   return (performance.now() - started) / rounds;
@@ -153,48 +199,62 @@ async function main(): Promise<void> {
 
     const apiPort = await freePort();
     const api = `http://127.0.0.1:${apiPort}`;
-    children.push(
-      fork(join(__dirname, "../api/src/main.ts"), [], {
-        execArgv: TS_NODE,
-        stdio: ["ignore", "inherit", "inherit", "ipc"],
-        env: {
-          ...process.env,
-          PORT: String(apiPort),
-          RPC_URL: rpcUrl,
-          CHAIN_ID: "31337",
-          DEPLOYMENT_FILE: join(work, "31337.json"),
-          RATE_LIMITS_DISABLED: "true",
-          LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
-        },
-      }),
-    );
+    const apiChild = fork(join(__dirname, "../api/src/main.ts"), [], {
+      execArgv: TS_NODE,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      env: {
+        ...process.env,
+        PORT: String(apiPort),
+        RPC_URL: rpcUrl,
+        CHAIN_ID: "31337",
+        DEPLOYMENT_FILE: join(work, "31337.json"),
+        RATE_LIMITS_DISABLED: "true",
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
+      },
+    });
+    children.push(apiChild);
     const barePort = await freePort();
     const bare = `http://127.0.0.1:${barePort}`;
-    children.push(
-      fork(join(__dirname, "bareKoa.ts"), [], {
-        execArgv: TS_NODE,
-        stdio: ["ignore", "ignore", "inherit", "ipc"],
-        env: { ...process.env, PORT: String(barePort) },
-      }),
-    );
+    const bareChild = fork(join(__dirname, "bareKoa.ts"), [], {
+      execArgv: TS_NODE,
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+      env: { ...process.env, PORT: String(barePort) },
+    });
+    children.push(bareChild);
     await waitFor(httpOk(`${api}/health`), "API");
     await waitFor(httpOk(bare), "bare Koa");
 
     if (PARTS.includes("registrations")) {
-      console.log(`registering ${WARM_UP_REGISTRATIONS} agents to warm up, then ${REGISTRATIONS} (20 in flight) ...`);
-      await registrations(api, WARM_UP_REGISTRATIONS, 20);
-      const reg = await registrations(api, REGISTRATIONS, 20);
+      console.log(
+        `registering ${WARM_UP_REGISTRATIONS} agents to warm up, then ${ROUNDS} rounds of ${REGISTRATIONS} (20 in flight) ...`,
+      );
+      const apiPid = apiChild.pid;
+      await registrations(api, apiPid, WARM_UP_REGISTRATIONS, 20);
+      const rounds = [];
+      for (let round = 0; round < ROUNDS; round++) rounds.push(await registrations(api, apiPid, REGISTRATIONS, 20));
+      const perSecond = median(rounds.map((r) => r.perSecond));
+      const cpu = rounds.map((r) => r.apiCpuMs).filter((ms): ms is number => ms !== null);
       const ethersMs = recoveryCost(verifyMessage);
       const serviceMs = recoveryCost(recoverSigner);
       console.log(
-        `registrations: ${reg.perSecond.toFixed(0)} per second (${REGISTRATIONS} agents, 20 in flight, ` +
+        `registrations: ${perSecond.toFixed(0)} per second, median of ${ROUNDS} rounds ` +
+          `(${rounds.map((r) => r.perSecond.toFixed(0)).join(", ")}; API CPU ms per registration ` +
+          `${rounds.map((r) => r.apiCpuMs?.toFixed(2) ?? "n/a").join(", ")}; ${REGISTRATIONS} agents each, 20 in flight, ` +
           `${process.env.MONGODB_URI ? "MongoDB" : "in-memory"} store, SIGNATURE_WORKERS=${process.env.SIGNATURE_WORKERS ?? "default"})`,
       );
+      if (cpu.length > 0) {
+        console.log(
+          `API process CPU per registration (all threads): ${median(cpu).toFixed(2)} ms, ` +
+            `i.e. ${(1000 / median(cpu)).toFixed(0)} registrations per second per core`,
+        );
+      }
       console.log(
         `EIP-191 signer recovery per signature on one core: ${serviceMs.toFixed(2)} ms as the service does it ` +
           `(libsecp256k1), ${ethersMs.toFixed(2)} ms with ethers' verifyMessage (${(ethersMs / serviceMs).toFixed(1)}x)`,
       );
-      console.log(`client-side nonce + sign: ${reg.signMs.toFixed(2)} ms per registration (not counted above)`);
+      console.log(
+        `client-side nonce + sign: ${median(rounds.map((r) => r.signMs)).toFixed(2)} ms per registration (not counted above)`,
+      );
     }
 
     if (PARTS.includes("reads")) {
@@ -203,22 +263,29 @@ async function main(): Promise<void> {
       console.log(
         `load: ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} endpoint/baseline pairs per endpoint`,
       );
-      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
       const rows: string[] = [];
+      const cpu = (runs: Array<{ cpuUs: number | null }>) => {
+        const known = runs.map((run) => run.cpuUs).filter((us): us is number => us !== null);
+        return known.length > 0 ? median(known).toFixed(0) : "n/a";
+      };
       for (const path of ["/health", "/api/v1/vaults", "/api/v1/agents"]) {
         await autocannon({ url: api + path, connections: CONNECTIONS, duration: 1 }); // warm-up
-        const pairs: Array<{ base: { rps: number; p99: number }; result: { rps: number; p99: number } }> = [];
-        for (let round = 0; round < ROUNDS; round++)
-          pairs.push({ base: await load(bare), result: await load(api + path) });
+        const pairs: Array<{ base: Awaited<ReturnType<typeof load>>; result: Awaited<ReturnType<typeof load>> }> = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          pairs.push({ base: await load(bare, bareChild.pid), result: await load(api + path, apiChild.pid) });
+        }
         rows.push(
           `| ${path} | ${Math.round(median(pairs.map((p) => p.result.rps)))} | ${median(pairs.map((p) => p.result.p99))} | ` +
-            `${Math.round(median(pairs.map((p) => p.base.rps)))} | ${median(pairs.map((p) => p.base.p99))} | ` +
+            `${cpu(pairs.map((p) => p.result))} | ${Math.round(median(pairs.map((p) => p.base.rps)))} | ` +
+            `${median(pairs.map((p) => p.base.p99))} | ${cpu(pairs.map((p) => p.base))} | ` +
             `${median(pairs.map((p) => p.result.rps / p.base.rps)).toFixed(2)} |`,
         );
       }
       console.log("");
-      console.log("| endpoint | req/s | p99 (ms) | bare Koa req/s | bare Koa p99 (ms) | ratio |");
-      console.log("|---|---:|---:|---:|---:|---:|");
+      console.log(
+        "| endpoint | req/s | p99 (ms) | CPU µs/req | bare Koa req/s | bare Koa p99 (ms) | bare Koa CPU µs/req | ratio |",
+      );
+      console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
       for (const row of rows) console.log(row);
     }
   } finally {

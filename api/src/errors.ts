@@ -1,65 +1,119 @@
 /**
- * The one error hierarchy of the service. Domain code and HTTP code throw these; a single middleware
- * (http/middleware/errors.ts) maps each class to its HTTP status and a `{ "error": message }` body.
- * Anything else that escapes a handler is a bug and becomes a 500 without internals.
+ * The one error hierarchy of the service. Use cases, the transaction engine and the chain layer throw these; each
+ * carries a stable `code` and a message written for the client. The doors map codes to their own shapes: the live
+ * API to an HTTP status and `{ "error": message }` (doors/live/errors.ts), the data API to its
+ * `{ "error": { code, message, details } }`, GraphQL and WebSocket errors. Anything else that escapes is a bug and is
+ * answered as INTERNAL without internals.
  */
-export abstract class AppError extends Error {
-  /** HTTP status the error middleware answers with. */
-  abstract readonly status: number;
-  /** Extra response headers (e.g. Retry-After). */
-  readonly headers: Record<string, string> = {};
 
-  constructor(message: string) {
+/** A value safe to put in a JSON body or a journal entry. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export const ERROR_CODES = [
+  /** The request is malformed or breaks a rule; the message names the field and the rule. */
+  "VALIDATION_FAILED",
+  /** Missing or unknown credentials. */
+  "UNAUTHENTICATED",
+  /** Authenticated, but the caller's kind or tier lacks permission. */
+  "FORBIDDEN",
+  /** Unknown route or resource. */
+  "NOT_FOUND",
+  /** Known path, method not allowed. */
+  "METHOD_NOT_ALLOWED",
+  /** The resource already exists, or a key was reused with a different request. */
+  "CONFLICT",
+  /** A rate limit or cooldown; `retryAfterSeconds` says when to come back. */
+  "RATE_LIMITED",
+  /** The wallet cannot pay for gas (and value); the faucet helps. */
+  "INSUFFICIENT_GAS",
+  /** The contract rejected the transaction (at estimation or onchain); `details.revert` decodes why. */
+  "TX_REVERTED",
+  /** A later step of a multi-step operation was not sent because an earlier one failed. */
+  "PREVIOUS_STEP_FAILED",
+  /** The node refused a signed transaction for a reason none of the above covers. */
+  "TX_REJECTED",
+  /** Sent, not mined within the wait; a retry with the same Idempotency-Key picks it up. */
+  "TX_PENDING",
+  /** Another instance holds the wallet longer than this one waits. */
+  "WALLET_BUSY",
+  /** The chain's RPC endpoint did not answer. */
+  "CHAIN_UNAVAILABLE",
+  /** Something the operation needs is not configured (server wallets, deployment, API keys). */
+  "NOT_CONFIGURED",
+  /** A dependency other than the chain (store, rate limiter) is unavailable. */
+  "UNAVAILABLE",
+  /** A bug: nothing about it is told to the client. */
+  "INTERNAL",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export abstract class AppError extends Error {
+  abstract readonly code: ErrorCode;
+  /** Structured facts for clients that read them (the data API's `details`, journal entries). */
+  readonly details: Record<string, JsonValue>;
+  /** When set, the client may retry after this many seconds (Retry-After). */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(message: string, details: Record<string, JsonValue> = {}, retryAfterSeconds?: number) {
     super(message);
     this.name = new.target.name;
+    this.details = details;
+    this.retryAfterSeconds = retryAfterSeconds === undefined ? undefined : Math.max(1, Math.ceil(retryAfterSeconds));
   }
 }
 
-/** 400: the request is malformed or breaks a rule; the message names the field and the rule. */
 export class ValidationError extends AppError {
-  readonly status = 400;
+  readonly code = "VALIDATION_FAILED";
 }
 
-/** 401: missing or unknown API key. */
 export class AuthenticationError extends AppError {
-  readonly status = 401;
+  readonly code = "UNAUTHENTICATED";
 }
 
-/** 403: authenticated, but the tier (or kind of key) lacks permission. */
 export class PermissionError extends AppError {
-  readonly status = 403;
+  readonly code = "FORBIDDEN";
 }
 
-/** 404: unknown route or resource. */
 export class NotFoundError extends AppError {
-  readonly status = 404;
+  readonly code = "NOT_FOUND";
 }
 
-/** 405: known path, method not allowed. */
 export class MethodNotAllowedError extends AppError {
-  readonly status = 405;
+  readonly code = "METHOD_NOT_ALLOWED";
 }
 
-/** 409: the resource already exists (e.g. a second agent for one wallet). */
 export class ConflictError extends AppError {
-  readonly status = 409;
+  readonly code = "CONFLICT";
 }
 
-/** 429: a rate limit or a cooldown; carries Retry-After. */
 export class RateLimitError extends AppError {
-  readonly status = 429;
+  readonly code = "RATE_LIMITED";
   constructor(message: string, retryAfterSeconds: number) {
-    super(message);
-    this.headers["Retry-After"] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
+    super(message, {}, retryAfterSeconds);
   }
 }
 
-/** 503: a dependency (store, chain, configuration such as AGENT_API_KEYS) is unavailable. */
-export class UnavailableError extends AppError {
-  readonly status = 503;
+/**
+ * The chain did not answer. The message never carries the RPC endpoint (its host or port) or the transport error:
+ * those go to the log only.
+ */
+export class ChainUnavailableError extends AppError {
+  readonly code = "CHAIN_UNAVAILABLE";
+  constructor(what = "the chain is unreachable; try again later") {
+    super(what, {}, 5);
+  }
 }
 
-/** Raised by stores when a unique index rejects a write; domain code turns it into a ConflictError. */
+export class NotConfiguredError extends AppError {
+  readonly code = "NOT_CONFIGURED";
+}
+
+export class UnavailableError extends AppError {
+  readonly code = "UNAVAILABLE";
+}
+
+/** Raised by store adapters when a unique value is taken; use cases turn it into a ConflictError. */
 export class DuplicateKeyError extends Error {
   constructor(readonly field: string) {
     super(`duplicate value for ${field}`);

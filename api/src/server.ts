@@ -5,13 +5,11 @@ import { createApp, type AppDeps, type NapApp } from "./app";
 import { connectChain, type ChainAccess } from "./chain";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
-import type { RateLimitBackend } from "./http/rateLimit";
-import { createMemoryStore } from "./store/memory";
-import { connectMongoStore } from "./store/mongo";
-import type { Store } from "./store/types";
+import type { RateLimitBackend } from "./doors/live/rateLimit";
+import { openStores, type Stores } from "./store";
 
 const NONCE_RETENTION_MS = 24 * 3600 * 1000;
-const NONCE_PURGE_INTERVAL_MS = 10 * 60 * 1000;
+const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 /** Longest wait at shutdown for handlers whose client already left. */
 const DRAIN_TIMEOUT_MS = 5_000;
 
@@ -20,7 +18,7 @@ export interface RunningServer {
   server: Server;
   /** http://host:port actually bound. */
   url: string;
-  store: Store;
+  stores: Stores;
   chain: ChainAccess;
   /** Stops accepting connections, drains, then closes store, Redis and provider. Idempotent. */
   close(): Promise<void>;
@@ -32,14 +30,9 @@ export async function startServer(
   logger: Logger,
   overrides: Partial<Pick<AppDeps, "extraRoutes" | "clock">> = {},
 ): Promise<RunningServer> {
-  let store: Store;
-  if (config.mongodbUri) {
-    store = await connectMongoStore({ uri: config.mongodbUri, dbName: config.mongodbDb });
-    logger.info({ db: config.mongodbDb }, "store: MongoDB");
-  } else {
-    store = createMemoryStore();
-    logger.warn("store: in-memory (MONGODB_URI not set): agents and nonces are lost when the process stops");
-  }
+  const stores = await openStores(config);
+  if (stores.kind === "mongodb") logger.info({ db: config.mongodbDb }, "store: MongoDB");
+  else logger.warn("store: in-memory (MONGODB_URI not set): agents and nonces are lost when the process stops");
 
   let redis: Redis | undefined;
   let rateLimitBackend: RateLimitBackend | undefined;
@@ -61,13 +54,10 @@ export async function startServer(
   });
   logger.info({ chainId: chain.chainId, rpc: config.rpcUrl }, "chain");
 
-  const app = createApp({ config, logger, store, chain, rateLimitBackend, ...overrides });
+  const app = createApp({ config, logger, stores, chain, rateLimitBackend, ...overrides });
   // Before listening: the transaction engine finishes what its journal holds open (a previous process's
   // accepted requests), so that nothing accepted is lost or sent twice.
-  if (!app.services.onchain.wallets.configured) {
-    logger.warn("server wallets not configured (SERVER_WALLET_MNEMONIC): keyed onchain endpoints answer 503");
-  }
-  await app.services.onchain.start();
+  await app.useCases.start();
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -81,12 +71,17 @@ export async function startServer(
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
 
-  // Nonces are kept a day past expiry (so late attempts still get "expired" or "already used"), then deleted.
+  // Nonces are kept a day past expiry (so late attempts still get "expired" or "already used"), then deleted;
+  // idempotent answers are deleted after their day (where the database has no TTL index to do it).
   const purge = setInterval(() => {
-    store.nonces.purgeExpired(new Date(Date.now() - NONCE_RETENTION_MS)).catch((error: unknown) => {
+    const now = Date.now();
+    stores.nonces.purgeExpired(new Date(now - NONCE_RETENTION_MS)).catch((error: unknown) => {
       logger.warn({ err: error }, "nonce purge failed");
     });
-  }, NONCE_PURGE_INTERVAL_MS);
+    stores.idempotency.purgeExpired(new Date(now)).catch((error: unknown) => {
+      logger.warn({ err: error }, "idempotent answer purge failed");
+    });
+  }, PURGE_INTERVAL_MS);
   purge.unref();
 
   let closing: Promise<void> | undefined;
@@ -100,10 +95,10 @@ export async function startServer(
       // Handlers still running (their client may have hung up) finish before the store closes.
       await app.drain(DRAIN_TIMEOUT_MS);
       await app.closeResources();
-      await store.close();
+      await stores.close();
       if (redis) await redis.quit().catch(() => undefined);
       chain.provider.destroy();
     })());
 
-  return { app, server, url, store, chain, close };
+  return { app, server, url, stores, chain, close };
 }

@@ -1,10 +1,18 @@
 /**
  * A value computed at most once per `ttlMs` per key; concurrent callers share the computation, and a failed one is
  * not kept (the next caller computes again). Used wherever a hot read may be a little stale: the leaderboard and
- * statistics, the health probes, the latest block number of the vault list.
+ * statistics, the health probes, the chain head's latest block number and fee data.
  */
+interface Entry<V> {
+  at: number;
+  value: Promise<V>;
+  pending: boolean;
+  /** The computed value, once there is one. */
+  settled?: V;
+}
+
 export class TtlCache<K, V> {
-  private readonly entries = new Map<K, { at: number; value: Promise<V>; pending: boolean }>();
+  private readonly entries = new Map<K, Entry<V>>();
 
   /** `now`: a milliseconds clock (tests). The age of an entry counts from when its computation started. */
   constructor(
@@ -17,13 +25,22 @@ export class TtlCache<K, V> {
     const now = this.now();
     const entry = this.entries.get(key);
     if (entry && (entry.pending || now - entry.at < this.ttlMs)) return entry.value;
-    const fresh = { at: now, value: compute(), pending: true };
+    const fresh: Entry<V> = { at: now, value: compute(), pending: true };
     this.entries.set(key, fresh);
     fresh.value.then(
-      () => (fresh.pending = false),
+      (value) => {
+        fresh.pending = false;
+        fresh.settled = value;
+      },
       () => this.entries.get(key) === fresh && this.entries.delete(key),
     );
     return fresh.value;
+  }
+
+  /** The value of `key` when one is kept, younger than the TTL and computed; undefined otherwise (no promise). */
+  peek(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    return entry && !entry.pending && this.now() - entry.at < this.ttlMs ? entry.settled : undefined;
   }
 
   clear(): void {

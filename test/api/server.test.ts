@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { MongoClient } from "mongodb";
 import { loadConfig } from "../../api/src/config";
 import { createLogger } from "../../api/src/logger";
-import { defineRoute } from "../../api/src/http/route";
+import { defineRoute } from "../../api/src/doors/live/route";
 import { startServer } from "../../api/src/server";
 import { ensureMongo, ensureRedis } from "../helpers/services";
 
@@ -24,7 +24,7 @@ describe("API server (startServer)", function () {
     });
     let slowHandler = "not run";
     const running = await startServer(config, createLogger("silent"), {
-      extraRoutes: (services) => [
+      extraRoutes: (useCases) => [
         defineRoute({
           method: "get",
           path: "/api/v1/test/slow",
@@ -36,7 +36,7 @@ describe("API server (startServer)", function () {
           handler: async () => {
             slowHandler = "running";
             await new Promise((resolve) => setTimeout(resolve, 300));
-            await services.store.agents.any();
+            await useCases.agents.anyExists();
             slowHandler = "finished";
             return { ok: true };
           },

@@ -3,7 +3,7 @@ import { ethers } from "hardhat";
 import { time } from "@nomicfoundation/hardhat-network-helpers";
 import { getAddress, HDNodeWallet, parseUnits } from "ethers";
 import type { Deployment } from "../../api/src/chain/deployment";
-import { deriveDna } from "../../api/src/ops/onchain";
+import { deriveDna } from "../../api/src/usecases/strategies";
 import { registerAgent, request } from "../api/helpers/app";
 import { deployTestSystem } from "../api/helpers/system";
 import {
@@ -299,13 +299,13 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
     expect(await ethers.provider.getTransactionCount(agentAddress)).to.equal(nonce);
   });
 
-  it("answers a revert with the decoded custom error (name of 100 characters but 200 bytes)", async function () {
+  it("refuses a name of 100 characters but 200 bytes with the registry's byte bound, before any transaction", async function () {
     const name = "é".repeat(100);
+    const nonce = await ethers.provider.getTransactionCount(agentAddress);
     const response = await call("POST", "/api/v1/agent/strategy/submit", { name, description: "Accented name" });
     expect(response.status).to.equal(400);
-    expect(response.body.error).to.equal(
-      'the contract rejected the transaction: StrategyTextLengthOutOfBounds(field="name", length="200", min="3", max="100")',
-    );
+    expect(response.body.error).to.equal("name: must be at most 100 bytes of UTF-8 (this one is 200)");
+    expect(await ethers.provider.getTransactionCount(agentAddress)).to.equal(nonce);
   });
 
   it("lists the agent's strategies from the registry", async function () {
@@ -342,7 +342,7 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       headers: { "X-API-Key": OPERATOR_KEY },
     });
     expect(grant.status).to.equal(200);
-    await system.app.app.services.onchain.settled();
+    await system.app.app.useCases.settled();
     const wallet = await call("GET", "/api/v1/agent/wallet");
     expect(wallet.body).to.include({
       nap_balance: "100",

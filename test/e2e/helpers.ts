@@ -25,14 +25,14 @@ export async function startE2eApp(
     store,
     deployment,
     env: { SERVER_WALLET_MNEMONIC: DEV_MNEMONIC, AGENT_API_KEYS: OPERATOR_KEY, ...env },
-    extra: { onchain: { engineOptions: { pollIntervalMs: 20 } } },
+    extra: { engineOptions: { pollIntervalMs: 20 } },
   });
-  await app.app.services.onchain.start();
+  await app.app.useCases.start();
   return {
     app,
     store,
     async close() {
-      await app.app.services.onchain.settled();
+      await app.app.useCases.settled();
       await app.close();
       await dropMongoStore(store);
     },
@@ -51,4 +51,32 @@ export function client(base: string, apiKey: string) {
 
 export function randomWallet(): Wallet {
   return Wallet.createRandom() as unknown as Wallet;
+}
+
+/**
+ * The deployed system served over HTTP JSON-RPC (the in-process Hardhat chain behind Hardhat's own server), so that
+ * the API talks to it through the provider it builds in production, with that provider's behaviour (request
+ * batching, no hidden answers from a cache), instead of the test process's in-process provider.
+ */
+export async function serveDeployment(deployment: Deployment): Promise<{
+  rpcUrl: string;
+  deploymentFile: string;
+  close(): Promise<void>;
+}> {
+  const { serveChain } = await import("../api/tx/chainServer");
+  const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const served = await serveChain();
+  const dir = mkdtempSync(join(tmpdir(), "nap-e2e-rpc-"));
+  const deploymentFile = join(dir, `${deployment.chainId}.json`);
+  writeFileSync(deploymentFile, JSON.stringify(deployment));
+  return {
+    rpcUrl: served.url,
+    deploymentFile,
+    async close() {
+      await served.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

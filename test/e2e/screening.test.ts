@@ -29,16 +29,16 @@ describe("Automated strategy screening (e2e: Hardhat chain, MongoDB store)", fun
       store,
       deployment,
       env: { SERVER_WALLET_MNEMONIC: DEV_MNEMONIC, AGENT_API_KEYS: OPERATOR_KEY, STRATEGY_SCREENING: screening },
-      extra: { onchain: { engineOptions: { pollIntervalMs: 20 } } },
+      extra: { engineOptions: { pollIntervalMs: 20 } },
     });
-    await started.app.services.onchain.start();
+    await started.app.useCases.start();
     return started;
   }
 
   /** Stops the app without closing the shared store (a process restart). */
   async function stop(): Promise<void> {
     if (!app) return;
-    await app.app.services.onchain.settled();
+    await app.app.useCases.settled();
     await app.close();
     app = undefined;
   }
@@ -96,7 +96,7 @@ describe("Automated strategy screening (e2e: Hardhat chain, MongoDB store)", fun
     const passing = [];
     for (let i = 0; i < 3; i++) passing.push(await submit(call, `passing ${i}`, PASSING));
     const failing = await submit(call, "failing", FAILING);
-    await app.app.services.onchain.settled();
+    await app.app.useCases.settled();
 
     for (const id of passing) expect((await registry().getStrategy(id)).status).to.equal(1n); // guardian_review
     expect((await registry().getStrategy(failing)).status).to.equal(6n); // deprecated
@@ -107,7 +107,7 @@ describe("Automated strategy screening (e2e: Hardhat chain, MongoDB store)", fun
       strategiesPassedScreening: 3,
       performanceScore: 34,
     });
-    const address = app.app.services.onchain.agentAddress(agent);
+    const address = app.app.useCases.wallets.addressOf(agent);
     const badges = AgentBadges__factory.connect(deployment.contracts.AgentBadges.address, ethers.provider);
     expect(await badges.badgeOf(address, 0)).to.not.equal(0n);
     expect(await badges.badgeOf(address, 1)).to.not.equal(0n);
@@ -124,14 +124,14 @@ describe("Automated strategy screening (e2e: Hardhat chain, MongoDB store)", fun
     app = await start("off");
     const { agentId, call } = await newAgent(app);
     const id = await submit(call, "left in shadow", PASSING);
-    await app.app.services.onchain.settled();
+    await app.app.useCases.settled();
     expect((await registry().getStrategy(id)).status).to.equal(0n);
     expect((await store.agents.findById(agentId))!.strategiesPassedScreening).to.equal(0);
     await stop();
 
     const before = await ethers.provider.getTransactionCount(RELAYER);
     app = await start("auto");
-    await app.app.services.onchain.settled();
+    await app.app.useCases.settled();
     expect((await registry().getStrategy(id)).status).to.equal(1n);
     expect(await ethers.provider.getTransactionCount(RELAYER)).to.equal(before + 1);
     expect((await store.agents.findById(agentId))!.strategiesPassedScreening).to.equal(1);
@@ -139,7 +139,7 @@ describe("Automated strategy screening (e2e: Hardhat chain, MongoDB store)", fun
 
     // A second restart finds nothing in shadow and sends nothing.
     app = await start("auto");
-    await app.app.services.onchain.settled();
+    await app.app.useCases.settled();
     expect(await ethers.provider.getTransactionCount(RELAYER)).to.equal(before + 1);
     expect((await store.agents.findById(agentId))!.strategiesPassedScreening).to.equal(1);
   });
@@ -148,33 +148,33 @@ describe("Automated strategy screening (e2e: Hardhat chain, MongoDB store)", fun
     app = await start("off");
     const { agentId, call } = await newAgent(app);
     const id = await submit(call, "screened twice", PASSING);
-    const onchain = app.app.services.onchain;
-    await onchain.settled(); // the registered badge, minted by the relayer after the submission
+    const useCases = app.app.useCases;
+    await useCases.settled(); // the registered badge, minted by the relayer after the submission
     const before = await ethers.provider.getTransactionCount(RELAYER);
-    const results = await Promise.all([onchain.screen(agentId, id), onchain.screen(agentId, id)]);
+    const results = await Promise.all([useCases.relayer.screen(agentId, id), useCases.relayer.screen(agentId, id)]);
     expect(results).to.deep.equal(["passed", "passed"]);
-    expect(await onchain.screen(agentId, id)).to.equal(null);
+    expect(await useCases.relayer.screen(agentId, id)).to.equal(null);
     expect(await ethers.provider.getTransactionCount(RELAYER)).to.equal(before + 1);
     expect((await registry().getStrategy(id)).status).to.equal(1n);
     expect((await store.agents.findById(agentId))!.strategiesPassedScreening).to.equal(1);
-    expect(await onchain.engine.lookup(screeningIntentKey(31337, id))).to.not.equal(null);
+    expect(await useCases.engine.lookup(screeningIntentKey(31337, id))).to.not.equal(null);
   });
 
   it("counts a submission and a screening once while strategy lists catch up at the same moment", async function () {
     app = await start("off");
     const { agentId, call } = await newAgent(app);
     const first = await submit(call, "counted once", PASSING);
-    const onchain = app.app.services.onchain;
-    await onchain.settled();
+    const useCases = app.app.useCases;
+    await useCases.settled();
     // Lists (each one compares the chain with the counters and catches up) run before, during and after the screen.
     const lists = async () => {
       for (let i = 0; i < 6; i++) expect((await call("GET", "/api/v1/agent/strategy/list")).status).to.equal(200);
     };
-    const [verdict] = await Promise.all([onchain.screen(agentId, first), lists(), lists(), lists()]);
+    const [verdict] = await Promise.all([useCases.relayer.screen(agentId, first), lists(), lists(), lists()]);
     expect(verdict).to.equal("passed");
     const second = await submit(call, "counted once too", PASSING);
     await Promise.all([lists(), lists()]);
-    await onchain.settled();
+    await useCases.settled();
     expect((await registry().getStrategy(second)).status).to.equal(0n, "screening is off: still in shadow");
     expect(await store.agents.findById(agentId)).to.deep.include({
       strategiesSubmitted: 2,

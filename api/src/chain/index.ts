@@ -1,19 +1,28 @@
-import { JsonRpcProvider, Network, type Provider } from "ethers";
-import { VAULT_IDS } from "../domain/model";
-import { defaultDeploymentFile, loadDeployment, type Deployment } from "./deployment";
+import { JsonRpcProvider, Network, type JsonRpcPayload, type JsonRpcResult, type Provider } from "ethers";
 import { TtlCache } from "../ttlCache";
-import { VaultReader, type VaultReaderOptions } from "./vaults";
+import { SystemContracts } from "./contracts";
+import { defaultDeploymentFile, loadDeployment, type Deployment } from "./deployment";
+import { EventDecoder } from "./events";
+import { ChainHead, type ChainHeadOptions } from "./head";
 
-/** Chain access for the API: the provider, the chain identity, the deployment and the readers built from it. */
+/** A provider that also takes raw JSON-RPC requests (JsonRpcProvider in the service, Hardhat's provider in tests). */
+export type RpcProvider = Provider & { send(method: string, params: unknown[]): Promise<unknown> };
+
+/**
+ * Chain access for the service: the provider, the chain's identity, the deployment and what is built from it (typed
+ * contracts, the event decoder) and the one chain head that every read is made at (head.ts states the read rule).
+ * Only this folder knows contract addresses and the provider.
+ */
 export interface ChainAccess {
-  readonly provider: Provider;
+  readonly provider: RpcProvider;
   readonly chainId: number;
   readonly chainName: string;
-  /** Null when no deployment file was found (the vault endpoints answer 503). */
+  /** Null when no deployment file was found (onchain endpoints answer 503). */
   readonly deployment: Deployment | null;
-  /** Null without a deployment or without a VaultLens in it. */
-  readonly vaults: VaultReader | null;
-  /** Answers within `timeoutMs` whether the RPC endpoint serves requests (cached for one second). */
+  readonly contracts: SystemContracts;
+  readonly events: EventDecoder;
+  readonly head: ChainHead;
+  /** Answers within `timeoutMs` whether the RPC endpoint serves requests (one probe per second at most). */
   isConnected(timeoutMs?: number): Promise<boolean>;
 }
 
@@ -30,26 +39,21 @@ export function chainNameOf(chainId: number): string {
 }
 
 export function createChainAccess(
-  provider: Provider,
+  provider: RpcProvider,
   chainId: number,
   deployment: Deployment | null,
-  options: { vaultReader?: VaultReaderOptions } = {},
+  options: { head?: ChainHeadOptions } = {},
 ): ChainAccess {
   const probes = new TtlCache<"rpc", boolean>(1_000);
-  const sources = deployment
-    ? VAULT_IDS.flatMap((id) => {
-        const entry = deployment.vaults[id];
-        return entry ? [{ id, address: entry.address }] : [];
-      })
-    : [];
+  const contracts = new SystemContracts(provider, deployment, chainId);
   return {
     provider,
     chainId,
     chainName: deployment?.network && deployment.network !== "localhost" ? deployment.network : chainNameOf(chainId),
     deployment,
-    vaults: deployment?.contracts.VaultLens
-      ? new VaultReader(provider, sources, deployment.contracts.VaultLens.address, options.vaultReader)
-      : null,
+    contracts,
+    events: new EventDecoder(contracts),
+    head: new ChainHead(provider, options.head),
     isConnected(timeoutMs = 2_000) {
       // One probe at a time, its answer reused for a second: health checks under load cost no extra RPC traffic.
       return probes.get(
@@ -67,21 +71,50 @@ export function createChainAccess(
   };
 }
 
+/**
+ * ethers' JSON-RPC provider with the request and answer bodies encoded and decoded by Node's native UTF-8 code:
+ * ethers' own `_send` does both in JavaScript (`toUtf8Bytes`, `toUtf8String`), which on the transaction engine's
+ * path (signed transactions of a few hundred bytes, receipts with their logs) costs more CPU than the rest of the
+ * request. `_send` is the override point ethers documents for this.
+ */
+class NativeJsonRpcProvider extends JsonRpcProvider {
+  override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
+    const request = this._getConnection();
+    request.body = Buffer.from(JSON.stringify(payload), "utf8");
+    request.setHeader("content-type", "application/json");
+    const response = await request.send();
+    response.assertOk();
+    const answer = JSON.parse(Buffer.from(response.body ?? new Uint8Array()).toString("utf8")) as
+      JsonRpcResult | JsonRpcResult[];
+    return Array.isArray(answer) ? answer : [answer];
+  }
+}
+
+/**
+ * The JSON-RPC provider of the service. ethers answers an identical request from a cache for 250 ms by default, so
+ * right after a transaction is mined the nonce and the block number would read as before it: that cache is off
+ * (`cacheTimeout: -1`); the chain head (head.ts) is the one place that reuses an answer, under the read rule.
+ */
+export function jsonRpcProvider(rpcUrl: string, chainId: number): JsonRpcProvider {
+  return new NativeJsonRpcProvider(rpcUrl, Network.from(chainId), { staticNetwork: true, cacheTimeout: -1 });
+}
+
 export interface ConnectChainOptions {
   rpcUrl: string;
   chainId?: number;
   deploymentFile?: string;
+  head?: ChainHeadOptions;
   warn(message: string): void;
 }
 
 /**
  * Connects to RPC_URL. The chain id comes from CHAIN_ID or, when unset, from the RPC endpoint (which must then
- * answer). A missing deployment file is not fatal (logged; vault endpoints answer 503); an invalid one is.
+ * answer). A missing deployment file is not fatal (logged; onchain endpoints answer 503); an invalid one is.
  */
 export async function connectChain(options: ConnectChainOptions): Promise<ChainAccess> {
   let chainId = options.chainId;
   if (chainId === undefined) {
-    const probe = new JsonRpcProvider(options.rpcUrl);
+    const probe = new JsonRpcProvider(options.rpcUrl, undefined, { cacheTimeout: -1 });
     try {
       chainId = Number((await probe.getNetwork()).chainId);
     } catch (error) {
@@ -92,19 +125,14 @@ export async function connectChain(options: ConnectChainOptions): Promise<ChainA
       probe.destroy();
     }
   }
-  // No answer cache: ethers would otherwise answer a repeated getTransactionCount from the last 250 ms, and a wallet
-  // lane taken again right after its previous transactions would sign with a nonce already used.
-  const provider = new JsonRpcProvider(options.rpcUrl, Network.from(chainId), {
-    staticNetwork: true,
-    cacheTimeout: -1,
-  });
+  const provider = jsonRpcProvider(options.rpcUrl, chainId);
   const file = options.deploymentFile ?? defaultDeploymentFile(chainId);
   let deployment: Deployment | null = null;
   try {
     deployment = await loadDeployment(file, chainId);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    options.warn(`deployment file ${file} not found: vault endpoints will answer 503 until it exists`);
+    options.warn(`deployment file ${file} not found: onchain endpoints will answer 503 until it exists`);
   }
-  return createChainAccess(provider, chainId, deployment);
+  return createChainAccess(provider, chainId, deployment, { head: options.head });
 }

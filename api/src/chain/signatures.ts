@@ -1,5 +1,5 @@
 import { Contract, getAddress, hashMessage, type Provider } from "ethers";
-import { UnavailableError } from "../errors";
+import { ChainUnavailableError } from "../errors";
 import { recoverOnThisThread, type Recover } from "./recoveryPool";
 
 /** EIP-1271 magic value returned by `isValidSignature` for a valid signature. */
@@ -11,7 +11,7 @@ const EIP1271_ABI = ["function isValidSignature(bytes32 hash, bytes signature) v
  * - an externally owned account: the signer recovered with ethers equals the wallet;
  * - a contract wallet: `isValidSignature(hashMessage(message), signature)` on the service's chain returns 0x1626ba7e.
  * The chain is asked only when recovery does not match, so registrations of plain wallets cost no RPC call.
- * Throws UnavailableError when the chain cannot be reached for a contract wallet check.
+ * Throws ChainUnavailableError when the chain cannot be reached for a contract wallet check.
  */
 export async function verifyWalletSignature(
   provider: Provider,
@@ -20,14 +20,16 @@ export async function verifyWalletSignature(
   signature: string,
   recover: Recover = recoverOnThisThread,
 ): Promise<boolean> {
-  const expected = getAddress(wallet);
   // null: not an ECDSA signature at all; it may still be a contract wallet's signature.
-  if ((await recover(message, signature)) === expected) return true;
+  if ((await recover(message, signature)) === wallet.toLowerCase()) return true;
+  const expected = getAddress(wallet);
   let code: string;
   try {
     code = await provider.getCode(expected);
   } catch {
-    throw new UnavailableError("chain unreachable: cannot check the wallet's code for an EIP-1271 signature");
+    throw new ChainUnavailableError(
+      "the chain is unreachable: cannot check the wallet's code for an EIP-1271 signature; try again later",
+    );
   }
   if (code === "0x") return false;
   try {

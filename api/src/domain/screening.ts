@@ -1,3 +1,5 @@
+import type { StrategyStatus } from "./model";
+
 /**
  * Automated screening of new strategies (the `shadow` status of StrategyRegistryV3). Documented in docs/api.md
  * ("Automated screening"). The rules are deterministic and read only the strategy's onchain risk parameters, so anyone
@@ -65,14 +67,10 @@ export function screeningIntentKey(chainId: number, strategyId: string): string 
   return `screen:${chainId}:${strategyId.toLowerCase()}`;
 }
 
-/** Onchain status indexes (StrategyRegistryV3.Status). */
-export const SHADOW_STATUS = 0;
-export const DEPRECATED_STATUS = 6;
-
 /**
  * True when a strategy in this status passed screening: it left shadow and is not deprecated. (A deprecated strategy
  * may have failed screening; the registry does not tell, so it never counts.)
  */
-export function passedScreening(status: number): boolean {
-  return status !== SHADOW_STATUS && status !== DEPRECATED_STATUS;
+export function passedScreening(status: StrategyStatus): boolean {
+  return status !== "shadow" && status !== "deprecated";
 }

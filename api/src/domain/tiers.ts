@@ -31,7 +31,7 @@ export const TIER_THRESHOLDS: ReadonlyArray<{
   { tier: "core_contributor", strategiesSubmitted: 10, strategiesPassedScreening: 10 },
 ];
 
-/** Minimum tier per permission. Issue 6's vote route uses `PERMISSIONS.governanceVote`. */
+/** Minimum tier per permission (the vote route uses `PERMISSIONS.governanceVote`). */
 export const PERMISSIONS = {
   /** Keyed endpoints in general (deposit, submit, wallet, faucet...). */
   agentAccess: "unverified",

@@ -1,23 +1,27 @@
 import { randomUUID } from "node:crypto";
-import { getAddress, keccak256, type Provider, type TransactionReceipt } from "ethers";
-import { findRevertData, RevertDecoder, type JsonValue } from "../chain/errors";
+import { getAddress, getBytes, hexlify, isHexString } from "ethers";
+import type { RpcProvider } from "../chain";
+import { ChainHead, type FeeData } from "../chain/head";
+import { keccak256Bytes } from "../chain/keccak";
+import { findRevertData, RevertDecoder } from "../chain/reverts";
+import { isInsufficientFunds, isNetworkError, isNonceTooLow, isRevert, shortMessage } from "../chain/rpcErrors";
 import { ServerWallets, walletLabel, type WalletRef } from "../chain/wallets";
-import { FINAL_STATES, type TxJournalEntry, type TxJournalStore } from "../store/txJournal";
+import { AppError, ChainUnavailableError, type JsonValue } from "../errors";
 import {
-  ChainUnavailableError,
-  ContractRevertError,
   errorFromJournal,
   IdempotencyConflictError,
   InsufficientGasError,
   PreviousStepFailedError,
   RETRYABLE_BEFORE_SIGNING,
-  TxError,
+  toJournal,
   TxPendingError,
   TxRejectedError,
+  TxRevertedError,
 } from "./errors";
 import { stepKey } from "./intentKey";
+import { FINAL_STATES, type TxJournalEntry, type TxJournalStore } from "./journal";
 import { WalletLane, sleep } from "./lane";
-import { isInsufficientFunds, isNetworkError, isRevert, shortMessage } from "./providerErrors";
+import { Rpc, type MinedReceipt } from "./rpc";
 
 /**
  * The transaction engine: the only code of the service that signs. Every onchain operation goes through `send`
@@ -31,6 +35,11 @@ import { isInsufficientFunds, isNetworkError, isRevert, shortMessage } from "./p
  * (same bytes, same hash), intents that were never signed are signed now. An intent is moved out of "intent" by
  * one conditional update, so it is never signed twice; a signed transaction is only replaced by a new one when its
  * nonce was provably taken by another transaction, so an intent can never be mined twice.
+ *
+ * Nonces: the engine never signs a nonce the chain has used. A wallet's lane keeps its next nonce while idle (a node
+ * that answers the count late cannot move it back), takes the chain's count when that is higher, and when a node
+ * still refuses a transaction as "nonce too low" the intent is signed again with the next nonce instead of failing.
+ * Every receipt's block is recorded in the chain head, so the service's next reads are made at that block or later.
  */
 
 /** Minimal structured logger (pino's signature). */
@@ -48,7 +57,9 @@ const silentLogger: TxLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export interface TxEngineOptions {
   /** ethers provider of the service's chain (JsonRpcProvider in the service, Hardhat's provider in tests). */
-  readonly provider: Provider;
+  readonly provider: RpcProvider;
+  /** The service's chain head: receipts are recorded in it, fees come from it. Default: one of this engine's own. */
+  readonly head?: ChainHead;
   /** Journal and lease store (Mongo or memory). */
   readonly journal: TxJournalStore;
   /** The server wallets (must be configured to send; otherwise send throws ServerWalletsNotConfiguredError). */
@@ -61,14 +72,14 @@ export interface TxEngineOptions {
   readonly leaseTtlMs?: number;
   /** How long a send waits for a wallet leased by another instance (default 30 s), then WalletBusyError. */
   readonly leaseWaitMs?: number;
+  /** How long a wallet's lease is kept after its last transaction settled (default 1 s; 0: released at once). */
+  readonly leaseLingerMs?: number;
   /** How long a send waits for its receipt (default 120 s), then TxPendingError (the journal keeps it open). */
   readonly receiptTimeoutMs?: number;
   /** Receipt polling interval (default 200 ms). */
   readonly pollIntervalMs?: number;
   /** Gas limit = estimate × this / 100 (default 120). */
   readonly gasLimitPercent?: number;
-  /** Fee data is reused for this long (default 2 s). */
-  readonly feeCacheMs?: number;
   readonly logger?: TxLogger;
 }
 
@@ -88,6 +99,14 @@ export interface SendRequest {
   readonly requestor?: string | null;
   /** Caller data stored with the entry and returned with it. */
   readonly meta?: Record<string, JsonValue>;
+  /**
+   * Transactions with one gas key (to the same address) use the same gas and cannot revert: the caller checked every
+   * condition the contract checks. The engine then estimates the first of them and signs the next ones with the
+   * largest estimate (or gas used) seen for the key, without asking the node each time. A transaction of the key
+   * that fails onchain makes the engine forget the key and estimate again. Without a key, every transaction is
+   * estimated, which is also how a revert is caught before a nonce is used.
+   */
+  readonly gasKey?: string;
 }
 
 /** One step of a multi-step operation; its key is `${intentKey}:${step}`. */
@@ -95,7 +114,7 @@ export type StepRequest = Omit<SendRequest, "intentKey"> & { readonly step: stri
 
 export interface SendResult {
   readonly hash: string;
-  readonly receipt: TransactionReceipt;
+  readonly receipt: MinedReceipt;
   readonly journalEntry: TxJournalEntry;
   /** True when this call did not create the intent (a retry, or a concurrent call with the same key). */
   readonly replayed: boolean;
@@ -110,33 +129,37 @@ export interface ReconcileReport {
   readonly pending: number;
 }
 
-interface Fees {
-  readonly maxFeePerGas: bigint;
-  readonly maxPriorityFeePerGas: bigint;
-  readonly at: number;
+/** The transaction hash of signed bytes (keccak256, chain/keccak.ts). */
+function hashOf(rawTx: string): string {
+  return hexlify(keccak256Bytes(getBytes(rawTx)));
 }
+
+/** How many times one intent is signed again (its nonce taken each time) before it fails. */
+const MAX_RESIGNS = 10;
 
 export class TxEngine {
   readonly instanceId: string;
-  readonly #provider: Provider;
+  readonly #provider: RpcProvider;
+  readonly #rpc: Rpc;
   readonly #journal: TxJournalStore;
   readonly #wallets: ServerWallets;
   readonly #decoder: RevertDecoder;
   readonly #log: TxLogger;
   readonly #leaseTtlMs: number;
   readonly #leaseWaitMs: number;
+  readonly #leaseLingerMs: number;
   readonly #receiptTimeoutMs: number;
   readonly #pollMs: number;
   readonly #gasPercent: bigint;
-  readonly #feeCacheMs: number;
+  readonly #head: ChainHead;
   readonly #lanes = new Map<string, WalletLane>();
   readonly #inflight = new Map<string, Promise<TxJournalEntry>>();
   #chainId: Promise<number> | null = null;
-  #fees: Fees | null = null;
   #closed = false;
 
   constructor(options: TxEngineOptions) {
     this.#provider = options.provider;
+    this.#rpc = new Rpc(options.provider);
     this.#journal = options.journal;
     this.#wallets = options.wallets;
     this.#decoder = options.decoder ?? new RevertDecoder();
@@ -144,10 +167,11 @@ export class TxEngine {
     this.instanceId = options.instanceId ?? `tx-${randomUUID()}`;
     this.#leaseTtlMs = options.leaseTtlMs ?? 15_000;
     this.#leaseWaitMs = options.leaseWaitMs ?? 30_000;
+    this.#leaseLingerMs = options.leaseLingerMs ?? 1_000;
     this.#receiptTimeoutMs = options.receiptTimeoutMs ?? 120_000;
     this.#pollMs = options.pollIntervalMs ?? 200;
     this.#gasPercent = BigInt(options.gasLimitPercent ?? 120);
-    this.#feeCacheMs = options.feeCacheMs ?? 2_000;
+    this.#head = options.head ?? new ChainHead(options.provider, { latestTtlMs: 0 });
   }
 
   /** Whether the engine can sign at all (server wallets configured). */
@@ -162,13 +186,19 @@ export class TxEngine {
 
   /**
    * Sends one transaction and waits for its receipt. Resolves when it is mined successfully; rejects with a
-   * TxError (InsufficientGasError, ContractRevertError, ChainUnavailableError, WalletBusyError, TxPendingError,
-   * TxRejectedError, IdempotencyConflictError) or ServerWalletsNotConfiguredError. With the key of an earlier call
+   * AppError (InsufficientGasError, TxRevertedError, ChainUnavailableError, WalletBusyError, TxPendingError,
+   * TxRejectedError, IdempotencyConflictError, ServerWalletsNotConfiguredError). With the key of an earlier call
    * it signs nothing and returns (or throws) what that call got, waiting for it if it is still running.
    */
   async send(request: SendRequest): Promise<SendResult> {
     const entry = await this.#record(request, request.intentKey ?? `rand:${randomUUID()}`, null);
-    return this.#finish(entry.created, await this.#track(entry.entry.intentKey, () => this.#drive(entry.entry, true)));
+    const intentKey = entry.entry.intentKey;
+    if (request.gasKey) this.#gasKeyOf.set(intentKey, `${entry.entry.to}|${request.gasKey}`);
+    try {
+      return this.#finish(entry.created, await this.#track(intentKey, () => this.#drive(entry.entry, true)));
+    } finally {
+      this.#gasKeyOf.delete(intentKey);
+    }
   }
 
   /**
@@ -220,7 +250,7 @@ export class TxEngine {
         if (outcome.value.state === "mined" && outcome.value.status === 1) mined++;
         else failed++;
       } else if (
-        outcome.reason instanceof TxError &&
+        outcome.reason instanceof AppError &&
         ["TX_PENDING", "WALLET_BUSY", "CHAIN_UNAVAILABLE"].includes(outcome.reason.code)
       ) {
         pending++;
@@ -245,7 +275,8 @@ export class TxEngine {
     after: string | null,
   ): Promise<{ created: boolean; entry: TxJournalEntry }> {
     const from = this.#wallets.address(request.wallet).toLowerCase();
-    const to = getAddress(request.to).toLowerCase();
+    if (!isHexString(request.to, 20)) throw new Error(`internal: ${request.kind} to ${request.to}: not an address`);
+    const to = request.to.toLowerCase();
     const value = (request.value ?? 0n).toString();
     const meta = request.meta ?? {};
     const chainId = await this.#getChainId();
@@ -308,9 +339,12 @@ export class TxEngine {
   }
 
   /** Receipts of recently finished intents, kept briefly so #finish can return them without another round trip. */
-  readonly #receipts = new Map<string, TransactionReceipt>();
+  readonly #receipts = new Map<string, MinedReceipt>();
+  /** Gas key (`to|key`) of intents sent by this process, by intent key; and the gas known per gas key. */
+  readonly #gasKeyOf = new Map<string, string>();
+  readonly #gasOf = new Map<string, bigint>();
 
-  #rememberReceipt(receipt: TransactionReceipt): void {
+  #rememberReceipt(receipt: MinedReceipt): void {
     this.#receipts.set(receipt.hash, receipt);
     if (this.#receipts.size > 10_000) {
       const oldest = this.#receipts.keys().next().value;
@@ -382,12 +416,12 @@ export class TxEngine {
    * signed, so the intent fails with a retryable error rather than running much later behind the client's back.
    */
   async #failUnsigned(entry: TxJournalEntry, err: unknown, forRequest: boolean): Promise<TxJournalEntry> {
-    if (!(err instanceof TxError) || !RETRYABLE_BEFORE_SIGNING.has(err.code)) throw err;
+    if (!(err instanceof AppError) || !RETRYABLE_BEFORE_SIGNING.has(err.code)) throw err;
     if (!forRequest && TRANSIENT.has(err.code)) throw err;
     const failed = await this.#journal.transition(
       entry.intentKey,
       { states: ["intent"], hash: null },
-      { state: "failed", error: err.toJournal() },
+      { state: "failed", error: toJournal(err) },
     );
     return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
   }
@@ -395,14 +429,14 @@ export class TxEngine {
   async #awaitPrevious(entry: TxJournalEntry, forRequest: boolean): Promise<TxJournalEntry> {
     const previousKey = entry.after as string;
     const previous = await this.#journal.get(previousKey);
-    let failure: TxError | null = null;
+    let failure: AppError | null = null;
     if (!previous) failure = new PreviousStepFailedError(`previous step ${previousKey} was never recorded`);
     else {
       try {
         await this.#track(previousKey, () => this.#drive(previous, forRequest));
       } catch (err) {
         failure =
-          err instanceof TxError && (err.code === "TX_PENDING" || (!forRequest && TRANSIENT.has(err.code)))
+          err instanceof AppError && (err.code === "TX_PENDING" || (!forRequest && TRANSIENT.has(err.code)))
             ? null
             : new PreviousStepFailedError(`not sent because the previous step failed: ${shortMessage(err)}`);
         if (!failure) throw err;
@@ -412,7 +446,7 @@ export class TxEngine {
       const failed = await this.#journal.transition(
         entry.intentKey,
         { states: ["intent"], hash: null },
-        { state: "failed", error: failure.toJournal() },
+        { state: "failed", error: toJournal(failure) },
       );
       return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
     }
@@ -423,7 +457,7 @@ export class TxEngine {
   async #settled(entry: TxJournalEntry): Promise<TxJournalEntry> {
     if (entry.state === "mined" && entry.status === 1 && entry.hash) {
       if (!this.#receipts.has(entry.hash)) {
-        const receipt = await this.#call(() => this.#provider.getTransactionReceipt(entry.hash as string));
+        const receipt = await this.#call(() => this.#rpc.receipt(entry.hash as string));
         if (!receipt)
           throw new TxPendingError(`transaction ${entry.hash} is journaled as mined but the node has no receipt`);
         this.#rememberReceipt(receipt);
@@ -443,6 +477,7 @@ export class TxEngine {
         this.instanceId,
         this.#leaseTtlMs,
         this.#leaseWaitMs,
+        this.#leaseLingerMs,
         (taken) => this.#onLeaseTaken(taken),
         (lost, reason) => this.#log.error({ wallet: lost.address, reason }, "wallet lease lost"),
       );
@@ -464,15 +499,17 @@ export class TxEngine {
       // bytes twice are harmless, and a signed transaction missing from the mempool must be back before the
       // nonce is read, or new intents would be signed with its nonce.
       try {
-        await this.#provider.broadcastTransaction(entry.rawTx as string);
+        await this.#rpc.sendRawTransaction(entry.rawTx as string);
       } catch {
         // Already known, already mined, or dead: #awaitReceipt sorts it out when the entry is driven.
       }
     }
-    const pendingCount = await this.#call(() => this.#provider.getTransactionCount(lane.address, "pending"));
-    // Never below a nonce the journal holds as signed (a re-broadcast refused for now must not be overtaken).
+    const pendingCount = await this.#call(() => this.#rpc.transactionCount(lane.address, "pending"));
+    // Never below a nonce the journal holds as signed (a re-broadcast refused for now must not be overtaken), nor
+    // below the lane's own count (a node answering from before this lane's last transaction must not move it back).
     const journaled = signed.reduce((max, e) => Math.max(max, (e.nonce ?? -1) + 1), 0);
-    lane.nextNonce = Math.max(pendingCount, journaled);
+    lane.nextNonce = Math.max(lane.nextNonce ?? 0, pendingCount, journaled);
+    lane.available = null;
     this.#log.debug({ wallet: lane.address, nonce: lane.nextNonce, open: open.length }, "wallet lease taken");
     for (const entry of open) {
       if (this.#inflight.has(entry.intentKey) || this.#closed) continue;
@@ -486,27 +523,27 @@ export class TxEngine {
     if (!entry) throw new Error(`internal: intent ${intentKey} vanished from the journal`);
     if (entry.state !== "intent") return entry;
 
-    let prepared: { gasLimit: bigint; fees: Fees; cost: bigint };
+    let prepared: { gasLimit: bigint; fees: FeeData; cost: bigint };
     try {
       prepared = await this.#preflight(lane, entry);
     } catch (err) {
-      if (!(err instanceof TxError) || (!forRequest && TRANSIENT.has(err.code))) throw err;
+      if (!(err instanceof AppError) || (!forRequest && TRANSIENT.has(err.code))) throw err;
       const failure = err;
       const failed = await this.#journal.transition(
         intentKey,
         { states: ["intent"], hash: null },
-        { state: "failed", error: failure.toJournal() },
+        { state: "failed", error: toJournal(failure) },
       );
       if (failed) this.#log.info({ intentKey, kind: entry.kind, code: failure.code }, "intent refused before signing");
       return failed ?? ((await this.#journal.get(intentKey)) as TxJournalEntry);
     }
 
     if (lane.nextNonce === null) {
-      lane.nextNonce = await this.#call(() => this.#provider.getTransactionCount(lane.address, "pending"));
+      lane.nextNonce = await this.#call(() => this.#rpc.transactionCount(lane.address, "pending"));
     }
     const nonce = lane.nextNonce;
     const rawTx = this.#sign(entry, nonce, prepared.gasLimit, prepared.fees);
-    const hash = keccak256(rawTx);
+    const hash = hashOf(rawTx);
     // The conditional update is what makes "never sign one intent twice" hold: only the writer that moves the
     // entry out of "intent" may broadcast; a loser drops its signature unsent.
     const signed = await this.#journal.transition(
@@ -517,35 +554,47 @@ export class TxEngine {
     if (!signed) return (await this.#journal.get(intentKey)) as TxJournalEntry;
     lane.nextNonce = nonce + 1;
     lane.pendingCost.set(hash, prepared.cost);
+    if (lane.available !== null) lane.available -= prepared.cost;
     this.#log.debug({ intentKey, kind: entry.kind, wallet: entry.from, nonce, hash }, "transaction signed");
     return this.#broadcast(lane, signed);
   }
 
   /** Estimates gas (reverts surface here, before any nonce is used) and checks the wallet can pay. */
-  async #preflight(lane: WalletLane, entry: TxJournalEntry): Promise<{ gasLimit: bigint; fees: Fees; cost: bigint }> {
+  async #preflight(
+    lane: WalletLane,
+    entry: TxJournalEntry,
+  ): Promise<{ gasLimit: bigint; fees: FeeData; cost: bigint }> {
     const value = BigInt(entry.value);
-    let estimate: bigint;
-    try {
-      estimate = await this.#provider.estimateGas({ from: entry.from, to: entry.to, data: entry.data, value });
-    } catch (err) {
-      throw this.#classify(err, entry);
+    const gasKey = this.#gasKeyOf.get(entry.intentKey);
+    let estimate = gasKey === undefined ? undefined : this.#gasOf.get(gasKey);
+    if (estimate === undefined) {
+      try {
+        estimate = await this.#rpc.estimateGas({ from: entry.from, to: entry.to, data: entry.data, value });
+      } catch (err) {
+        throw this.#classify(err, entry);
+      }
+      if (gasKey !== undefined) this.#gasOf.set(gasKey, estimate);
     }
     const gasLimit = (estimate * this.#gasPercent) / 100n;
-    const fees = await this.#getFees();
+    const fees = await this.#head.fees();
     const cost = gasLimit * fees.maxFeePerGas + value;
-    const balance = await this.#call(() => this.#provider.getBalance(entry.from));
-    const required = cost + lane.committedWei;
-    if (balance < required) throw InsufficientGasError.create(getAddress(entry.from), balance, required);
+    if (lane.available === null || lane.available < cost) {
+      // At the read block: after a drip this instance saw mined, the balance includes it.
+      const block = await this.#head.readBlock();
+      const balance = await this.#call(() => this.#rpc.balance(entry.from, block));
+      const committed = lane.committedWei;
+      lane.available = balance - committed;
+      if (lane.available < cost) throw InsufficientGasError.create(getAddress(entry.from), balance, cost + committed);
+    }
     return { gasLimit, fees, cost };
   }
 
-  #sign(entry: TxJournalEntry, nonce: number, gasLimit: bigint, fees: Fees): string {
+  #sign(entry: TxJournalEntry, nonce: number, gasLimit: bigint, fees: FeeData): string {
     const signer = this.#wallets.signer(entry.wallet);
     if (signer.address.toLowerCase() !== entry.from) {
       throw new Error(`internal: ${walletLabel(entry.wallet)} derives ${signer.address}, journal says ${entry.from}`);
     }
     return signer.signPopulated({
-      type: 2,
       chainId: BigInt(entry.chainId),
       nonce,
       to: entry.to,
@@ -565,7 +614,7 @@ export class TxEngine {
   async #broadcast(lane: WalletLane, entry: TxJournalEntry): Promise<TxJournalEntry> {
     const hash = entry.hash as string;
     try {
-      await this.#provider.broadcastTransaction(entry.rawTx as string);
+      await this.#rpc.sendRawTransaction(entry.rawTx as string);
       const moved = await this.#journal.transition(
         entry.intentKey,
         { states: ["signed"], hash },
@@ -587,10 +636,10 @@ export class TxEngine {
     const nonce = entry.nonce as number;
     // Order matters: first learn that the nonce is used up by a mined transaction, then that ours has no receipt;
     // the other order could miss ours being mined in between.
-    const minedNonce = await this.#call(() => this.#provider.getTransactionCount(entry.from, "latest"));
-    const receipt = await this.#call(() => this.#provider.getTransactionReceipt(hash));
+    const minedNonce = await this.#call(() => this.#rpc.transactionCount(entry.from, "latest"));
+    const receipt = await this.#call(() => this.#rpc.receipt(hash));
     if (receipt) return this.#recordReceipt(lane, entry, receipt);
-    const pending = await this.#call(() => this.#provider.getTransaction(hash));
+    const pending = await this.#call(() => this.#rpc.knows(hash));
     if (pending) {
       const moved = await this.#journal.transition(
         entry.intentKey,
@@ -599,19 +648,21 @@ export class TxEngine {
       );
       return moved ?? entry;
     }
-    if (minedNonce > nonce) return this.#resign(lane, entry, "its nonce was used by another transaction");
+    if (minedNonce > nonce) return this.#resign(lane, entry, "its nonce was used by another transaction", minedNonce);
+    // The node that refused it counts the nonce as used even if the count read above lagged behind it.
+    if (isNonceTooLow(err)) return this.#resign(lane, entry, "the node counts its nonce as used", nonce + 1);
 
     const failure = isInsufficientFunds(err)
       ? InsufficientGasError.create(
           getAddress(entry.from),
-          await this.#provider.getBalance(entry.from),
+          await this.#rpc.balance(entry.from, await this.#head.readBlock()),
           lane.pendingCost.get(hash) ?? 0n,
         )
       : new TxRejectedError(`the node refused transaction ${hash}: ${shortMessage(err)}`);
     const failed = await this.#journal.transition(
       entry.intentKey,
       { states: ["signed", "broadcast"], hash },
-      { state: "failed", error: failure.toJournal() },
+      { state: "failed", error: toJournal(failure) },
     );
     lane.pendingCost.delete(hash);
     this.#log.warn(
@@ -622,28 +673,33 @@ export class TxEngine {
     return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
   }
 
-  /** Signs an intent again with a new nonce, replacing a transaction that can no longer be mined. */
-  async #resign(lane: WalletLane, entry: TxJournalEntry, why: string): Promise<TxJournalEntry> {
+  /**
+   * Signs an intent again with a new nonce (at least `floor`), replacing a transaction that can no longer be mined.
+   */
+  async #resign(lane: WalletLane, entry: TxJournalEntry, why: string, floor: number): Promise<TxJournalEntry> {
     const oldHash = entry.hash as string;
     let prepared;
     try {
+      if (entry.replacedHashes.length >= MAX_RESIGNS) {
+        throw new TxRejectedError(`transaction ${oldHash} could not take a nonce after ${MAX_RESIGNS} signatures`);
+      }
       prepared = await this.#preflight(lane, entry);
     } catch (err) {
-      const failure = err instanceof TxError ? err : new TxRejectedError(shortMessage(err));
+      const failure = err instanceof AppError ? err : new TxRejectedError(shortMessage(err));
       lane.pendingCost.delete(oldHash);
       const failed = await this.#journal.transition(
         entry.intentKey,
         { states: ["signed", "broadcast"], hash: oldHash },
-        { state: "failed", error: failure.toJournal() },
+        { state: "failed", error: toJournal(failure) },
       );
       return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
     }
     if (lane.nextNonce === null) {
-      lane.nextNonce = await this.#call(() => this.#provider.getTransactionCount(lane.address, "pending"));
+      lane.nextNonce = await this.#call(() => this.#rpc.transactionCount(lane.address, "pending"));
     }
-    const nonce = lane.nextNonce;
+    const nonce = Math.max(lane.nextNonce, floor);
     const rawTx = this.#sign(entry, nonce, prepared.gasLimit, prepared.fees);
-    const hash = keccak256(rawTx);
+    const hash = hashOf(rawTx);
     const resigned = await this.#journal.transition(
       entry.intentKey,
       { states: ["signed", "broadcast"], hash: oldHash },
@@ -653,6 +709,7 @@ export class TxEngine {
     lane.nextNonce = nonce + 1;
     lane.pendingCost.delete(oldHash);
     lane.pendingCost.set(hash, prepared.cost);
+    if (lane.available !== null) lane.available -= prepared.cost;
     this.#log.warn({ intentKey: entry.intentKey, oldHash, hash, nonce, why }, "transaction signed again");
     return this.#broadcast(lane, resigned);
   }
@@ -680,15 +737,16 @@ export class TxEngine {
       after: null,
     });
     try {
-      const fees = await this.#getFees();
+      const fees = await this.#head.fees();
       const rawTx = this.#sign(filler.entry, nonce, 21_000n, fees);
+      if (lane.available !== null) lane.available -= 21_000n * fees.maxFeePerGas;
       const signed = await this.#journal.transition(
         filler.entry.intentKey,
         { states: ["intent"], hash: null },
-        { state: "signed", nonce, hash: keccak256(rawTx), rawTx },
+        { state: "signed", nonce, hash: hashOf(rawTx), rawTx },
       );
       if (signed) {
-        await this.#provider.broadcastTransaction(rawTx);
+        await this.#rpc.sendRawTransaction(rawTx);
         this.#log.warn({ wallet: entry.from, nonce }, "nonce gap filled with a transfer to self");
         void this.#track(signed.intentKey, () => this.#drive(signed)).catch(() => undefined);
       }
@@ -706,14 +764,14 @@ export class TxEngine {
     let unreachable: unknown = null;
     while (Date.now() < deadline) {
       try {
-        const receipt = await this.#provider.getTransactionReceipt(entry.hash as string);
+        const receipt = await this.#rpc.receipt(entry.hash as string);
         unreachable = null;
         if (receipt) return this.#recordReceipt(lane, entry, receipt);
         // Not mined yet: every few seconds (and at once for an entry never confirmed as broadcast) make sure the
         // node still has it; if not, broadcast the same bytes again inside the lane.
         if (Date.now() - lastCheck > (entry.state === "signed" ? 1_000 : 3_000)) {
           lastCheck = Date.now();
-          const known = entry.state === "broadcast" && (await this.#provider.getTransaction(entry.hash as string));
+          const known = entry.state === "broadcast" && (await this.#rpc.knows(entry.hash as string));
           if (!known) {
             const current = entry;
             try {
@@ -724,7 +782,7 @@ export class TxEngine {
               });
             } catch (err) {
               // Another instance holds the wallet: it re-broadcasts; we keep watching the receipt and the journal.
-              if (!(err instanceof TxError && err.code === "WALLET_BUSY")) throw err;
+              if (!(err instanceof AppError && err.code === "WALLET_BUSY")) throw err;
               entry = ((await this.#journal.get(current.intentKey)) as TxJournalEntry) ?? current;
             }
             if (FINAL_STATES.includes(entry.state)) return entry;
@@ -736,19 +794,27 @@ export class TxEngine {
       }
       await sleep(this.#pollMs);
     }
-    if (unreachable) throw ChainUnavailableError.create(unreachable);
+    if (unreachable) throw this.#unreachable(unreachable);
     throw new TxPendingError(
       `transaction ${entry.hash} is sent but not mined yet; retry with the same Idempotency-Key to get its result`,
       { hash: entry.hash },
     );
   }
 
-  async #recordReceipt(lane: WalletLane, entry: TxJournalEntry, receipt: TransactionReceipt): Promise<TxJournalEntry> {
+  async #recordReceipt(lane: WalletLane, entry: TxJournalEntry, receipt: MinedReceipt): Promise<TxJournalEntry> {
     const hash = entry.hash as string;
     lane.pendingCost.delete(hash);
     this.#rememberReceipt(receipt);
+    this.#head.saw(receipt.blockNumber);
     let error = null;
-    if (receipt.status !== 1) error = (await this.#explainRevert(entry, receipt.blockNumber)).toJournal();
+    const gasKey = this.#gasKeyOf.get(entry.intentKey);
+    if (gasKey !== undefined) {
+      // A failed transaction of the key may have lacked gas: the next one is estimated again.
+      const known = this.#gasOf.get(gasKey);
+      if (receipt.status !== 1) this.#gasOf.delete(gasKey);
+      else if (known !== undefined && receipt.gasUsed > known) this.#gasOf.set(gasKey, receipt.gasUsed);
+    }
+    if (receipt.status !== 1) error = toJournal(await this.#explainRevert(entry, receipt.blockNumber));
     const mined = await this.#journal.transition(
       entry.intentKey,
       { states: ["signed", "broadcast"], hash },
@@ -771,7 +837,7 @@ export class TxEngine {
   }
 
   /** Re-runs a transaction that reverted onchain as a call at its block's parent to decode the reason. */
-  async #explainRevert(entry: TxJournalEntry, blockNumber: number): Promise<ContractRevertError> {
+  async #explainRevert(entry: TxJournalEntry, blockNumber: number): Promise<TxRevertedError> {
     try {
       await this.#provider.call({
         from: entry.from,
@@ -782,31 +848,31 @@ export class TxEngine {
       });
     } catch (err) {
       const classified = this.#classify(err, entry);
-      if (classified instanceof ContractRevertError) {
-        return new ContractRevertError(classified.message, {
+      if (classified instanceof TxRevertedError) {
+        return new TxRevertedError(classified.message, {
           ...classified.details,
           hash: entry.hash,
           block: blockNumber,
         });
       }
     }
-    return ContractRevertError.create(null, `transaction ${entry.hash} reverted onchain in block ${blockNumber}`, {
+    return TxRevertedError.create(null, `transaction ${entry.hash} reverted onchain in block ${blockNumber}`, {
       hash: entry.hash,
       block: blockNumber,
     });
   }
 
   /** Maps a provider error to the engine's error classes. */
-  #classify(err: unknown, entry: TxJournalEntry): TxError {
-    if (err instanceof TxError) return err;
+  #classify(err: unknown, entry: TxJournalEntry): AppError {
+    if (err instanceof AppError) return err;
     const data = findRevertData(err);
     const decoded = this.#decoder.decode(data);
-    if (decoded) return ContractRevertError.create(decoded, this.#decoder.describe(decoded), { to: entry.to });
-    if (isNetworkError(err)) return ChainUnavailableError.create(err);
+    if (decoded) return TxRevertedError.create(decoded, this.#decoder.describe(decoded), { to: entry.to });
+    if (isNetworkError(err)) return this.#unreachable(err);
     if (isInsufficientFunds(err)) return InsufficientGasError.create(getAddress(entry.from), 0n, BigInt(entry.value));
     if (isRevert(err) || data) {
       const what = data ? `unknown error ${data.slice(0, 10)}` : "reverted without a reason";
-      return ContractRevertError.create(null, what, { to: entry.to, ...(data ? { data } : {}) });
+      return TxRevertedError.create(null, what, { to: entry.to, ...(data ? { data } : {}) });
     }
     return new TxRejectedError(`the node refused the transaction: ${shortMessage(err)}`);
   }
@@ -816,7 +882,7 @@ export class TxEngine {
     try {
       return await read();
     } catch (err) {
-      if (isNetworkError(err)) throw ChainUnavailableError.create(err);
+      if (isNetworkError(err)) throw this.#unreachable(err);
       throw err;
     }
   }
@@ -829,12 +895,9 @@ export class TxEngine {
     return this.#chainId;
   }
 
-  async #getFees(): Promise<Fees> {
-    if (this.#fees && Date.now() - this.#fees.at < this.#feeCacheMs) return this.#fees;
-    const data = await this.#call(() => this.#provider.getFeeData());
-    const maxPriorityFeePerGas = data.maxPriorityFeePerGas ?? 1_000_000n;
-    const maxFeePerGas = data.maxFeePerGas ?? (data.gasPrice ?? 1_000_000_000n) * 2n;
-    this.#fees = { maxFeePerGas, maxPriorityFeePerGas, at: Date.now() };
-    return this.#fees;
+  /** A transport failure: logged with its cause (which may name the RPC host), answered without it. */
+  #unreachable(cause: unknown): ChainUnavailableError {
+    this.#log.warn({ err: shortMessage(cause) }, "chain unreachable");
+    return new ChainUnavailableError();
   }
 }

@@ -1,12 +1,11 @@
 import { formatEther } from "ethers";
-import type { DecodedRevert, JsonValue } from "../chain/errors";
+import type { DecodedRevert } from "../chain/reverts";
+import { AppError, ChainUnavailableError, type ErrorCode, type JsonValue } from "../errors";
 
 /**
- * Errors of the transaction engine. Each carries the HTTP status the error middleware answers with, a stable
- * `code`, and a message that tells the agent what to do. They are stored in the journal (toJournal) so that a
- * retry with the same Idempotency-Key gets the same answer (fromJournal), also after a restart.
- *
- * Shape kept compatible with the service's AppError (status, headers, message); at merge TxError can extend it.
+ * Errors of the transaction engine, in the service's error hierarchy (api/src/errors.ts): each has a stable code
+ * and a message that tells the agent what to do. They are stored in the journal (toJournal) so that a retry with the
+ * same Idempotency-Key gets the same answer (errorFromJournal), also after a restart.
  */
 
 /** The serialisable form of an engine error, as kept in a journal entry. */
@@ -16,26 +15,12 @@ export interface JournalError {
   readonly details?: Record<string, JsonValue>;
 }
 
-export abstract class TxError extends Error {
-  abstract readonly status: number;
-  abstract readonly code: string;
-  readonly headers: Record<string, string> = {};
-  readonly details: Record<string, JsonValue>;
-
-  constructor(message: string, details: Record<string, JsonValue> = {}) {
-    super(message);
-    this.name = new.target.name;
-    this.details = details;
-  }
-
-  toJournal(): JournalError {
-    return { code: this.code, message: this.message, details: this.details };
-  }
+export function toJournal(error: AppError): JournalError {
+  return { code: error.code, message: error.message, details: error.details };
 }
 
-/** 400: the wallet cannot pay for gas; the agent should use the faucet. */
-export class InsufficientGasError extends TxError {
-  readonly status = 400;
+/** The wallet cannot pay for gas; the agent should use the faucet. */
+export class InsufficientGasError extends AppError {
   readonly code = "INSUFFICIENT_GAS";
   static create(address: string, balanceWei: bigint, requiredWei: bigint): InsufficientGasError {
     return new InsufficientGasError(
@@ -46,87 +31,72 @@ export class InsufficientGasError extends TxError {
   }
 }
 
-/** 400: the contract rejected the call (at estimation or onchain); carries the decoded custom error. */
-export class ContractRevertError extends TxError {
-  readonly status = 400;
-  readonly code = "CONTRACT_REVERT";
+/** The contract rejected the call (at estimation or onchain); carries the decoded custom error. */
+export class TxRevertedError extends AppError {
+  readonly code = "TX_REVERTED";
   /** The decoded error, or null when the revert data was empty or unknown. */
   get revert(): DecodedRevert | null {
     return (this.details.revert as unknown as DecodedRevert | undefined) ?? null;
   }
-  static create(
-    revert: DecodedRevert | null,
-    description: string,
-    extra: Record<string, JsonValue> = {},
-  ): ContractRevertError {
+  static create(revert: DecodedRevert | null, description: string, extra: Record<string, JsonValue> = {}) {
     const details: Record<string, JsonValue> = { ...extra };
     if (revert) details.revert = revert as unknown as JsonValue;
-    return new ContractRevertError(`the contract rejected the transaction: ${description}`, details);
+    return new TxRevertedError(`the contract rejected the transaction: ${description}`, details);
   }
 }
 
-/** 503 with Retry-After: the condition is temporary and the same request (same Idempotency-Key) may be retried. */
-abstract class RetryLaterError extends TxError {
-  readonly status = 503;
-  constructor(message: string, details: Record<string, JsonValue> = {}) {
-    super(message, details);
-    this.headers["Retry-After"] = "5";
-  }
-}
-
-/** 503: the chain's RPC endpoint did not answer. */
-export class ChainUnavailableError extends RetryLaterError {
-  readonly code = "CHAIN_UNAVAILABLE";
-  static create(cause: unknown): ChainUnavailableError {
-    const reason = cause instanceof Error ? cause.message.split("\n")[0].slice(0, 200) : String(cause);
-    return new ChainUnavailableError(`the chain is unreachable, try again later (${reason})`);
-  }
-}
-
-/** 503: another instance holds this wallet's lease for longer than the engine waits. */
-export class WalletBusyError extends RetryLaterError {
+/** Another instance holds this wallet's lease for longer than the engine waits; retry with the same key. */
+export class WalletBusyError extends AppError {
   readonly code = "WALLET_BUSY";
+  constructor(message: string, details: Record<string, JsonValue> = {}) {
+    super(message, details, 5);
+  }
 }
 
-/** 503: the transaction was sent but is not mined within the wait; a retry with the same key picks it up. */
-export class TxPendingError extends RetryLaterError {
+/** The transaction was sent but is not mined within the wait; a retry with the same key picks it up. */
+export class TxPendingError extends AppError {
   readonly code = "TX_PENDING";
+  constructor(message: string, details: Record<string, JsonValue> = {}) {
+    super(message, details, 5);
+  }
 }
 
-/** 409: the Idempotency-Key was already used for another operation or another wallet. */
-export class IdempotencyConflictError extends TxError {
-  readonly status = 409;
-  readonly code = "IDEMPOTENCY_CONFLICT";
+/** The Idempotency-Key was already used for another operation or another wallet. */
+export class IdempotencyConflictError extends AppError {
+  readonly code = "CONFLICT";
 }
 
-/** 400: a later step of a multi-step operation did not run because an earlier step failed. */
-export class PreviousStepFailedError extends TxError {
-  readonly status = 400;
+/** A later step of a multi-step operation did not run because an earlier step failed. */
+export class PreviousStepFailedError extends AppError {
   readonly code = "PREVIOUS_STEP_FAILED";
 }
 
-/** 502: the node refused the signed transaction for a reason none of the above covers. */
-export class TxRejectedError extends TxError {
-  readonly status = 502;
+/** The node refused the signed transaction for a reason none of the above covers. */
+export class TxRejectedError extends AppError {
   readonly code = "TX_REJECTED";
 }
 
-type TxErrorClass = new (message: string, details?: Record<string, JsonValue>) => TxError;
+type EngineErrorClass = new (message: string, details?: Record<string, JsonValue>) => AppError;
 
-const BY_CODE: Record<string, TxErrorClass> = {
+const BY_CODE: Partial<Record<ErrorCode, EngineErrorClass>> = {
   INSUFFICIENT_GAS: InsufficientGasError,
-  CONTRACT_REVERT: ContractRevertError,
+  TX_REVERTED: TxRevertedError,
   CHAIN_UNAVAILABLE: ChainUnavailableError,
   WALLET_BUSY: WalletBusyError,
   TX_PENDING: TxPendingError,
-  IDEMPOTENCY_CONFLICT: IdempotencyConflictError,
+  CONFLICT: IdempotencyConflictError,
   PREVIOUS_STEP_FAILED: PreviousStepFailedError,
   TX_REJECTED: TxRejectedError,
 };
 
+/** Codes written by earlier versions of the engine, still found in journals. */
+const RENAMED: Record<string, ErrorCode> = { CONTRACT_REVERT: "TX_REVERTED", IDEMPOTENCY_CONFLICT: "CONFLICT" };
+
 /** Rebuilds the typed error from its journal form (unknown codes become TxRejectedError). */
-export function errorFromJournal(error: JournalError): TxError {
-  const Class = BY_CODE[error.code] ?? TxRejectedError;
+export function errorFromJournal(error: JournalError): AppError {
+  const code = (RENAMED[error.code] ?? error.code) as ErrorCode;
+  if (code === "CHAIN_UNAVAILABLE") return new ChainUnavailableError(error.message);
+  const Class = BY_CODE[code] ?? TxRejectedError;
   return new Class(error.message, error.details ?? {});
 }
 
@@ -134,8 +104,9 @@ export function errorFromJournal(error: JournalError): TxError {
  * Errors raised before anything was signed (balance, estimation, reachability): a retry with the same key may
  * run the operation again, since no transaction exists for it. Everything else is final for its key.
  */
-export const RETRYABLE_BEFORE_SIGNING = new Set([
+export const RETRYABLE_BEFORE_SIGNING: ReadonlySet<string> = new Set([
   "INSUFFICIENT_GAS",
+  "TX_REVERTED",
   "CONTRACT_REVERT",
   "CHAIN_UNAVAILABLE",
   "WALLET_BUSY",

@@ -1,4 +1,4 @@
-import type { TxJournalStore } from "../store/txJournal";
+import type { TxJournalStore } from "./journal";
 import { WalletBusyError } from "./errors";
 
 /**
@@ -6,15 +6,27 @@ import { WalletBusyError } from "./errors";
  * one wallet take nonces strictly one after another, the nonce counter itself, and the wallet's lease in the
  * store (one writer per wallet across instances). The lease is held while the lane has work (including
  * transactions waiting for their receipt), renewed in the background, and released when the lane goes idle.
+ *
+ * The nonce counter is kept while the lane is idle: every nonce below it was signed by this lane, so it is a lower
+ * bound that no answer of the node can lower. When the lease is taken again the engine raises it to the chain's
+ * count if another writer went further meanwhile (engine #onLeaseTaken), never lowers it.
  */
 export class WalletLane {
-  /** Next nonce to use; null until read from the chain after the lease is taken (or after a resync). */
+  /** Next nonce to use; null until first read from the chain (and after a resync). */
   nextNonce: number | null = null;
   /** Wei that signed, not yet mined transactions of this lane may still spend (gas at max fee plus value). */
   readonly pendingCost = new Map<string, bigint>();
+  /**
+   * A lower bound of what the wallet can still spend on new transactions: its balance when last read, less what the
+   * transactions pending then and every one signed since may spend at most. Only this lane spends from the wallet
+   * and others can only add to it, so while this covers a new transaction the balance need not be read again.
+   * Null: read the balance.
+   */
+  available: bigint | null = null;
 
   #tail: Promise<unknown> = Promise.resolve();
   #active = 0;
+  #lingerTimer: NodeJS.Timeout | null = null;
   #leaseUntil = 0;
   #renewTimer: NodeJS.Timeout | null = null;
   #releasing: Promise<void> = Promise.resolve();
@@ -25,6 +37,8 @@ export class WalletLane {
     private readonly holder: string,
     private readonly leaseTtlMs: number,
     private readonly leaseWaitMs: number,
+    /** How long the lease is kept after the lane goes idle, for the wallet's next transaction (0: released at once). */
+    private readonly lingerMs: number,
     private readonly onLeaseTaken: (lane: WalletLane) => Promise<void>,
     private readonly onLeaseLost: (lane: WalletLane, reason: string) => void,
   ) {}
@@ -45,15 +59,27 @@ export class WalletLane {
 
   /**
    * Marks the lane busy for the duration of `work` (which may run outside the mutex, e.g. waiting for a receipt),
-   * so that the lease stays held; releases the lease when the last piece of work ends.
+   * so that the lease stays held; releases the lease `lingerMs` after the last piece of work ends, unless new work
+   * comes first (an agent's next transaction then needs neither a new lease nor a nonce read).
    */
   async busy<T>(work: () => Promise<T>): Promise<T> {
     this.#active++;
+    if (this.#lingerTimer) clearTimeout(this.#lingerTimer);
+    this.#lingerTimer = null;
     try {
       return await work();
     } finally {
       this.#active--;
-      if (this.#active === 0) await this.#release();
+      if (this.#active === 0) {
+        if (this.lingerMs <= 0) await this.#release();
+        else {
+          this.#lingerTimer = setTimeout(() => {
+            this.#lingerTimer = null;
+            if (this.#active === 0) void this.#release();
+          }, this.lingerMs);
+          this.#lingerTimer.unref();
+        }
+      }
     }
   }
 
@@ -71,9 +97,10 @@ export class WalletLane {
     return this.busy(() => run);
   }
 
-  /** Forgets the nonce so that the next task reads it from the chain again. */
+  /** Forgets the nonce (and the spendable balance) so that the next task reads them from the chain again. */
   resync(): void {
     this.nextNonce = null;
+    this.available = null;
   }
 
   async #ensureLease(): Promise<void> {
@@ -90,10 +117,7 @@ export class WalletLane {
         this.waitingForLease = false;
         this.#leaseUntil = now + this.leaseTtlMs;
         this.#startRenewing();
-        if (!hadLease || this.nextNonce === null) {
-          this.nextNonce = null;
-          await this.onLeaseTaken(this);
-        }
+        if (!hadLease || this.nextNonce === null) await this.onLeaseTaken(this);
         return;
       }
       this.waitingForLease = true;
@@ -136,7 +160,7 @@ export class WalletLane {
     this.#renewTimer = null;
     if (this.#leaseUntil === 0) return;
     this.#leaseUntil = 0;
-    this.nextNonce = null;
+    this.available = null;
     this.onLeaseLost(this, reason);
   }
 
@@ -145,13 +169,14 @@ export class WalletLane {
     this.#renewTimer = null;
     if (this.#leaseUntil === 0) return;
     this.#leaseUntil = 0;
-    this.nextNonce = null;
     this.#releasing = this.journal.releaseLease(this.address, this.holder).catch(() => undefined);
     await this.#releasing;
   }
 
   /** Stops renewing and gives the lease up (engine shutdown). */
   async close(): Promise<void> {
+    if (this.#lingerTimer) clearTimeout(this.#lingerTimer);
+    this.#lingerTimer = null;
     await this.#release();
   }
 }

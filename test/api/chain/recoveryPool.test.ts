@@ -1,15 +1,16 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { Signature, Wallet, toBeHex, verifyMessage } from "ethers";
+import { Signature, Wallet, getAddress, hexlify, toBeHex, verifyMessage } from "ethers";
+import { checksumAddress, keccakReady } from "../../../api/src/chain/keccak";
 import { RecoveryPool, recoverOnThisThread, recoverSigner } from "../../../api/src/chain/recoveryPool";
 
 /** Order of the secp256k1 group. */
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
-/** ethers' answer, the reference: the recovered address, or null where ethers throws. */
+/** ethers' answer, the reference: the recovered address (lowercase, as the service compares it), or null where ethers throws. */
 function ethersSigner(message: string, signature: string): string | null {
   try {
-    return verifyMessage(message, signature);
+    return verifyMessage(message, signature).toLowerCase();
   } catch {
     return null;
   }
@@ -51,6 +52,11 @@ const alteration: fc.Arbitrary<{ name: string; apply(sig: string): string }> = f
 );
 
 describe("signature recovery", function () {
+  before(async function () {
+    // The service recovers with the WebAssembly Keccak once it is ready (a moment after start-up).
+    await keccakReady;
+  });
+
   it("equals ethers' verifyMessage for valid, altered and malformed signatures (property)", function () {
     const wallets = Array.from({ length: 4 }, () => Wallet.createRandom());
     fc.assert(
@@ -78,13 +84,27 @@ describe("signature recovery", function () {
         wallets.map(async (w, i) => ({ message: `m${i}`, sig: await w.signMessage(`m${i}`) })),
       );
       const recovered = await Promise.all(signed.map(({ message, sig }) => pool.recover(message, sig)));
-      expect(recovered).to.deep.equal(wallets.map((w) => w.address));
-      expect(await recoverOnThisThread(signed[0].message, signed[0].sig)).to.equal(wallets[0].address);
+      expect(recovered).to.deep.equal(wallets.map((w) => w.address.toLowerCase()));
+      expect(await recoverOnThisThread(signed[0].message, signed[0].sig)).to.equal(wallets[0].address.toLowerCase());
       expect(await pool.recover("m0", "0x1234")).to.equal(null);
       expect(await recoverOnThisThread("m0", "0x1234")).to.equal(null);
-      expect(await pool.recover("other", signed[0].sig)).to.not.equal(wallets[0].address);
+      expect(await pool.recover("other", signed[0].sig)).to.not.equal(wallets[0].address.toLowerCase());
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe("EIP-55 checksums (api/src/chain/keccak.ts)", function () {
+  it("equal ethers' getAddress for any address in any case (property)", async function () {
+    await keccakReady;
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 20, maxLength: 20 }), fc.boolean(), (bytes, upper) => {
+        const address = getAddress(hexlify(bytes));
+        const input = upper ? `0x${address.slice(2).toUpperCase()}` : address.toLowerCase();
+        expect(checksumAddress(input)).to.equal(address);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,8 +1,11 @@
 import { expect } from "chai";
+import { STATUS_OF } from "../../../api/src/doors/live/errors";
 import { inspect } from "node:util";
 import { Writable } from "node:stream";
 import pino from "pino";
-import { HDNodeWallet, Mnemonic, Transaction, verifyMessage } from "ethers";
+import fc from "fast-check";
+import { HDNodeWallet, Mnemonic, Transaction, hexlify, verifyMessage } from "ethers";
+import { keccakReady } from "../../../api/src/chain/keccak";
 import {
   InvalidServerWalletMnemonicError,
   ServerWallets,
@@ -46,7 +49,6 @@ describe("ServerWallets", () => {
   it("signs transactions and messages that recover to the derived address", async () => {
     const signer = wallets.agentSigner(5);
     const raw = signer.signPopulated({
-      type: 2,
       chainId: 31337n,
       nonce: 3,
       to: wallets.relayerAddress(),
@@ -58,6 +60,42 @@ describe("ServerWallets", () => {
     });
     expect(Transaction.from(raw).from).to.equal(wallets.agentAddress(5));
     expect(verifyMessage("hello", await signer.signMessage("hello"))).to.equal(wallets.agentAddress(5));
+  });
+
+  it("signs a populated transaction exactly as ethers does (RFC 6979, low s), for any fields (property)", async () => {
+    await keccakReady;
+    fc.assert(
+      fc.property(
+        fc.nat(50),
+        fc.nat(1_000_000),
+        // Up to 3,000 bytes: short items, and items whose RLP header carries a one- or two-byte length.
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.bigInt({ min: 0n, max: 10n ** 20n }),
+        fc.bigInt({ min: 21_000n, max: 30_000_000n }),
+        fc.bigInt({ min: 1n, max: 10n ** 12n }),
+        fc.constantFrom(1n, 31337n, 84532n),
+        (index, nonce, data, value, gasLimit, fee, chainId) => {
+          const tx = {
+            chainId,
+            nonce,
+            to: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+            data: hexlify(data),
+            value,
+            gasLimit,
+            maxFeePerGas: fee * 2n,
+            maxPriorityFeePerGas: fee,
+          };
+          const signer = wallets.agentSigner(index);
+          const raw = signer.signPopulated(tx);
+          const wallet = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, `m/44'/60'/1'/0/${index}`);
+          const expected = Transaction.from({ ...tx, type: 2 });
+          expected.signature = wallet.signingKey.sign(expected.unsignedHash);
+          expect(raw).to.equal(expected.serialized);
+          expect(Transaction.from(raw).from).to.equal(signer.address);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it("never prints a key or the mnemonic through JSON, inspect, string conversion or pino", () => {
@@ -108,7 +146,7 @@ describe("ServerWallets", () => {
           "server wallets are not configured: set SERVER_WALLET_MNEMONIC",
         );
       }
-      expect(new ServerWalletsNotConfiguredError().status).to.equal(503);
+      expect(STATUS_OF[new ServerWalletsNotConfiguredError().code]).to.equal(503);
     }
   });
 

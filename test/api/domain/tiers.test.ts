@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { AgentService } from "../../../api/src/domain/agents";
+import { AgentService } from "../../../api/src/usecases/agents";
 import { performanceScore } from "../../../api/src/domain/performance";
 import { earnedTier, promotedTier, tierAtLeast } from "../../../api/src/domain/tiers";
 import { createMemoryStore } from "../../../api/src/store/memory";
@@ -39,7 +39,7 @@ describe("tiers and performance score", function () {
 
   it("promotes through recorded activity and keeps score, tier and statistics in step", async function () {
     const store = createMemoryStore();
-    const agents = new AgentService(store, () => new Date(Date.UTC(2026, 10, 22)));
+    const agents = new AgentService(store.agents, () => new Date(Date.UTC(2026, 10, 22)));
     const agent = sampleAgent();
     await store.agents.insert(agent);
     let updated = await agents.recordActivity(agent.agentId, { strategiesSubmitted: 1 });

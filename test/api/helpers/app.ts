@@ -1,28 +1,28 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ethers } from "hardhat";
-import { Wallet, type Provider } from "ethers";
+import { Wallet } from "ethers";
 import { createApp, type AppDeps, type NapApp } from "../../../api/src/app";
-import { createChainAccess, type ChainAccess } from "../../../api/src/chain";
+import { createChainAccess, type ChainAccess, type RpcProvider } from "../../../api/src/chain";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { loadConfig, type Config } from "../../../api/src/config";
 import { createLogger } from "../../../api/src/logger";
-import type { RateLimitBackend } from "../../../api/src/http/rateLimit";
+import type { RateLimitBackend } from "../../../api/src/doors/live/rateLimit";
 import { createMemoryStore } from "../../../api/src/store/memory";
-import type { Store } from "../../../api/src/store/types";
+import type { Stores } from "../../../api/src/store";
 
 /** A real app on an ephemeral loopback port, on the in-process Hardhat chain unless another chain is given. */
 export interface TestApp {
   url: string;
   app: NapApp;
-  store: Store;
+  store: Stores;
   config: Config;
   server: Server;
   close(): Promise<void>;
 }
 
 export interface TestAppOptions {
-  store?: Store;
+  store?: Stores;
   env?: Record<string, string>;
   chain?: ChainAccess;
   deployment?: Deployment | null;
@@ -32,10 +32,10 @@ export interface TestAppOptions {
 }
 
 export async function hardhatChain(deployment: Deployment | null = null): Promise<ChainAccess> {
-  const provider = ethers.provider as unknown as Provider;
+  const provider = ethers.provider as unknown as RpcProvider;
   const chainId = Number((await ethers.provider.getNetwork()).chainId);
-  // The tests mine blocks themselves and read right after: the vault reader asks for the block number every time.
-  return createChainAccess(provider, chainId, deployment, { vaultReader: { blockNumberTtlMs: 0 } });
+  // The tests mine blocks themselves and read right after: the head asks for the latest block every time.
+  return createChainAccess(provider, chainId, deployment, { head: { latestTtlMs: 0 } });
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -50,7 +50,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = createApp({
     config,
     logger: createLogger(config.logLevel),
-    store,
+    stores: store,
     chain,
     rateLimitBackend: options.rateLimitBackend,
     clock: options.clock,

@@ -1,14 +1,14 @@
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { authenticatedAgent } from "../../../api/src/http/auth";
-import { defineRoute, type RouteDefinition } from "../../../api/src/http/route";
+import { authenticatedAgent } from "../../../api/src/doors/live/auth";
+import { defineRoute, type RouteDefinition } from "../../../api/src/doors/live/route";
 import { createMemoryStore } from "../../../api/src/store/memory";
 import { registerAgent, request, startTestApp, type TestApp } from "../helpers/app";
 
 const OPERATOR_KEY = "operator-key-0123456789abcdef";
 
-/** Stand-ins for issue 6's keyed routes: one per auth requirement, mounted the way those routes will be. */
+/** Test routes, one per auth requirement, mounted the way the keyed routes are. */
 function probeRoutes(): RouteDefinition[] {
   return [
     defineRoute({

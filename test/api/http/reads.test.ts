@@ -3,12 +3,12 @@ import { Writable } from "node:stream";
 import { ethers } from "hardhat";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { createChainAccess } from "../../../api/src/chain";
-import { VaultReader } from "../../../api/src/chain/vaults";
-import { HEALTH_TTL_MS } from "../../../api/src/http/routes/health";
+import { HEALTH_TTL_MS } from "../../../api/src/usecases/health";
+import { Vaults } from "../../../api/src/usecases/vaults";
 import { createMemoryStore } from "../../../api/src/store/memory";
 import { createLogger } from "../../../api/src/logger";
-import { defineRoute } from "../../../api/src/http/route";
-import { openApiPath } from "../../../api/src/http/openapi";
+import { defineRoute } from "../../../api/src/doors/live/route";
+import { openApiPath } from "../../../api/src/doors/live/openapi";
 import type { MongoStore } from "../../../api/src/store/mongo";
 import { SERVICE_VERSION } from "../../../api/src/version";
 import { TestUSDC__factory } from "../../../typechain-types";
@@ -90,7 +90,9 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
         expect(response.body.rpc_connected).to.equal(false);
         const vaults = await request(degraded.url, "GET", "/api/v1/vaults");
         expect(vaults.status).to.equal(503);
-        expect(vaults.body).to.deep.equal({ error: "no deployment file for chain 31337: vaults are unavailable" });
+        expect(vaults.body).to.deep.equal({
+          error: "no deployment file for chain 31337: onchain endpoints are unavailable",
+        });
       } finally {
         await degraded.close();
         deadProvider.destroy();
@@ -252,11 +254,11 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
     });
 
     it("serves repeated reads in one block from the cache and re-reads after a new block", async function () {
-      const reader = vaultApi.app.services.chain.vaults!;
-      const first = await reader.list();
-      expect(await reader.list()).to.equal(first);
+      const vaults = vaultApi.app.useCases.vaults;
+      const first = await vaults.list();
+      expect(await vaults.list()).to.equal(first);
       await ethers.provider.send("evm_mine", []);
-      const second = await reader.list();
+      const second = await vaults.list();
       expect(second).to.not.equal(first);
       expect(second).to.deep.equal(first);
     });
@@ -272,26 +274,52 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
           return typeof value === "function" ? value.bind(target) : value;
         },
       });
-      const sources = (["conservative", "moderate"] as const).map((id) => ({
-        id,
-        address: deployment.vaults[id]!.address,
-      }));
-      const reader = new VaultReader(counting, sources, deployment.contracts.VaultLens!.address, {
-        blockNumberTtlMs: 250,
-        now: () => now,
-      });
-      const first = await Promise.all(Array.from({ length: 10 }, () => reader.list()));
+      const chain = createChainAccess(counting, 31337, deployment, { head: { latestTtlMs: 250, now: () => now } });
+      // Listing vaults needs neither the engine, the wallets nor the agents.
+      const vaults = new Vaults(chain, null as never, null as never, null as never);
+      const first = await Promise.all(Array.from({ length: 10 }, () => vaults.list()));
       expect(asked).to.equal(1);
       for (const list of first) expect(list).to.equal(first[0]);
       await ethers.provider.send("evm_mine", []);
       now += 249;
-      expect(await reader.list()).to.equal(first[0]);
+      expect(await vaults.list()).to.equal(first[0]);
       expect(asked).to.equal(1);
       now += 1;
-      const after = await reader.list();
+      const after = await vaults.list();
       expect(asked).to.equal(2);
       expect(after).to.not.equal(first[0]);
-      expect(after.map((vault) => vault.id)).to.deep.equal(["conservative", "moderate"]);
+      expect(after.map((vault) => vault.id)).to.deep.equal(first[0].map((vault) => vault.id));
+    });
+
+    it("never reads below a block this instance saw, whatever the TTL of the latest block", async function () {
+      let now = 2_000_000;
+      const chain = createChainAccess(ethers.provider, 31337, deployment, {
+        head: { latestTtlMs: 250, now: () => now },
+      });
+      const vaults = new Vaults(chain, null as never, null as never, null as never);
+      const before = await vaults.list();
+      const [, , holder] = await ethers.getSigners();
+      const faucet = deployment.contracts.NapFaucet!.address;
+      await ethers.provider.send("hardhat_impersonateAccount", [faucet]);
+      await ethers.provider.send("hardhat_setBalance", [faucet, "0x56BC75E2D63100000"]);
+      await TestUSDC__factory.connect(deployment.usdc.address, await ethers.getSigner(faucet)).mint(
+        holder.address,
+        1_000_000n,
+      );
+      await ethers.provider.send("hardhat_stopImpersonatingAccount", [faucet]);
+      const usdc = TestUSDC__factory.connect(deployment.usdc.address, holder);
+      const conservative = deployment.vaults.conservative!.address;
+      await (await usdc.approve(conservative, 1_000_000n)).wait();
+      const vault = await ethers.getContractAt("IERC4626", conservative, holder);
+      const receipt = await (await vault.deposit(1_000_000n, holder.address)).wait();
+      // The TTL has not passed, but this instance saw the deposit's block (a receipt of its engine, say).
+      now += 1;
+      chain.head.saw(receipt!.blockNumber);
+      const after = await vaults.list();
+      // Exactly the vault's state at the deposit's block (the deposit itself, less what the vault accrues on entry).
+      const atDeposit = await vault.totalAssets({ blockTag: receipt!.blockNumber });
+      expect(atDeposit).to.not.equal(before[0].totalAssets);
+      expect(after[0].totalAssets).to.equal(atDeposit);
     });
 
     it("answers 503 when the deployment lists no VaultLens", async function () {
@@ -302,7 +330,7 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
         const response = await request(other.url, "GET", "/api/v1/vaults");
         expect(response.status).to.equal(503);
         expect(response.body).to.deep.equal({
-          error: "the deployment file lists no VaultLens: vaults are unavailable",
+          error: "the deployment file lists no VaultLens: this endpoint is unavailable",
         });
       } finally {
         await other.close();

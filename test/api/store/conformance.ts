@@ -2,7 +2,8 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { randomUUID } from "node:crypto";
 import { DuplicateKeyError } from "../../../api/src/errors";
-import type { AgentRecord, Store } from "../../../api/src/store/types";
+import type { Stores as Store } from "../../../api/src/store";
+import type { AgentRecord } from "../../../api/src/usecases/agents";
 
 /**
  * One behavioural contract for every store adapter. Each adapter's test file calls this with a factory that returns
@@ -371,6 +372,22 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect([...values].sort((x, y) => x - y)).to.deep.equal(Array.from({ length: 50 }, (_, i) => i));
         expect(await store.counters.next("other")).to.equal(0);
         expect(await store.counters.next("agent_index")).to.equal(50);
+      });
+
+      it("raises a sequence past a value, never lowers it, and hands out nothing twice while raised", async function () {
+        expect(await store.counters.next("raised")).to.equal(0);
+        await store.counters.raise("raised", 10);
+        expect(await store.counters.next("raised")).to.equal(10);
+        await store.counters.raise("raised", 5);
+        expect(await store.counters.next("raised")).to.equal(11);
+        const [values] = await Promise.all([
+          Promise.all(Array.from({ length: 20 }, () => store.counters.next("raised"))),
+          store.counters.raise("raised", 15),
+        ]);
+        expect(new Set(values).size).to.equal(20);
+        expect(Math.min(...values)).to.be.at.least(12);
+        await store.counters.raise("fresh", 0);
+        expect(await store.counters.next("fresh")).to.equal(0);
       });
     });
 

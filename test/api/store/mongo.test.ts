@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { DuplicateKeyError } from "../../../api/src/errors";
-import { MongoStore, ORPHAN_POINTER_MS } from "../../../api/src/store/mongo";
+import { MongoStore } from "../../../api/src/store/mongo";
+import { ORPHAN_POINTER_MS } from "../../../api/src/store/mongo/agents";
 import { dropMongoStore, freshMongoStore } from "../helpers/mongo";
 import { sampleAgent, storeConformance } from "./conformance";
 

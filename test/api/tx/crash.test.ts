@@ -4,7 +4,7 @@ import path from "node:path";
 import { ethers, network } from "hardhat";
 import type { MongoClient, Db } from "mongodb";
 import { MongoTxJournal } from "../../../api/src/store/mongo/txJournal";
-import type { TxJournalEntry } from "../../../api/src/store/txJournal";
+import type { TxJournalEntry } from "../../../api/src/tx/journal";
 import { TxEngine } from "../../../api/src/tx";
 import type { TxProbe } from "../../../typechain-types";
 import { serveChain } from "./chainServer";
@@ -17,6 +17,29 @@ import { connectMongo, mongoUri, uniqueDb } from "./mongo";
  * transactions are then dropped from the node's mempool, as if they had never left the dead process. A new
  * engine reconciles; every intent the journal accepted must end mined exactly once, and nothing else is mined.
  */
+/** The journal's document counts, one number per collection. */
+async function journalCounts(db: Db): Promise<string> {
+  const names = ["tx_intents", "tx_steps", "tx_open", "tx_leases"];
+  const counts = await Promise.all(names.map((name) => db.collection(name).countDocuments({})));
+  return counts.join(",");
+}
+
+/** Resolves once no collection of the journal has changed for `quietMs`, polling every 100 ms (at most `maxMs`). */
+async function journalSettled(db: Db, quietMs = 1_000, maxMs = 30_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let last = await journalCounts(db);
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < quietMs) {
+    if (Date.now() > deadline) throw new Error(`the journal kept changing for ${maxMs} ms after the kill: ${last}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = await journalCounts(db);
+    if (now !== last) {
+      last = now;
+      quietSince = Date.now();
+    }
+  }
+}
+
 describe("TxEngine crash safety (child process killed mid-burst, Mongo journal)", function () {
   this.timeout(180_000);
 
@@ -102,8 +125,9 @@ describe("TxEngine crash safety (child process killed mid-burst, Mongo journal)"
     await network.provider.send("evm_setIntervalMining", [0]);
     await exited;
     expect(output).to.not.contain("error ");
-    // Requests the worker sent just before dying may still be executing in the database server: let them land.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Requests the worker sent just before dying may still be executing in the database server (FerretDB retries
+    // writes that SQLite answers busy): wait until the journal's collections stop changing.
+    await journalSettled(db);
 
     const journal = new MongoTxJournal(db);
     const openAtCrash = await journal.listOpen();

@@ -2,9 +2,9 @@ import { expect } from "chai";
 import { ethers, network } from "hardhat";
 import { JsonRpcProvider, Network, keccak256 } from "ethers";
 import { MemoryTxJournal } from "../../../api/src/store/memory/txJournal";
+import { ChainUnavailableError } from "../../../api/src/errors";
 import {
-  ChainUnavailableError,
-  ContractRevertError,
+  TxRevertedError,
   IdempotencyConflictError,
   InsufficientGasError,
   PreviousStepFailedError,
@@ -53,7 +53,7 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
 
   beforeEach(() => {
     journal = new MemoryTxJournal();
-    engine = new TxEngine({ provider, journal, wallets: devWallets, pollIntervalMs: 20 });
+    engine = new TxEngine({ provider, journal, wallets: devWallets, pollIntervalMs: 20, leaseLingerMs: 0 });
   });
 
   afterEach(async () => {
@@ -84,7 +84,9 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       meta: { note: "first" },
     });
     const from = devWallets.agentAddress(a);
-    await expect(result.receipt).to.emit(probe, "Hit").withArgs(from, ethers.id("one"), 1n);
+    await expect(await provider.getTransactionReceipt(result.hash))
+      .to.emit(probe, "Hit")
+      .withArgs(from, ethers.id("one"), 1n);
     expect(result.replayed).to.equal(false);
     expect(result.receipt.hash).to.equal(result.hash);
     expect(result.receipt.status).to.equal(1);
@@ -109,6 +111,80 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
     expect(keccak256(entry.rawTx!)).to.equal(result.hash);
     expect(await journal.get("k-one")).to.deep.equal(entry);
     expect(await journal.getLease(from)).to.equal(null, "lease released once the wallet is idle");
+  });
+
+  it("keeps an idle wallet's lease a while: the next transaction reads neither the nonce nor the balance", async () => {
+    const a = takeAgents(1);
+    await fundAgents(1, "1", a);
+    const from = devWallets.agentAddress(a);
+    const asked = { eth_getTransactionCount: 0, eth_getBalance: 0 };
+    const counting = new Proxy(provider, {
+      get(target, prop, receiver) {
+        if (prop === "send") {
+          return (method: string, params: unknown[]) => {
+            if (method === "eth_getTransactionCount" || method === "eth_getBalance") asked[method]++;
+            return target.send(method, params);
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const lingering = new TxEngine({
+      provider: counting,
+      journal,
+      wallets: devWallets,
+      pollIntervalMs: 20,
+      leaseLingerMs: 60_000,
+    });
+    try {
+      const send = (tag: string) =>
+        lingering.send({ wallet: agent(a), to: probeAddress, data: hitData(probe, tag), kind: "probe.hit" });
+      const nonces = [];
+      for (const tag of ["linger-1", "linger-2", "linger-3"]) nonces.push((await send(tag)).journalEntry.nonce);
+      expect(nonces).to.deep.equal([0, 1, 2]);
+      expect(asked).to.deep.equal({ eth_getTransactionCount: 1, eth_getBalance: 1 });
+      expect((await journal.getLease(from.toLowerCase()))?.holder).to.equal(lingering.instanceId);
+    } finally {
+      await lingering.close();
+    }
+    expect(await journal.getLease(from.toLowerCase())).to.equal(null, "released at shutdown");
+  });
+
+  it("estimates gas once per gas key, and for every transaction without one", async () => {
+    const a = takeAgents(1);
+    await fundAgents(1, "1", a);
+    let estimates = 0;
+    const counting = new Proxy(provider, {
+      get(target, prop, receiver) {
+        if (prop === "send") {
+          return (method: string, params: unknown[]) => {
+            if (method === "eth_estimateGas") estimates++;
+            return target.send(method, params);
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const keyed = new TxEngine({ provider: counting, journal, wallets: devWallets, pollIntervalMs: 20 });
+    try {
+      const send = (tag: string, gasKey?: string) =>
+        keyed.send({ wallet: agent(a), to: probeAddress, data: hitData(probe, tag), kind: "probe.hit", gasKey });
+      const keyedResults = [await send("gas-1", "hit"), await send("gas-2", "hit"), await send("gas-3", "hit")];
+      expect(estimates).to.equal(1);
+      // One limit for all three: the estimate of the first, plus the engine's margin.
+      const limits = await Promise.all(
+        keyedResults.map(async (r) => (await provider.getTransaction(r.hash))!.gasLimit),
+      );
+      expect(new Set(limits).size).to.equal(1);
+      await send("gas-4");
+      await send("gas-5");
+      expect(estimates).to.equal(3);
+      expect(await hitsOf("gas-3")).to.equal(1n);
+    } finally {
+      await keyed.close();
+    }
   });
 
   describe("idempotency", () => {
@@ -141,7 +217,7 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       await fundAgents(1, "1", a);
       const first = await hit(a, "idem-restart", "restart-key");
       await engine.close();
-      engine = new TxEngine({ provider, journal, wallets: devWallets, pollIntervalMs: 20 });
+      engine = new TxEngine({ provider, journal, wallets: devWallets, pollIntervalMs: 20, leaseLingerMs: 0 });
       const again = await hit(a, "idem-restart", "restart-key");
       expect(again.hash).to.equal(first.hash);
       expect(again.replayed).to.equal(true);
@@ -213,9 +289,9 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
         () => null,
         (e: unknown) => e,
       );
-      expect(err).to.be.instanceOf(ContractRevertError);
-      const revert = err as ContractRevertError;
-      expect(revert.status).to.equal(400);
+      expect(err).to.be.instanceOf(TxRevertedError);
+      const revert = err as TxRevertedError;
+      expect(revert.code).to.equal("TX_REVERTED");
       expect(revert.message).to.equal(
         `the contract rejected the transaction: TxProbeRejected(sender="${from}", value="7", reason="asked to fail")`,
       );
@@ -240,7 +316,7 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       );
       expect(err).to.be.instanceOf(InsufficientGasError);
       const gas = err as InsufficientGasError;
-      expect(gas.status).to.equal(400);
+      expect(gas.code).to.equal("INSUFFICIENT_GAS");
       expect(gas.message).to.match(
         new RegExp(`^wallet ${from} has 0\\.0 ETH but this transaction needs up to [0-9.]+ ETH`),
       );
@@ -270,9 +346,10 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
             (e: unknown) => e,
           );
         expect(err).to.be.instanceOf(ChainUnavailableError);
-        expect((err as ChainUnavailableError).status).to.equal(503);
-        expect((err as ChainUnavailableError).headers).to.deep.equal({ "Retry-After": "5" });
-        expect((err as Error).message).to.match(/^the chain is unreachable, try again later/);
+        expect((err as ChainUnavailableError).code).to.equal("CHAIN_UNAVAILABLE");
+        expect((err as ChainUnavailableError).retryAfterSeconds).to.equal(5);
+        // Never the RPC endpoint or the transport error: those may name the RPC host and port.
+        expect((err as Error).message).to.equal("the chain is unreachable; try again later");
         expect(await journal.get("off")).to.deep.include({ state: "failed", hash: null });
       } finally {
         await offline.close();
@@ -324,7 +401,8 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
             (e: unknown) => e,
           );
         expect(err).to.be.instanceOf(WalletBusyError);
-        expect((err as WalletBusyError).status).to.equal(503);
+        expect((err as WalletBusyError).code).to.equal("WALLET_BUSY");
+        expect((err as WalletBusyError).retryAfterSeconds).to.equal(5);
         expect(Date.now() - started).to.be.gte(300);
         expect(await hitsOf("busy")).to.equal(0n);
       } finally {
@@ -368,7 +446,7 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
         },
         { step: "deposit", wallet: agent(a), to: probeAddress, data: hitData(probe, "never"), kind: "probe.hit" },
       ]);
-      await expectRejection(failing, ContractRevertError, "TxProbeRejected");
+      await expectRejection(failing, TxRevertedError, "TxProbeRejected");
       expect(await journal.get("op-2:deposit")).to.deep.include({ state: "failed", hash: null });
       expect((await journal.get("op-2:deposit"))!.error).to.deep.include({ code: "PREVIOUS_STEP_FAILED" });
       const deposit = engine.send({
@@ -476,7 +554,6 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       });
       const fee = await provider.getFeeData();
       const rawTx = devWallets.agentSigner(a).signPopulated({
-        type: 2,
         chainId: 31337n,
         nonce: 0,
         to: probeAddress,
@@ -502,7 +579,6 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
       const fee = await provider.getFeeData();
       const sign = (tag: string) =>
         devWallets.agentSigner(a).signPopulated({
-          type: 2,
           chainId: 31337n,
           nonce: 0,
           to: probeAddress,
@@ -549,10 +625,13 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
     const refused = new Set<string>();
     const picky = new Proxy(provider, {
       get(target, prop, receiver) {
-        if (prop === "broadcastTransaction") {
-          return async (raw: string) => {
-            if (refused.has(keccak256(raw))) throw new Error("rejected: the test node refuses this transaction");
-            return target.broadcastTransaction(raw);
+        if (prop === "send") {
+          return async (method: string, params: unknown[]) => {
+            const raw = params[0] as string;
+            if (method === "eth_sendRawTransaction" && refused.has(keccak256(raw))) {
+              throw new Error("rejected: the test node refuses this transaction");
+            }
+            return (target as unknown as { send(m: string, p: unknown[]): Promise<unknown> }).send(method, params);
           };
         }
         const value = Reflect.get(target, prop, receiver);

@@ -1,5 +1,6 @@
 import { ethers, network } from "hardhat";
-import { toBeHex, type Provider } from "ethers";
+import { toBeHex } from "ethers";
+import type { RpcProvider } from "../../../api/src/chain";
 import { ServerWallets, type WalletRef } from "../../../api/src/chain/wallets";
 import type { TxProbe } from "../../../typechain-types";
 
@@ -30,4 +31,4 @@ export function hitData(probe: TxProbe, tag: string): string {
   return probe.interface.encodeFunctionData("hit", [ethers.id(tag)]);
 }
 
-export const provider: Provider = ethers.provider;
+export const provider = ethers.provider as unknown as RpcProvider;

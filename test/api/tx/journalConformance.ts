@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { OPEN_STATES, type NewIntent, type TxJournalStore, type TxState } from "../../../api/src/store/txJournal";
+import { OPEN_STATES, type NewIntent, type TxJournalStore, type TxState } from "../../../api/src/tx/journal";
 
 /**
  * One behaviour contract for every TxJournalStore adapter. Each adapter's test file calls this with a factory

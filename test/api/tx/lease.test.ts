@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { MongoClient } from "mongodb";
 import { MongoTxJournal } from "../../../api/src/store/mongo/txJournal";
-import type { TxJournalStore } from "../../../api/src/store/txJournal";
+import type { TxJournalStore } from "../../../api/src/tx/journal";
 import { TxEngine, type SendResult } from "../../../api/src/tx";
 import type { TxProbe } from "../../../typechain-types";
 import { agent, deployProbe, devWallets, fundAgents, hitData, provider } from "./helpers";
@@ -58,7 +58,7 @@ describe("TxEngine leases across instances (Mongo journal)", () => {
     const log = (level: string) => (obj: object, msg?: string) =>
       process.env.TX_DEBUG && console.log(level, msg, JSON.stringify(obj));
     const logger = { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
-    const options = { provider, wallets: devWallets, pollIntervalMs: 20, leaseTtlMs: 5_000, logger };
+    const options = { provider, wallets: devWallets, pollIntervalMs: 20, leaseTtlMs: 5_000, leaseLingerMs: 0, logger };
     one = new TxEngine({ ...options, journal: watched("instance-one"), instanceId: "instance-one" });
     two = new TxEngine({ ...options, journal: watched("instance-two"), instanceId: "instance-two" });
   });

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { MongoClient, type Db } from "mongodb";
+import { ensureMongo } from "../../helpers/services";
 
 /**
- * The MongoDB-protocol server of the tests (FerretDB here): MONGODB_URI, else the machine's shared one.
- * Unreachable means the tests fail, never skip. (On main, test/helpers/services.ts `ensureMongo()` starts one when
- * MONGODB_URI is unset; this function is the one place to switch to it.)
+ * The MongoDB-protocol server of the tests: MONGODB_URI, else a FerretDB started for the test process
+ * (test/helpers/services.ts). Unreachable means the tests fail, never skip.
  */
-export async function mongoUri(): Promise<string> {
-  return process.env.MONGODB_URI ?? "mongodb://127.0.0.1:27017/";
+export function mongoUri(): Promise<string> {
+  return ensureMongo();
 }
 
 export async function connectMongo(): Promise<MongoClient> {

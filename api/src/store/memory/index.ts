@@ -1,17 +1,10 @@
-import { DuplicateKeyError } from "../../errors";
-import type { Tier } from "../../domain/model";
-import type {
-  AgentActivityDelta,
-  AgentRecord,
-  AgentStats,
-  AgentStore,
-  CounterStore,
-  NonceRecord,
-  NonceStore,
-  Store,
-  StoreHealth,
-  StrategyFact,
-} from "../types";
+import type { StoreHealth } from "../../usecases/health";
+import type { Stores } from "../stores";
+import { MemoryAgentStore } from "./agents";
+import { MemoryCounterStore } from "./counters";
+import { MemoryIdempotencyStore } from "./idempotency";
+import { MemoryNonceStore } from "./nonces";
+import { MemoryTxJournal } from "./txJournal";
 
 /**
  * In-memory store: the zero-set-up store of `npm start` without MONGODB_URI, and a fast double in tests.
@@ -19,197 +12,13 @@ import type {
  * between reading and writing, which gives the same single-document atomicity as the MongoDB adapter.
  * Records are copied on the way in and out so that callers cannot mutate stored state.
  */
-
-function copyAgent(agent: AgentRecord): AgentRecord {
-  return { ...agent, createdAt: new Date(agent.createdAt), updatedAt: new Date(agent.updatedAt) };
-}
-
-function copyNonce(record: NonceRecord): NonceRecord {
-  return {
-    ...record,
-    issuedAt: new Date(record.issuedAt),
-    expiresAt: new Date(record.expiresAt),
-    ...(record.consumedAt ? { consumedAt: new Date(record.consumedAt) } : {}),
-  };
-}
-
-function compareLeaderboard(a: AgentRecord, b: AgentRecord): number {
-  if (a.performanceScore !== b.performanceScore) return b.performanceScore - a.performanceScore;
-  if (a.createdAt.getTime() !== b.createdAt.getTime()) return a.createdAt.getTime() - b.createdAt.getTime();
-  return a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0;
-}
-
-export class MemoryAgentStore implements AgentStore {
-  private readonly byId = new Map<string, AgentRecord>();
-  private readonly idByWallet = new Map<string, string>();
-  private readonly idByKeyHash = new Map<string, string>();
-  private readonly indexes = new Set<number>();
-  /** Per agent: `${kind}:${strategyId}` of every strategy fact recorded. */
-  private readonly facts = new Map<string, Set<string>>();
-  /** Transaction hashes (lowercase) of the deposits counted. */
-  private readonly deposits = new Set<string>();
-
-  async insert(agent: AgentRecord): Promise<void> {
-    const walletKey = agent.walletAddress.toLowerCase();
-    if (this.byId.has(agent.agentId)) throw new DuplicateKeyError("agentId");
-    if (this.idByWallet.has(walletKey)) throw new DuplicateKeyError("walletAddress");
-    if (this.idByKeyHash.has(agent.apiKeyHash)) throw new DuplicateKeyError("apiKeyHash");
-    if (this.indexes.has(agent.agentIndex)) throw new DuplicateKeyError("agentIndex");
-    this.byId.set(agent.agentId, copyAgent(agent));
-    this.idByWallet.set(walletKey, agent.agentId);
-    this.idByKeyHash.set(agent.apiKeyHash, agent.agentId);
-    this.indexes.add(agent.agentIndex);
-  }
-
-  async findById(agentId: string): Promise<AgentRecord | null> {
-    const agent = this.byId.get(agentId);
-    return agent ? copyAgent(agent) : null;
-  }
-
-  async findByWallet(walletAddress: string): Promise<AgentRecord | null> {
-    const id = this.idByWallet.get(walletAddress.toLowerCase());
-    return id === undefined ? null : this.findById(id);
-  }
-
-  async findByKeyHash(apiKeyHash: string): Promise<AgentRecord | null> {
-    const id = this.idByKeyHash.get(apiKeyHash);
-    return id === undefined ? null : this.findById(id);
-  }
-
-  async leaderboard(limit: number): Promise<AgentRecord[]> {
-    return [...this.byId.values()].sort(compareLeaderboard).slice(0, limit).map(copyAgent);
-  }
-
-  async stats(): Promise<AgentStats> {
-    let activeAgents = 0;
-    let strategiesSubmitted = 0;
-    let depositsMicroUsdc = 0n;
-    for (const agent of this.byId.values()) {
-      if (agent.status === "active") activeAgents += 1;
-      strategiesSubmitted += agent.strategiesSubmitted;
-      depositsMicroUsdc += BigInt(agent.depositsMicroUsdc);
-    }
-    return { totalAgents: this.byId.size, activeAgents, strategiesSubmitted, depositsMicroUsdc };
-  }
-
-  async any(): Promise<boolean> {
-    return this.byId.size > 0;
-  }
-
-  async addActivity(agentId: string, delta: AgentActivityDelta, now: Date): Promise<AgentRecord | null> {
-    const agent = this.byId.get(agentId);
-    if (!agent) return null;
-    agent.strategiesSubmitted += delta.strategiesSubmitted ?? 0;
-    agent.strategiesPassedScreening += delta.strategiesPassedScreening ?? 0;
-    agent.depositsMicroUsdc = (BigInt(agent.depositsMicroUsdc) + (delta.depositsMicroUsdc ?? 0n)).toString();
-    agent.updatedAt = new Date(now);
-    return copyAgent(agent);
-  }
-
-  async recordStrategyFacts(
-    agentId: string,
-    facts: StrategyFact[],
-    now: Date,
-    options: { recount?: boolean } = {},
-  ): Promise<AgentRecord | null> {
-    const agent = this.byId.get(agentId);
-    if (!agent) return null;
-    let known = this.facts.get(agentId);
-    if (!known) this.facts.set(agentId, (known = new Set()));
-    for (const fact of facts) {
-      const key = `${fact.kind}:${fact.strategyId.toLowerCase()}`;
-      if (known.has(key)) continue;
-      known.add(key);
-      if (fact.kind === "submitted") agent.strategiesSubmitted += 1;
-      else agent.strategiesPassedScreening += 1;
-    }
-    if (options.recount) {
-      // Nothing is ever lost between a fact and its count here (no await between them); kept for the same contract.
-      const keys = [...known];
-      const submitted = keys.filter((key) => key.startsWith("submitted:")).length;
-      agent.strategiesSubmitted = Math.max(agent.strategiesSubmitted, submitted);
-      agent.strategiesPassedScreening = Math.max(agent.strategiesPassedScreening, keys.length - submitted);
-    }
-    agent.updatedAt = new Date(now);
-    return copyAgent(agent);
-  }
-
-  async recordDeposit(agentId: string, txHash: string, microUsdc: bigint, now: Date): Promise<AgentRecord | null> {
-    const agent = this.byId.get(agentId);
-    if (!agent) return null;
-    const key = txHash.toLowerCase();
-    if (this.deposits.has(key)) return copyAgent(agent);
-    this.deposits.add(key);
-    return this.addActivity(agentId, { depositsMicroUsdc: microUsdc }, now);
-  }
-
-  async updateStanding(
-    agentId: string,
-    expectedTier: Tier,
-    update: { tier: Tier; tierGrantedBy?: string | null; performanceScore: number },
-    now: Date,
-  ): Promise<AgentRecord | null> {
-    const agent = this.byId.get(agentId);
-    if (!agent || agent.tier !== expectedTier) return null;
-    agent.tier = update.tier;
-    if (update.tierGrantedBy === null) delete agent.tierGrantedBy;
-    else if (update.tierGrantedBy !== undefined) agent.tierGrantedBy = update.tierGrantedBy;
-    agent.performanceScore = update.performanceScore;
-    agent.updatedAt = new Date(now);
-    return copyAgent(agent);
-  }
-}
-
-export class MemoryNonceStore implements NonceStore {
-  private readonly records = new Map<string, NonceRecord>();
-
-  async insert(record: NonceRecord): Promise<void> {
-    if (this.records.has(record.nonce)) throw new DuplicateKeyError("nonce");
-    this.records.set(record.nonce, copyNonce(record));
-  }
-
-  async find(nonce: string): Promise<NonceRecord | null> {
-    const record = this.records.get(nonce);
-    return record ? copyNonce(record) : null;
-  }
-
-  async consume(nonce: string, walletAddress: string, now: Date): Promise<NonceRecord | null> {
-    const record = this.records.get(nonce);
-    if (!record || record.consumedAt !== undefined) return null;
-    if (record.walletAddress.toLowerCase() !== walletAddress.toLowerCase()) return null;
-    if (record.expiresAt.getTime() <= now.getTime()) return null;
-    const before = copyNonce(record);
-    record.consumedAt = new Date(now);
-    return before;
-  }
-
-  async purgeExpired(before: Date): Promise<number> {
-    let removed = 0;
-    for (const [nonce, record] of this.records) {
-      if (record.expiresAt.getTime() < before.getTime()) {
-        this.records.delete(nonce);
-        removed += 1;
-      }
-    }
-    return removed;
-  }
-}
-
-export class MemoryCounterStore implements CounterStore {
-  private readonly values = new Map<string, number>();
-
-  async next(name: string): Promise<number> {
-    const value = this.values.get(name) ?? 0;
-    this.values.set(name, value + 1);
-    return value;
-  }
-}
-
-export class MemoryStore implements Store {
+export class MemoryStore implements Stores {
   readonly kind = "memory" as const;
   readonly agents = new MemoryAgentStore();
   readonly nonces = new MemoryNonceStore();
   readonly counters = new MemoryCounterStore();
+  readonly journal = new MemoryTxJournal();
+  readonly idempotency = new MemoryIdempotencyStore();
 
   async init(): Promise<void> {}
 

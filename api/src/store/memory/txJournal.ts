@@ -1,10 +1,11 @@
-import type { NewIntent, TxExpectation, TxJournalEntry, TxJournalStore, TxPatch, WalletLease } from "../txJournal";
-import { newIntentEntry, OPEN_STATES } from "../txJournal";
+import type { NewIntent, TxExpectation, TxJournalEntry, TxJournalStore, TxPatch, WalletLease } from "../../tx/journal";
+import { newIntentEntry, OPEN_STATES } from "../../tx/journal";
 
 /**
  * In-memory journal and leases for a single process (tests, `npm start` without a database). Every method runs
  * its check and its write in one synchronous step, so JavaScript's single thread makes each of them atomic.
- * Entries are copied in and out so that callers never share mutable state with the store.
+ * Entries are immutable snapshots: each write stores a new, deeply frozen entry, and reads hand that snapshot out
+ * as it is (no copy per read, on the engine's hot path), so no caller can change what the store holds.
  */
 export class MemoryTxJournal implements TxJournalStore {
   readonly #entries = new Map<string, TxJournalEntry>();
@@ -14,15 +15,15 @@ export class MemoryTxJournal implements TxJournalStore {
 
   async createIntent(intent: NewIntent, now: Date = new Date()): Promise<{ created: boolean; entry: TxJournalEntry }> {
     const existing = this.#entries.get(intent.intentKey);
-    if (existing) return { created: false, entry: copy(existing) };
-    const entry = newIntentEntry(intent, now);
-    this.#entries.set(intent.intentKey, copy(entry));
-    return { created: true, entry: copy(entry) };
+    if (existing) return { created: false, entry: existing };
+    const entry = frozen(newIntentEntry(intent, now));
+    this.#entries.set(intent.intentKey, entry);
+    return { created: true, entry };
   }
 
   async get(intentKey: string): Promise<TxJournalEntry | null> {
     const entry = this.#entries.get(intentKey);
-    return entry ? copy(entry) : null;
+    return entry ?? null;
   }
 
   async transition(
@@ -34,25 +35,26 @@ export class MemoryTxJournal implements TxJournalStore {
     const entry = this.#entries.get(intentKey);
     if (!entry || !expect.states.includes(entry.state)) return null;
     if (expect.hash !== undefined && entry.hash !== expect.hash) return null;
-    const next: TxJournalEntry = { ...entry, ...copy(patch), updatedAt: now };
-    this.#entries.set(intentKey, next);
-    return copy(next);
+    // The entry is frozen already: only the patch's values need freezing.
+    const next: Record<string, unknown> = { ...entry, updatedAt: new Date(now) };
+    for (const [field, value] of Object.entries(patch)) next[field] = frozen(value);
+    Object.freeze(next);
+    this.#entries.set(intentKey, next as unknown as TxJournalEntry);
+    return next as unknown as TxJournalEntry;
   }
 
   async listOpen(from?: string): Promise<TxJournalEntry[]> {
     const wallet = from?.toLowerCase();
     return [...this.#entries.values()]
       .filter((e) => OPEN_STATES.includes(e.state) && (wallet === undefined || e.from === wallet))
-      .sort(byCreation)
-      .map(copy);
+      .sort(byCreation);
   }
 
   async listByRequestor(requestor: string, limit: number): Promise<TxJournalEntry[]> {
     return [...this.#entries.values()]
       .filter((e) => e.requestor === requestor)
       .sort((a, b) => byCreation(b, a))
-      .slice(0, limit)
-      .map(copy);
+      .slice(0, limit);
   }
 
   async acquireLease(wallet: string, holder: string, ttlMs: number, now: Date = new Date()): Promise<boolean> {
@@ -79,6 +81,12 @@ function byCreation(a: TxJournalEntry, b: TxJournalEntry): number {
   return a.createdAt.getTime() - b.createdAt.getTime();
 }
 
-function copy<T>(value: T): T {
-  return structuredClone(value);
+/** A deeply frozen copy of `value` (Dates are copied, as freezing does not protect their value). */
+function frozen<T>(value: T): T {
+  if (value instanceof Date) return new Date(value) as T;
+  if (value === null || typeof value !== "object") return value;
+  const copy = (
+    Array.isArray(value) ? value.map(frozen) : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, frozen(v)]))
+  ) as T;
+  return Object.freeze(copy);
 }

@@ -7,8 +7,9 @@ import type {
   TxPatch,
   TxState,
   WalletLease,
-} from "../txJournal";
-import { newIntentEntry, OPEN_STATES } from "../txJournal";
+} from "../../tx/journal";
+import { newIntentEntry, OPEN_STATES } from "../../tx/journal";
+import { isDuplicate } from "./duplicate";
 
 /**
  * MongoDB journal and leases, written for what FerretDB v1 serves correctly and fast.
@@ -67,7 +68,6 @@ interface LeaseDoc {
   released: boolean;
 }
 
-const DUPLICATE_KEY = 11000;
 /** A marker in tx_open whose entry is final (or missing) for this long is a leftover of a crash: removed. */
 const STALE_OPEN_MARKER_MS = 60_000;
 
@@ -118,7 +118,7 @@ export class MongoTxJournal implements TxJournalStore {
       await retryBusy(() => this.#intents.insertOne(doc));
       return { created: true, entry: this.#remember({ entry: initialEntry(doc), version: 0 }).entry };
     } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+      if (!isDuplicate(err)) throw err;
       const existing = await this.#load(intentKey);
       if (!existing) throw err;
       return { created: false, entry: existing.entry };
@@ -159,7 +159,7 @@ export class MongoTxJournal implements TxJournalStore {
           this.#steps.insertOne({ _id: stepId(intentKey, version), intentKey, version, entry: snapshot }),
         );
       } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
+        if (!isDuplicate(err)) throw err;
         current = null; // someone moved it from this version first: read again and re-check the expectation
         continue;
       }
@@ -216,7 +216,7 @@ export class MongoTxJournal implements TxJournalStore {
         this.#leases.insertOne({ _id: leaseId(key, epoch), wallet: key, epoch, holder, expiresAt, released: false }),
       );
     } catch (err) {
-      if (isDuplicateKey(err)) return false;
+      if (isDuplicate(err)) return false;
       throw err;
     }
     // Old epochs are history only; keep the previous one, drop the rest.
@@ -292,15 +292,11 @@ function leaseId(wallet: string, epoch: number): string {
   return `${wallet}#${epoch}`;
 }
 
-function isDuplicateKey(err: unknown): boolean {
-  return err instanceof MongoServerError && err.code === DUPLICATE_KEY;
-}
-
 async function ignoreDuplicate(write: () => Promise<unknown>): Promise<void> {
   try {
     await retryBusy(write);
   } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+    if (!isDuplicate(err)) throw err;
   }
 }
 

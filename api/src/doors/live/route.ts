@@ -1,0 +1,135 @@
+import type { Context, Middleware } from "koa";
+import { z } from "zod";
+import type { ErrorCode } from "../../errors";
+import type { Logger } from "../../logger";
+import type { UseCases } from "../../usecases";
+import type { AuthRequirement, Authenticator } from "./auth";
+import type { RateLimitClass, RateLimiters } from "./rateLimit";
+import { parseWith, readJsonBody, singleValuedQuery } from "./validation";
+
+/**
+ * A route, declared once: method, path, auth, rate-limit class, the zod schemas of its path parameters, query,
+ * headers, body and responses, and the error codes its use case can raise. The same declaration mounts the Koa
+ * handler (validate -> call a use case -> shape the response) and produces the route's OpenAPI entry (openapi.ts),
+ * with every status the route can answer, so the document cannot drift from what is validated and answered.
+ */
+
+type AnyObjectSchema = z.ZodType<Record<string, unknown>>;
+
+/** What route factories receive. */
+export interface RouteContext {
+  useCases: UseCases;
+  logger: Logger;
+}
+
+/** Routes without a query schema still reject unknown query parameters. */
+const emptyQuery = z.strictObject({}) as unknown as AnyObjectSchema;
+
+export interface RouteInput<P, Q, H, B> {
+  params: P;
+  query: Q;
+  headers: H;
+  body: B;
+  ctx: Context;
+}
+
+export interface RouteResponse {
+  description: string;
+  schema?: z.ZodType;
+  /** Default application/json. */
+  contentType?: string;
+}
+
+export interface RouteDefinition<
+  P extends AnyObjectSchema = AnyObjectSchema,
+  Q extends AnyObjectSchema = AnyObjectSchema,
+  H extends AnyObjectSchema = AnyObjectSchema,
+  B extends AnyObjectSchema = AnyObjectSchema,
+> {
+  method: "get" | "post" | "put" | "delete";
+  /** Koa path with `:name` parameters. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** null: public. */
+  auth: AuthRequirement | null;
+  /** null: not rate limited (documents only). */
+  rateLimit: RateLimitClass | null;
+  params?: P;
+  query?: Q;
+  /** Request headers the route reads, by their canonical names (others pass untouched). */
+  headers?: H;
+  body?: B;
+  /** The success answer, and any answer whose body is not `{ error }`. */
+  responses: Record<number, RouteResponse>;
+  /**
+   * Error codes the handler can raise besides validation, auth and limits (whose statuses are added from the
+   * declaration): each becomes a documented status (doors/live/errors.ts).
+   */
+  errors?: ErrorCode[];
+  /** Answers carry `Cache-Control: no-store` (they hold a secret or an agent's private data). */
+  noStore?: boolean;
+  /** Returns the JSON body of a 200 (or sets ctx.status/ctx.body itself and returns undefined). */
+  handler(input: RouteInput<z.output<P>, z.output<Q>, z.output<H>, z.output<B>>): Promise<unknown> | unknown;
+}
+
+/** Keeps the generic parameters of one route while letting routes be listed together. */
+export function defineRoute<
+  P extends AnyObjectSchema,
+  Q extends AnyObjectSchema,
+  H extends AnyObjectSchema,
+  B extends AnyObjectSchema,
+>(route: RouteDefinition<P, Q, H, B>): RouteDefinition {
+  return route as unknown as RouteDefinition;
+}
+
+export interface MountContext {
+  authenticator: Authenticator;
+  rateLimiters: RateLimiters;
+  bodyLimitBytes: number;
+}
+
+/** The request headers a route declares, read by their canonical names (Node lowercases them). */
+function declaredHeaders(ctx: Context, schema: AnyObjectSchema): Record<string, unknown> {
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  return Object.fromEntries(Object.keys(shape).map((name) => [name, ctx.headers[name.toLowerCase()]]));
+}
+
+/**
+ * The middleware of a route, in order: [per-IP limit] or [auth -> per-key limit], then validation and the handler.
+ */
+export function routeChain(route: RouteDefinition, mount: MountContext): Middleware[] {
+  const chain: Middleware[] = [];
+  if (route.auth === null) {
+    if (route.rateLimit) chain.push(mount.rateLimiters.middleware(route.rateLimit));
+  } else {
+    const requirement = route.auth;
+    chain.push(async (ctx, next) => {
+      const principal = await mount.authenticator.identify(ctx);
+      mount.authenticator.authorize(principal, requirement);
+      ctx.state.principal = principal;
+      return next();
+    });
+    if (route.rateLimit) chain.push(mount.rateLimiters.middleware(route.rateLimit));
+  }
+  chain.push(async (ctx) => {
+    if (route.noStore) ctx.set("Cache-Control", "no-store");
+    const params = route.params ? parseWith(route.params, ctx.params ?? {}, "path") : {};
+    // A route without query parameters and a request without a query string need no parsing at all.
+    const query =
+      route.query || ctx.querystring !== ""
+        ? parseWith(route.query ?? emptyQuery, singleValuedQuery(ctx), "query")
+        : {};
+    const headers = route.headers ? parseWith(route.headers, declaredHeaders(ctx, route.headers), "headers") : {};
+    const body = route.body ? parseWith(route.body, await readJsonBody(ctx, mount.bodyLimitBytes), "body") : undefined;
+    const result = await route.handler({ params, query, headers, body, ctx } as RouteInput<never, never, never, never>);
+    if (result !== undefined) ctx.body = result;
+  });
+  return chain;
+}
+
+/** True when the route's path has no `:name` parameters (it is served from a table of exact paths). */
+export function isStaticPath(route: RouteDefinition): boolean {
+  return !route.path.includes(":");
+}

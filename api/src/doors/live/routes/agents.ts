@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { usdcNumber } from "../../../domain/units";
+import type { AgentRecord } from "../../../usecases/agents";
+import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
+import { SerializedJson } from "../serializedJson";
+
+export const leaderboardQuery = z.strictObject({
+  limit: z.coerce.number<string>().int().min(1).max(100).default(50).meta({ description: "default 50, maximum 100" }),
+});
+
+export const leaderboardResponse = z
+  .object({
+    agents: z.array(
+      z.object({
+        agent_name: z.string(),
+        tier: z.string(),
+        performance_score: z.number(),
+        strategies_submitted: z.number().int(),
+      }),
+    ),
+    count: z.number().int(),
+  })
+  .meta({ id: "Leaderboard" });
+
+export const statsResponse = z
+  .object({
+    total_agents: z.number().int(),
+    active_agents: z.number().int(),
+    strategies_submitted: z.number().int(),
+    total_deposits_usdc: z.number(),
+  })
+  .meta({ id: "AgentStats" });
+
+export function agentRoutes({ useCases }: RouteContext): RouteDefinition[] {
+  // The service hands out the same array while its one-second cache holds, so the serialized page can be reused.
+  const leaderboardBody = new SerializedJson((agents: AgentRecord[]): z.input<typeof leaderboardResponse> => ({
+    agents: agents.map((agent) => ({
+      agent_name: agent.agentName,
+      tier: agent.tier,
+      performance_score: agent.performanceScore,
+      strategies_submitted: agent.strategiesSubmitted,
+    })),
+    count: agents.length,
+  }));
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/v1/agents",
+      tag: "agents",
+      summary: "Agent leaderboard, highest performance score first",
+      auth: null,
+      rateLimit: "public",
+      query: leaderboardQuery,
+      responses: { 200: { description: "leaderboard", schema: leaderboardResponse } },
+      handler: async ({ query, ctx }) => leaderboardBody.respond(ctx, await useCases.agents.leaderboard(query.limit)),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/agents/stats",
+      tag: "agents",
+      summary: "Aggregate agent statistics",
+      auth: null,
+      rateLimit: "public",
+      responses: { 200: { description: "statistics", schema: statsResponse } },
+      handler: async () => {
+        const stats = await useCases.agents.stats();
+        return {
+          total_agents: stats.totalAgents,
+          active_agents: stats.activeAgents,
+          strategies_submitted: stats.strategiesSubmitted,
+          total_deposits_usdc: usdcNumber(stats.depositsMicroUsdc),
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { DOCS_CSP, DOCS_PAGE } from "../docsPage";
+import { defineRoute, type RouteDefinition } from "../route";
+
+/** /openapi.json and /docs. The document is built once by the door from all routes (these included). */
+export function docsRoutes(document: () => Record<string, unknown>): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: "get",
+      path: "/openapi.json",
+      tag: "service",
+      summary: "This OpenAPI 3.1 document",
+      auth: null,
+      rateLimit: "public",
+      responses: { 200: { description: "OpenAPI 3.1 document", schema: z.record(z.string(), z.unknown()) } },
+      handler: () => document(),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/docs",
+      tag: "service",
+      summary: "Human-readable API documentation (renders /openapi.json, works offline)",
+      auth: null,
+      rateLimit: "public",
+      responses: { 200: { description: "HTML page", schema: z.string(), contentType: "text/html" } },
+      handler: ({ ctx }) => {
+        ctx.type = "text/html; charset=utf-8";
+        ctx.set("Content-Security-Policy", DOCS_CSP);
+        return DOCS_PAGE;
+      },
+    }),
+  ];
+}

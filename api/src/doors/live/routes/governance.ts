@@ -1,0 +1,135 @@
+import { z } from "zod";
+import { PROPOSAL_STATES, VOTE_SUPPORT, type VoteSupport } from "../../../domain/model";
+import { PERMISSIONS } from "../../../domain/tiers";
+import { decimalString as formatDecimal, NAP_DECIMALS } from "../../../domain/units";
+import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
+import type { Proposal, Vote } from "../../../usecases/governance";
+import { authenticatedAgent } from "../auth";
+import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
+import { decimalString, idempotencyHeaders, textSchema, txHash } from "../schemas";
+
+/** Governance: the open proposals (public) and votes from the agent's server wallet (tier established). */
+
+const proposalSchema = z
+  .object({
+    proposal_id: z.string().meta({ description: "uint256 as a decimal string (sequential 1, 2, 3...)" }),
+    proposer: z.string(),
+    description: z.string(),
+    state: z.enum(PROPOSAL_STATES),
+    votes_for: decimalString("NAP, decimal"),
+    votes_against: decimalString("NAP, decimal"),
+    votes_abstain: decimalString("NAP, decimal"),
+    quorum: decimalString("NAP needed (for + abstain); 0 before the snapshot"),
+    vote_start: z.number().int().meta({ description: "snapshot, Unix seconds: voting opens after it" }),
+    vote_end: z.number().int().meta({ description: "deadline, Unix seconds" }),
+    eta: z.number().int().meta({ description: "execution time when queued, else 0" }),
+    targets: z.array(z.string()),
+  })
+  .meta({ id: "Proposal" });
+
+export const proposalsResponse = z
+  .object({ proposals: z.array(proposalSchema), total: z.number().int() })
+  .meta({ id: "ProposalList" });
+
+export const voteBody = z
+  .strictObject({
+    proposal_id: z
+      .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^[1-9][0-9]{0,77}$/)])
+      .meta({ description: "integer, or a decimal string for ids beyond 2^53" }),
+    support: z.union([z.literal(0), z.literal(1), z.literal(2)]).meta({ description: "0 against, 1 for, 2 abstain" }),
+    reason: textSchema(0, 1000, { multiline: true }).default(""),
+  })
+  .meta({ id: "VoteRequest" });
+
+export const voteResponse = z
+  .object({
+    success: z.literal(true),
+    agent_address: z.string(),
+    proposal_id: z.string(),
+    support: z.number().int(),
+    support_label: z.enum(VOTE_SUPPORT),
+    reason: z.string(),
+    weight: decimalString("votes counted, NAP decimal"),
+    weight_raw: z.string(),
+    tx_hash: txHash,
+    status: z.literal("confirmed"),
+    block_number: z.number().int(),
+    gas_used: z.number().int(),
+  })
+  .meta({ id: "VoteResult" });
+
+function proposalBody(proposal: Proposal): z.input<typeof proposalSchema> {
+  return {
+    proposal_id: proposal.id.toString(),
+    proposer: proposal.proposer,
+    description: proposal.description,
+    state: proposal.state,
+    votes_for: formatDecimal(proposal.forVotes, NAP_DECIMALS),
+    votes_against: formatDecimal(proposal.againstVotes, NAP_DECIMALS),
+    votes_abstain: formatDecimal(proposal.abstainVotes, NAP_DECIMALS),
+    quorum: formatDecimal(proposal.quorum, NAP_DECIMALS),
+    vote_start: Number(proposal.voteStart),
+    vote_end: Number(proposal.voteEnd),
+    eta: Number(proposal.eta),
+    targets: proposal.targets,
+  };
+}
+
+function voteBodyOf(vote: Vote): z.input<typeof voteResponse> {
+  return {
+    success: true,
+    agent_address: vote.agentAddress,
+    proposal_id: vote.proposalId.toString(),
+    support: vote.support,
+    support_label: VOTE_SUPPORT[vote.support],
+    reason: vote.reason,
+    weight: formatDecimal(vote.weight, NAP_DECIMALS),
+    weight_raw: vote.weight.toString(),
+    tx_hash: vote.txHash,
+    status: "confirmed",
+    block_number: vote.blockNumber,
+    gas_used: Number(vote.gasUsed),
+  };
+}
+
+export function governanceRoutes({ useCases }: RouteContext): RouteDefinition[] {
+  const { governance, idempotency } = useCases;
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/v1/proposals",
+      tag: "governance",
+      summary: "Governance proposals that are pending or active, from the governor's enumeration views",
+      auth: null,
+      rateLimit: "public",
+      responses: { 200: { description: "proposals", schema: proposalsResponse } },
+      errors: ["CHAIN_UNAVAILABLE", "NOT_CONFIGURED"],
+      handler: async () => {
+        const proposals = await governance.open();
+        return { proposals: proposals.map(proposalBody), total: proposals.length };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/agent/governance/vote",
+      tag: "governance",
+      summary: "Cast a vote from the agent's server wallet (tier established or higher)",
+      auth: { kind: "agent", minTier: PERMISSIONS.governanceVote },
+      rateLimit: "write",
+      headers: idempotencyHeaders,
+      body: voteBody,
+      noStore: true,
+      responses: { 200: { description: "vote mined", schema: voteResponse } },
+      errors: ["CONFLICT", "TX_REJECTED", "CHAIN_UNAVAILABLE", "NOT_CONFIGURED"],
+      handler: async ({ body, headers, ctx }) => {
+        const agent = authenticatedAgent(ctx);
+        const key = headers[IDEMPOTENCY_HEADER];
+        return idempotency.run(agent.agentId, "governance.vote", key, body, async () =>
+          voteBodyOf(
+            await governance.vote(agent, BigInt(body.proposal_id), body.support as VoteSupport, body.reason, key),
+          ),
+        );
+      },
+    }),
+  ];
+}

@@ -1,0 +1,25 @@
+import type { RouteContext, RouteDefinition } from "../route";
+import { agentRoutes } from "./agents";
+import { campaignRoutes } from "./campaign";
+import { governanceRoutes } from "./governance";
+import { healthRoutes } from "./health";
+import { operatorRoutes } from "./operator";
+import { registrationRoutes } from "./registration";
+import { strategyRoutes } from "./strategies";
+import { vaultRoutes } from "./vaults";
+import { walletRoutes } from "./wallet";
+
+/** Every route of the live API (its docs routes are added by the door, doors/live/index.ts). */
+export function apiRoutes(context: RouteContext): RouteDefinition[] {
+  return [
+    ...healthRoutes(context),
+    ...registrationRoutes(context),
+    ...agentRoutes(context),
+    ...vaultRoutes(context),
+    ...strategyRoutes(context),
+    ...walletRoutes(context),
+    ...governanceRoutes(context),
+    ...campaignRoutes(context),
+    ...operatorRoutes(context),
+  ];
+}

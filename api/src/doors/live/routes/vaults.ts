@@ -1,0 +1,218 @@
+import { z } from "zod";
+import { VAULT_IDS } from "../../../domain/model";
+import { PERMISSIONS } from "../../../domain/tiers";
+import { decimalString as formatDecimal, usdcNumber, usdcString } from "../../../domain/units";
+import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
+import type { Deposit, VaultInfo, VaultPosition } from "../../../usecases/vaults";
+import { authenticatedAgent } from "../auth";
+import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
+import { addressSchema, decimalString, idempotencyHeaders, txHash, usdcAmountSchema } from "../schemas";
+import { SerializedJson } from "../serializedJson";
+
+/** Vaults: the public list, the agent's positions and deposits, and the public positions lookup of any wallet. */
+
+const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
+/** What an onchain write can answer besides validation, auth and limits. */
+const ONCHAIN_WRITE = ["CONFLICT", "TX_REJECTED", "CHAIN_UNAVAILABLE", "NOT_CONFIGURED"] as const;
+const ONCHAIN_READ = ["CHAIN_UNAVAILABLE", "NOT_CONFIGURED"] as const;
+
+export const vaultItem = z
+  .object({
+    address: z.string().meta({ description: "0x address" }),
+    name: z.string(),
+    asset: z.string().meta({ description: "asset symbol", example: "USDC" }),
+    total_assets: z.string().meta({ description: "decimal, whole asset units", example: "1250.5" }),
+    apy: z.number().meta({
+      description:
+        "percent per year: the rate at which reported profit is unlocking now, gross of fees (VaultLens apyBps / 100)",
+    }),
+    status: z.enum(["active", "paused"]),
+  })
+  .meta({ id: "Vault" });
+
+export const vaultListResponse = z
+  .object({ vaults: z.array(vaultItem), total: z.number().int() })
+  .meta({ id: "VaultList" });
+
+export const vaultPositionSchema = z
+  .object({
+    vault_address: z.string(),
+    vault_name: z.string(),
+    shares: decimalString("decimal shares"),
+    value_usdc: decimalString("decimal USDC (convertToAssets of the shares, rounded down)"),
+  })
+  .meta({ id: "VaultPosition" });
+
+export const depositBody = z
+  .strictObject({ vault_id: z.enum(VAULT_IDS), amount_usdc: usdcAmountSchema })
+  .meta({ id: "DepositRequest" });
+
+export const depositResponse = z
+  .object({
+    success: z.literal(true),
+    agent_address: z.string(),
+    vault: z.string().meta({ description: "vault display name" }),
+    vault_id: z.enum(VAULT_IDS),
+    vault_address: z.string(),
+    amount_usdc: z.number(),
+    approve_tx: txHash,
+    deposit_tx: txHash,
+    status: z.literal("confirmed").meta({ description: "both transactions mined successfully" }),
+    block_number: z.number().int(),
+    shares_balance: z.string().meta({ description: "raw integer: the wallet's shares after the deposit" }),
+  })
+  .meta({ id: "DepositResult" });
+
+export const walletLookupBody = z.strictObject({ wallet_address: addressSchema }).meta({ id: "WalletLookup" });
+
+export const positionsLookupResponse = z
+  .object({
+    wallet_address: z.string(),
+    positions: z.array(
+      z.object({
+        vault_id: z.enum(VAULT_IDS),
+        vault_address: z.string(),
+        vault_name: z.string(),
+        shares: decimalString("decimal shares held (not counting shares in redemption requests)"),
+        shares_raw: z.string(),
+        value_usdc: decimalString("decimal USDC value of the shares"),
+        pending_redeem_shares: decimalString("shares in redemption requests not yet filled"),
+        claimable_redeem_shares: decimalString("shares of filled requests not yet claimed"),
+        claimable_usdc: decimalString("USDC of filled requests not yet claimed"),
+      }),
+    ),
+    total: z.number().int(),
+  })
+  .meta({ id: "OnchainPositions" });
+
+/** The vault list as the spec gives it. */
+function vaultListBody(vaults: VaultInfo[]): z.input<typeof vaultListResponse> {
+  return {
+    vaults: vaults.map((vault) => ({
+      address: vault.address,
+      name: vault.name,
+      asset: vault.assetSymbol,
+      total_assets: formatDecimal(vault.totalAssets, vault.assetDecimals),
+      apy: Number(vault.apyBps) / 100,
+      status: vault.paused ? "paused" : "active",
+    })),
+    total: vaults.length,
+  };
+}
+
+/** A position as the spec's vault position (the agent's positions and its wallet status). */
+export function positionBody(position: VaultPosition): z.input<typeof vaultPositionSchema> {
+  return {
+    vault_address: position.vaultAddress,
+    vault_name: position.vaultName,
+    shares: formatDecimal(position.shares, position.shareDecimals),
+    value_usdc: usdcString(position.valueMicroUsdc),
+  };
+}
+
+function depositBodyOf(deposit: Deposit): z.input<typeof depositResponse> {
+  return {
+    success: true,
+    agent_address: deposit.agentAddress,
+    vault: deposit.vault.name,
+    vault_id: deposit.vault.id,
+    vault_address: deposit.vault.address,
+    amount_usdc: usdcNumber(deposit.amountMicroUsdc),
+    approve_tx: deposit.approveTx,
+    deposit_tx: deposit.depositTx,
+    status: "confirmed",
+    block_number: deposit.blockNumber,
+    shares_balance: deposit.sharesBalance.toString(),
+  };
+}
+
+export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
+  const { vaults, idempotency } = useCases;
+  // The use case hands out one array per block, so its body is serialized once per block, not once per request.
+  const listBody = new SerializedJson(vaultListBody);
+  return [
+    defineRoute({
+      method: "get",
+      path: "/api/v1/vaults",
+      tag: "vaults",
+      summary: "Vaults of the deployment, read from the chain (cached per block)",
+      auth: null,
+      rateLimit: "public",
+      responses: { 200: { description: "vaults", schema: vaultListResponse } },
+      errors: [...ONCHAIN_READ],
+      handler: async ({ ctx }) => listBody.respond(ctx, await vaults.list()),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/agent/vault/positions",
+      tag: "vaults",
+      summary: "Vault positions of the agent's server wallet",
+      auth: AGENT,
+      rateLimit: "agent",
+      noStore: true,
+      responses: {
+        200: {
+          description: "positions (vaults with shares or open redemption requests)",
+          schema: z.object({ positions: z.array(vaultPositionSchema) }).meta({ id: "VaultPositions" }),
+        },
+      },
+      errors: [...ONCHAIN_READ],
+      handler: async ({ ctx }) => {
+        const agent = authenticatedAgent(ctx);
+        const positions = await vaults.positionsOf(useCases.wallets.addressOf(agent));
+        return { positions: positions.map(positionBody) };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/agent/vault/deposit",
+      tag: "vaults",
+      summary: "Deposit USDC from the agent's server wallet into a vault (approve + deposit)",
+      description:
+        "Deposits of one agent run one after another: each approval sets the vault's allowance to its own amount.",
+      auth: AGENT,
+      rateLimit: "write",
+      headers: idempotencyHeaders,
+      body: depositBody,
+      noStore: true,
+      responses: { 200: { description: "both transactions mined", schema: depositResponse } },
+      errors: [...ONCHAIN_WRITE],
+      handler: async ({ body, headers, ctx }) => {
+        const agent = authenticatedAgent(ctx);
+        const key = headers[IDEMPOTENCY_HEADER];
+        return idempotency.run(agent.agentId, "vault.deposit", key, body, async () =>
+          depositBodyOf(await vaults.deposit(agent, body.vault_id, body.amount_usdc, key)),
+        );
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/positions",
+      tag: "lookups",
+      summary: "Vault positions of a wallet, with pending and claimable redemption requests",
+      auth: null,
+      rateLimit: "public",
+      body: walletLookupBody,
+      responses: { 200: { description: "positions", schema: positionsLookupResponse } },
+      errors: [...ONCHAIN_READ],
+      handler: async ({ body }) => {
+        const positions = await vaults.positionsOf(body.wallet_address);
+        return {
+          wallet_address: body.wallet_address,
+          positions: positions.map((p) => ({
+            vault_id: p.vaultId,
+            vault_address: p.vaultAddress,
+            vault_name: p.vaultName,
+            shares: formatDecimal(p.shares, p.shareDecimals),
+            shares_raw: p.shares.toString(),
+            value_usdc: usdcString(p.valueMicroUsdc),
+            pending_redeem_shares: formatDecimal(p.pendingRedeemShares, p.shareDecimals),
+            claimable_redeem_shares: formatDecimal(p.claimableRedeemShares, p.shareDecimals),
+            claimable_usdc: usdcString(p.claimableMicroUsdc),
+          })),
+          total: positions.length,
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,9 @@
+import type { UseCaseStores } from "../usecases";
+
+/** Every store of the service, as both adapters (memory, MongoDB) provide it: the use cases' interfaces and a lifecycle. */
+export interface Stores extends UseCaseStores {
+  readonly kind: "mongodb" | "memory";
+  /** Creates collections and indexes; idempotent. */
+  init(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,144 @@
+import { parseEther } from "ethers";
+import type { ChainAccess } from "../chain";
+import { RecoveryPool } from "../chain/recoveryPool";
+import { verifyWalletSignature } from "../chain/signatures";
+import { ServerWallets } from "../chain/wallets";
+import type { Config } from "../config";
+import type { Logger } from "../logger";
+import { TxEngine, type TxEngineOptions, type TxJournalStore } from "../tx";
+import { AgentService, type AgentStore } from "./agents";
+import { Campaign } from "./campaign";
+import { Faucet } from "./faucet";
+import { Governance } from "./governance";
+import { Health, type StoreProbe } from "./health";
+import { Idempotency, type IdempotencyStore } from "./idempotency";
+import { RegistrationService, type NonceStore, type SignatureVerifier } from "./registration";
+import { Relayer } from "./relayer";
+import { Strategies } from "./strategies";
+import { Vaults } from "./vaults";
+import { AgentWallets, WalletIndexes, type CounterStore } from "./wallet";
+
+/**
+ * The use cases of the service, built once from their dependencies, for every door (the live API today, the data
+ * API's write side later) to call. Each use case returns domain values; the doors shape them into bodies.
+ */
+
+/** NAP granted (minted by the relayer) to an agent's server wallet when it reaches tier established. */
+export const DEFAULT_NAP_GRANT = parseEther("100");
+
+/** Every store the use cases need: the interfaces they own, implemented by store/ (one factory, two adapters). */
+export interface UseCaseStores extends StoreProbe {
+  readonly agents: AgentStore;
+  readonly nonces: NonceStore;
+  readonly counters: CounterStore;
+  readonly journal: TxJournalStore;
+  readonly idempotency: IdempotencyStore;
+}
+
+export interface UseCaseDeps {
+  config: Config;
+  logger: Logger;
+  stores: UseCaseStores;
+  chain: ChainAccess;
+  clock?: () => Date;
+  /** Default: EIP-191 recovery (worker threads), then EIP-1271 on the service's chain. */
+  signatureVerifier?: SignatureVerifier;
+  /** Engine settings (tests poll faster). */
+  engineOptions?: Partial<Omit<TxEngineOptions, "provider" | "journal" | "wallets" | "head">>;
+  /** NAP minted at tier established (default 100 NAP). */
+  napGrantWei?: bigint;
+}
+
+export interface UseCases {
+  readonly agents: AgentService;
+  readonly registration: RegistrationService;
+  readonly wallets: AgentWallets;
+  readonly vaults: Vaults;
+  readonly strategies: Strategies;
+  readonly governance: Governance;
+  readonly faucet: Faucet;
+  readonly campaign: Campaign;
+  readonly relayer: Relayer;
+  readonly idempotency: Idempotency;
+  readonly health: Health;
+  readonly engine: TxEngine;
+  /**
+   * Start-up, before serving: the journal's and stores' indexes, the wallet index counter past the wallets used
+   * onchain, the engine's reconcile (finishes what a previous process accepted), the relayer's screening sweep.
+   */
+  start(): Promise<void>;
+  /** Waits for background relayer work started so far. */
+  settled(): Promise<void>;
+  /** Stops the engine's leases and the signature workers. */
+  close(): Promise<void>;
+}
+
+export function createUseCases(deps: UseCaseDeps): UseCases {
+  const { config, logger, stores, chain } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const serverWallets = new ServerWallets(config.serverWalletMnemonic);
+  const recoveryPool = new RecoveryPool(deps.signatureVerifier ? 0 : config.signatureWorkers);
+  const verifier: SignatureVerifier =
+    deps.signatureVerifier ??
+    ((wallet, message, signature) =>
+      verifyWalletSignature(chain.provider, wallet, message, signature, recoveryPool.recover));
+
+  const engine = new TxEngine({
+    provider: chain.provider,
+    head: chain.head,
+    journal: stores.journal,
+    wallets: serverWallets,
+    logger,
+    ...deps.engineOptions,
+  });
+  const agents = new AgentService(stores.agents, clock);
+  const walletIndexes = new WalletIndexes(stores.counters, chain, serverWallets, logger);
+  const relayer = new Relayer(chain, engine, serverWallets, agents, stores.agents, logger, {
+    screening: config.strategyScreening,
+    napGrantWei: deps.napGrantWei ?? DEFAULT_NAP_GRANT,
+  });
+  const vaults = new Vaults(chain, engine, serverWallets, agents);
+
+  return {
+    agents,
+    registration: new RegistrationService(
+      stores,
+      { domain: config.serviceDomain, uri: config.publicUrl, chainId: chain.chainId },
+      verifier,
+      () => walletIndexes.allocate(),
+      clock,
+    ),
+    wallets: new AgentWallets(chain, serverWallets, vaults),
+    vaults,
+    strategies: new Strategies(chain, engine, serverWallets, agents, clock, (agentId, strategyId) =>
+      relayer.screenLater(agentId, strategyId),
+    ),
+    governance: new Governance(chain, engine, serverWallets),
+    faucet: new Faucet(chain, engine, serverWallets),
+    campaign: new Campaign(chain, serverWallets),
+    relayer,
+    idempotency: new Idempotency(stores.idempotency, clock),
+    health: new Health(chain, stores),
+    engine,
+    async start() {
+      await stores.journal.init();
+      await stores.idempotency.init();
+      if (!serverWallets.configured) {
+        logger.warn("server wallets not configured (SERVER_WALLET_MNEMONIC): keyed onchain endpoints answer 503");
+      } else {
+        await walletIndexes.seedPastUsed().catch((error: unknown) => {
+          // Registration still checks each new index against the chain; this only spares it a long walk.
+          logger.warn({ err: error }, "agent wallet indexes: could not read the chain at start-up");
+        });
+      }
+      const report = await engine.reconcile();
+      if (report.open > 0) logger.info(report, "tx journal reconciled at start-up");
+      await relayer.sweep();
+    },
+    settled: () => relayer.settled(),
+    async close() {
+      await engine.close();
+      await recoveryPool.close();
+    },
+  };
+}

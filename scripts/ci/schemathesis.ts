@@ -1,0 +1,162 @@
+/**
+ * Runs schemathesis against a stack of its own and checks the result (scripts/ci/schemathesis.sh installs the tool
+ * and calls this): a Hardhat node on a free port with the whole system deployed, the API on a free port (rate limits
+ * lifted, so that generated requests reach the handlers instead of 429s), an agent registered by wallet signature and
+ * funded by the faucet. schemathesis then sends generated requests built from /openapi.json, with the agent's key
+ * on the keyed routes, and every check must pass: no server error, no status, content type, header or body outside
+ * the document, invalid data refused, missing keys refused, unknown methods answered 405. One check is left out:
+ * positive_data_acceptance expects 2xx for every schema-valid request, but a schema cannot say that a nonce was
+ * issued, a signature is the wallet's, a proposal is active or a wallet holds enough USDC, and the API rightly
+ * answers those with 400/403/409.
+ *
+ * Env: SCHEMATHESIS (the `st` executable, default "st"), SCHEMATHESIS_EXAMPLES (per operation, default 120),
+ * SCHEMATHESIS_MIN_REQUESTS (default 2000), SCHEMATHESIS_SEED. Everything started here is stopped at the end.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Wallet } from "ethers";
+import { deployTo, kill, spawnApi, spawnHardhatNode } from "../../test/e2e/processes";
+
+const ST = process.env.SCHEMATHESIS ?? "st";
+const EXAMPLES = Number(process.env.SCHEMATHESIS_EXAMPLES ?? 120);
+const MIN_REQUESTS = Number(process.env.SCHEMATHESIS_MIN_REQUESTS ?? 2000);
+const DEV_MNEMONIC = "myth like bonus scare over problem client lizard pioneer submit female collect";
+
+async function json(url: string, method: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method,
+    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** A registered agent with test ETH and USDC, so that generated deposits and submissions can succeed. */
+async function fundedAgent(api: string): Promise<string> {
+  const wallet = Wallet.createRandom();
+  const nonce = await json(`${api}/api/v1/agent/auth/nonce?wallet=${wallet.address}`, "GET");
+  const registered = await json(`${api}/api/v1/agent/auth/register`, "POST", {
+    wallet_address: wallet.address,
+    signature: await wallet.signMessage(nonce.body.message as string),
+    nonce: nonce.body.nonce,
+    agent_name: "schemathesis agent",
+    operator_address: wallet.address,
+  });
+  if (registered.status !== 200) throw new Error(`registration failed: ${JSON.stringify(registered.body)}`);
+  const key = registered.body.api_key as string;
+  const drip = await json(`${api}/api/v1/agent/faucet`, "POST", undefined, { "X-API-Key": key });
+  if (drip.status !== 200) throw new Error(`faucet failed: ${JSON.stringify(drip.body)}`);
+  return key;
+}
+
+function run(command: string, args: string[], cwd: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "inherit", "inherit"] });
+    child.once("error", reject);
+    child.once("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+interface Tally {
+  requests: number;
+  serverErrors: number;
+  violations: number;
+  failedChecks: Map<string, number>;
+}
+
+/** Counts requests and failed checks in schemathesis's NDJSON event stream. */
+function tally(file: string): Tally {
+  const result: Tally = { requests: 0, serverErrors: 0, violations: 0, failedChecks: new Map() };
+  const seen = new Set<string>();
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    const event = JSON.parse(line) as Record<string, unknown>;
+    const finished = event.ScenarioFinished as
+      | {
+          recorder?: {
+            interactions?: Record<string, unknown>;
+            checks?: Record<string, Array<{ name: string; status: string }>>;
+          };
+        }
+      | undefined;
+    if (!finished?.recorder) continue;
+    result.requests += Object.keys(finished.recorder.interactions ?? {}).length;
+    for (const [caseId, checks] of Object.entries(finished.recorder.checks ?? {})) {
+      for (const check of checks) {
+        const status = String(check.status).toLowerCase();
+        if (status !== "failure") continue;
+        const id = `${caseId}:${check.name}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        result.failedChecks.set(check.name, (result.failedChecks.get(check.name) ?? 0) + 1);
+        if (check.name === "not_a_server_error") result.serverErrors += 1;
+        else result.violations += 1;
+      }
+    }
+  }
+  return result;
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), "nap-schemathesis-"));
+  console.log("starting a Hardhat node and deploying the system ...");
+  const node = await spawnHardhatNode();
+  let api: Awaited<ReturnType<typeof spawnApi>> | undefined;
+  try {
+    await deployTo(node.url, work);
+    api = await spawnApi({
+      RPC_URL: node.url,
+      CHAIN_ID: "31337",
+      DEPLOYMENT_FILE: join(work, "31337.json"),
+      SERVER_WALLET_MNEMONIC: DEV_MNEMONIC,
+      RATE_LIMITS_DISABLED: "true",
+      LOG_LEVEL: "error",
+    });
+    console.log(`API at ${api.url}; registering and funding an agent ...`);
+    const key = await fundedAgent(api.url);
+    const reportFile = join(work, "events.ndjson");
+    const args = [
+      "run",
+      `${api.url}/openapi.json`,
+      "--header",
+      `X-API-Key: ${key}`,
+      "--max-examples",
+      String(EXAMPLES),
+      "--exclude-checks",
+      "positive_data_acceptance",
+      "--workers",
+      "1",
+      "--request-timeout",
+      "30",
+      "--report",
+      "ndjson",
+      "--report-ndjson-path",
+      reportFile,
+      ...(process.env.SCHEMATHESIS_SEED ? ["--seed", process.env.SCHEMATHESIS_SEED] : []),
+    ];
+    console.log(`${ST} ${args.map((a) => (a.startsWith("X-API-Key") ? "X-API-Key: <the agent's key>" : a)).join(" ")}`);
+    const code = await run(ST, args, work);
+    const result = tally(reportFile);
+    const failed = [...result.failedChecks].map(([name, count]) => `${name} ${count}`).join(", ");
+    console.log(
+      `schemathesis: ${result.requests} requests, ${result.serverErrors} server errors, ` +
+        `${result.violations} schema violations${failed ? ` (${failed})` : ""}; exit code ${code}`,
+    );
+    if (code !== 0 || result.serverErrors > 0 || result.violations > 0) process.exitCode = 1;
+    else if (result.requests < MIN_REQUESTS) {
+      console.log(`fewer than ${MIN_REQUESTS} requests: raise SCHEMATHESIS_EXAMPLES`);
+      process.exitCode = 1;
+    }
+  } finally {
+    if (api) await kill(api.child, "SIGTERM");
+    await kill(node.child);
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
