@@ -1,10 +1,5 @@
 import type Redis from "ioredis";
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { DataAccessError } from "./errors";
 
 /**
@@ -17,9 +12,9 @@ import { DataAccessError } from "./errors";
  * caller sees the same reset time. Counters outlive their window (twice its length) and are then dropped.
  *
  * A request is admitted only when every window of its tier has room. It counts in every window when admitted, and in
- * none when refused: a window that had room gives its point back. So refused requests never eat the day's budget,
- * and under concurrency a caller can be refused early (while another request's point is being given back) but never
- * admitted beyond a budget.
+ * none when refused: every window gives its point back. So refused requests never eat the day's budget, and under
+ * concurrency a caller can be refused early (while another request's point is being given back) but never admitted
+ * beyond a budget.
  */
 
 export const DATA_TIERS = ["public", "authenticated", "node_operator"] as const;
@@ -128,18 +123,17 @@ export function createTierLimiter(options: TierLimiterOptions): TierLimiter {
 
       const allowed = counted.every((entry) => entry.ok);
       if (!allowed) {
-        // Windows that had room give the point back, so that a refused request is counted nowhere.
+        // Every window gives its point back, so that a refused request is counted nowhere. Even a refusing window
+        // does: under concurrency it may have been full only with requests that are themselves being given back.
         await Promise.all(
-          counted
-            .filter((entry) => entry.ok)
-            .map((entry) =>
-              entry.limiter.reward(entry.key, 1).then(
-                () => undefined,
-                () => {
-                  throw limiterUnavailable();
-                },
-              ),
+          counted.map((entry) =>
+            entry.limiter.reward(entry.key, 1).then(
+              () => undefined,
+              () => {
+                throw limiterUnavailable();
+              },
             ),
+          ),
         );
       }
       const states: WindowState[] = counted.map((entry) => ({

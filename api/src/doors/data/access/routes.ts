@@ -27,9 +27,7 @@ export interface AccessRouteDeps {
   logError: (error: unknown, ctx: Context) => void;
 }
 
-const ownerLabel = z
-  .string()
-  .regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 . _ -");
+const ownerLabel = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 . _ -");
 
 export const issueKeyBody = z.strictObject({
   name: textSchema(1, 64).optional().meta({ description: "A name to recognise the key by (default: data key)." }),
