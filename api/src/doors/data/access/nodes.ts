@@ -85,8 +85,11 @@ export interface NodeHeartbeat {
   readonly nodeId: string;
   /** Writes one heartbeat (and forgets long-silent nodes). */
   beat(): Promise<void>;
-  /** Beats now and every interval until stop(); a failed beat is logged and retried at the next one. */
-  start(): void;
+  /**
+   * Beats now (resolving once that beat is written or has failed) and every interval until stop(); a failed beat is
+   * logged and retried at the next one.
+   */
+  start(): Promise<void>;
   stop(): void;
 }
 
@@ -116,11 +119,11 @@ export function createNodeHeartbeat(options: NodeHeartbeatOptions): NodeHeartbea
   return {
     nodeId,
     beat,
-    start() {
+    async start() {
       if (timer) return;
-      void beatLogged();
       timer = setInterval(() => void beatLogged(), options.intervalMs ?? NODE_HEARTBEAT_INTERVAL_MS);
       timer.unref();
+      await beatLogged();
     },
     stop() {
       if (timer) clearInterval(timer);
