@@ -7,6 +7,8 @@ import pino, { type Logger } from "pino";
 export const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
   'headers["x-api-key"]',
+  "req.headers.authorization",
+  "headers.authorization",
   "api_key",
   "apiKey",
   "signature",

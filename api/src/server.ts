@@ -5,8 +5,10 @@ import { createApp, type AppDeps, type NapApp } from "./app";
 import { connectChain, type ChainAccess } from "./chain";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
+import { createNodeHeartbeat } from "./doors/data/access/nodes";
 import type { RateLimitBackend } from "./doors/live/rateLimit";
 import { openStores, type Stores } from "./store";
+import { SERVICE_VERSION } from "./version";
 
 const NONCE_RETENTION_MS = 24 * 3600 * 1000;
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
@@ -84,10 +86,20 @@ export async function startServer(
   }, PURGE_INTERVAL_MS);
   purge.unref();
 
+  // This instance is a node of the network (GET /v1/nodes) while it heartbeats into the shared store.
+  const heartbeat = createNodeHeartbeat({
+    store: stores.nodes,
+    logger,
+    version: SERVICE_VERSION,
+    url: config.publicUrl,
+  });
+  await heartbeat.start();
+
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       clearInterval(purge);
+      heartbeat.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

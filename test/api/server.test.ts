@@ -5,6 +5,7 @@ import { loadConfig } from "../../api/src/config";
 import { createLogger } from "../../api/src/logger";
 import { defineRoute } from "../../api/src/doors/live/route";
 import { startServer } from "../../api/src/server";
+import { SERVICE_VERSION } from "../../api/src/version";
 import { ensureMongo, ensureRedis } from "../helpers/services";
 
 describe("API server (startServer)", function () {
@@ -53,6 +54,11 @@ describe("API server (startServer)", function () {
         store: { kind: "mongodb", connected: true },
       });
       expect(response.headers.get("x-ratelimit-limit")).to.equal("60");
+      // The instance is a node of the network from its first heartbeat on.
+      const nodes = await running.stores.nodes.list();
+      expect(nodes.map(({ role, version, url, registeredBy }) => ({ role, version, url, registeredBy }))).to.deep.equal(
+        [{ role: "api", version: SERVICE_VERSION, url: config.publicUrl, registeredBy: "self" }],
+      );
       // A client that hangs up mid-request; shutdown starts while its handler still runs.
       const aborted = new AbortController();
       const pending = fetch(`${running.url}/api/v1/test/slow`, { signal: aborted.signal }).catch(() => "aborted");

@@ -1,6 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 
-/** API keys: `nap-` + 32 base62 characters from the OS CSPRNG (about 190 bits). Only hash and prefix are stored. */
+/**
+ * API keys: a prefix + 32 base62 characters from the OS CSPRNG (about 190 bits). Only hash and prefix are stored.
+ * The live API's agent keys start with `nap-`, the data API's keys with `napd-`, so that a key sent to the wrong API
+ * is recognised and answered with a message that says so.
+ */
 
 export const API_KEY_PREFIX = "nap-";
 const KEY_BODY_LENGTH = 32;
@@ -10,14 +14,14 @@ const UNBIASED_LIMIT = 248;
 
 export const API_KEY_PATTERN = /^nap-[0-9A-Za-z]{32}$/;
 
-export function generateApiKey(): string {
+export function generateApiKey(prefix: string = API_KEY_PREFIX): string {
   let body = "";
   while (body.length < KEY_BODY_LENGTH) {
     for (const byte of randomBytes(48)) {
       if (byte < UNBIASED_LIMIT && body.length < KEY_BODY_LENGTH) body += ALPHABET[byte % 62];
     }
   }
-  return API_KEY_PREFIX + body;
+  return prefix + body;
 }
 
 /** SHA-256 of the key, lowercase hex: what the store keeps and looks up by. */

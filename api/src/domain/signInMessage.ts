@@ -9,7 +9,7 @@
  *   {domain} wants you to sign in with your Ethereum account:
  *   {wallet address, EIP-55 checksummed}
  *
- *   {REGISTRATION_STATEMENT}
+ *   {statement: REGISTRATION_STATEMENT, or another purpose's statement such as the data API's key issuance}
  *
  *   URI: {public URL of the service}
  *   Version: 1
@@ -24,6 +24,8 @@ export const REGISTRATION_STATEMENT =
   "I authorize the NAP agent service to register this wallet as an agent and to issue an API key for it.";
 
 export interface SignInMessageFields {
+  /** What the signature authorizes (default: agent registration); binds a signature to one purpose. */
+  statement?: string;
   domain: string;
   uri: string;
   chainId: number;
@@ -42,7 +44,7 @@ export function buildSignInMessage(fields: SignInMessageFields): string {
     `${fields.domain} wants you to sign in with your Ethereum account:`,
     fields.walletAddress,
     "",
-    REGISTRATION_STATEMENT,
+    fields.statement ?? REGISTRATION_STATEMENT,
     "",
     `URI: ${fields.uri}`,
     "Version: 1",

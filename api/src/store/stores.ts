@@ -1,7 +1,8 @@
+import type { DataAccessStores } from "../doors/data/access";
 import type { UseCaseStores } from "../usecases";
 
 /** Every store of the service, as both adapters (memory, MongoDB) provide it: the use cases' interfaces and a lifecycle. */
-export interface Stores extends UseCaseStores {
+export interface Stores extends UseCaseStores, DataAccessStores {
   readonly kind: "mongodb" | "memory";
   /** Creates collections and indexes; idempotent. */
   init(): Promise<void>;

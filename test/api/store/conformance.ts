@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { DuplicateKeyError } from "../../../api/src/errors";
 import type { Stores as Store } from "../../../api/src/store";
 import type { AgentRecord } from "../../../api/src/usecases/agents";
+import { dataAccessConformance } from "./dataAccessConformance";
 
 /**
  * One behavioural contract for every store adapter. Each adapter's test file calls this with a factory that returns
@@ -390,6 +391,8 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(await store.counters.next("fresh")).to.equal(0);
       });
     });
+
+    dataAccessConformance(() => store);
 
     it("reports itself connected", async function () {
       expect((await store.health()).connected).to.equal(true);

@@ -2,7 +2,9 @@ import type { StoreHealth } from "../../usecases/health";
 import type { Stores } from "../stores";
 import { MemoryAgentStore } from "./agents";
 import { MemoryCounterStore } from "./counters";
+import { MemoryDataKeyStore } from "./dataKeys";
 import { MemoryIdempotencyStore } from "./idempotency";
+import { MemoryNodeStore } from "./nodes";
 import { MemoryNonceStore } from "./nonces";
 import { MemoryTxJournal } from "./txJournal";
 
@@ -19,6 +21,8 @@ export class MemoryStore implements Stores {
   readonly counters = new MemoryCounterStore();
   readonly journal = new MemoryTxJournal();
   readonly idempotency = new MemoryIdempotencyStore();
+  readonly dataKeys = new MemoryDataKeyStore();
+  readonly nodes = new MemoryNodeStore();
 
   async init(): Promise<void> {}
 

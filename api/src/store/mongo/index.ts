@@ -9,7 +9,9 @@ import {
   type StrategyFactDocument,
 } from "./agents";
 import { MongoCounterStore, type SequenceClaimDocument } from "./counters";
+import { MongoDataKeyStore, type DataKeyDocument } from "./dataKeys";
 import { MongoIdempotencyStore } from "./idempotency";
+import { MongoNodeStore, type NodeDocument } from "./nodes";
 import { MongoNonceStore, type NonceClaimDocument, type NonceDocument } from "./nonces";
 import { MongoTxJournal } from "./txJournal";
 
@@ -40,6 +42,8 @@ export class MongoStore implements Stores {
   readonly counters: MongoCounterStore;
   readonly journal: MongoTxJournal;
   readonly idempotency: MongoIdempotencyStore;
+  readonly dataKeys: MongoDataKeyStore;
+  readonly nodes: MongoNodeStore;
 
   constructor(
     readonly client: MongoClient,
@@ -59,6 +63,8 @@ export class MongoStore implements Stores {
     this.counters = new MongoCounterStore(db.collection<SequenceClaimDocument>("sequence_claims"));
     this.journal = new MongoTxJournal(db);
     this.idempotency = new MongoIdempotencyStore(db);
+    this.dataKeys = new MongoDataKeyStore(db.collection<DataKeyDocument>("data_keys"));
+    this.nodes = new MongoNodeStore(db.collection<NodeDocument>("nodes"));
   }
 
   async init(): Promise<void> {
@@ -67,6 +73,8 @@ export class MongoStore implements Stores {
     await this.counters.init();
     await this.journal.init();
     await this.idempotency.init();
+    await this.dataKeys.init();
+    await this.nodes.init();
   }
 
   async health(): Promise<StoreHealth> {

@@ -1,0 +1,106 @@
+import type Router from "@koa/router";
+import type Redis from "ioredis";
+import type { Context, Middleware } from "koa";
+import type { Config } from "../../../config";
+import type { Logger } from "../../../logger";
+import type { AgentRecord } from "../../../usecases/agents";
+import type { NonceStore, SignatureVerifier } from "../../../usecases/registration";
+import { DataKeyService } from "./keyService";
+import type { DataKeyStore } from "./keys";
+import { TIER_LIMITS, createTierLimiter, type DataTier, type TierLimit } from "./limits";
+import { accessMiddleware } from "./middleware";
+import type { NodeStore } from "./nodes";
+import { accessRoutes } from "./routes";
+
+/**
+ * The data API's access layer: keys (Bearer, scoped, hashed, expiring, revocable), tiers and their rate limits, and
+ * the routes that go with them (rate-limit status, token info, key issuance and revocation, nodes). Mounted in front
+ * of the /v1 routes:
+ *
+ *   const access = createDataAccess({ ... });
+ *   app.use(access.middleware);            // every /v1 request: credential, scope, limits, X-RateLimit-* headers
+ *   app.use(access.routes.routes());       // its own routes
+ *   app.use(access.routes.allowedMethods());
+ *   app.use(dataRoutes...);                // the read routes, which find the caller in ctx.state.dataCaller
+ *
+ * docs/data-api-access.md describes it for clients.
+ */
+
+/** The stores the access layer needs (both store adapters provide them). */
+export interface DataAccessStores {
+  readonly dataKeys: DataKeyStore;
+  readonly nodes: NodeStore;
+  /** The live API's sign-in nonces, shared: a nonce's message names its purpose. */
+  readonly nonces: NonceStore;
+}
+
+export interface DataAccessDeps {
+  stores: DataAccessStores;
+  config: Pick<Config, "operatorApiKeys" | "serviceDomain" | "publicUrl" | "rateLimitsDisabled" | "bodyLimitBytes">;
+  /** Chain id in the sign-in message of wallet-issued keys. */
+  chainId: number;
+  logger: Logger;
+  /** Live API agents by their agent key (UseCases.agents). */
+  agents: { byApiKey(apiKey: string): Promise<AgentRecord | null> };
+  /** Wallet signatures (EIP-191, EIP-1271), as registration checks them. */
+  verifySignature: SignatureVerifier;
+  /** When given, limits are counted in Redis and shared by every instance that uses the same Redis and prefix. */
+  redis?: Redis;
+  /** Prefix of the Redis keys (default nap). */
+  redisPrefix?: string;
+  clock?: () => Date;
+  /** Default TIER_LIMITS (tests use smaller ones). */
+  limits?: Readonly<Record<DataTier, TierLimit>>;
+}
+
+export interface DataAccess {
+  /** For every /v1 request (other paths pass through untouched). */
+  middleware: Middleware;
+  /** The access routes (mount routes() and allowedMethods()); their errors are answered in the data API's shape. */
+  routes: Router;
+  keys: DataKeyService;
+}
+
+export function createDataAccess(deps: DataAccessDeps): DataAccess {
+  const clock = deps.clock ?? (() => new Date());
+  const limits = deps.limits ?? TIER_LIMITS;
+  const keys = new DataKeyService(
+    deps.stores.dataKeys,
+    deps.stores.nonces,
+    deps.verifySignature,
+    { domain: deps.config.serviceDomain, uri: deps.config.publicUrl, chainId: deps.chainId },
+    deps.config.operatorApiKeys,
+    clock,
+  );
+  const limiter = deps.config.rateLimitsDisabled
+    ? undefined
+    : createTierLimiter({ redis: deps.redis, prefix: deps.redisPrefix, clock, limits });
+  const routes = accessRoutes({
+    keys,
+    nodes: deps.stores.nodes,
+    agents: deps.agents,
+    clock,
+    bodyLimitBytes: deps.config.bodyLimitBytes,
+    limits,
+    logError: (error: unknown, ctx: Context) =>
+      deps.logger.error({ err: error, requestId: ctx.state.requestId }, "data access: unhandled error"),
+  });
+  return { middleware: accessMiddleware({ keys, limiter }), routes, keys };
+}
+
+export { DataAccessError, renderError } from "./errors";
+export type { AccessErrorCode } from "./errors";
+export { DATA_KEY_PREFIX, describeKey, type DataKeyRecord, type DataKeyStore } from "./keys";
+export { DATA_KEY_STATEMENT, DataKeyService } from "./keyService";
+export { TIER_LIMITS, WINDOW_MS, createTierLimiter, type DataTier, type LimitDecision, type TierLimit } from "./limits";
+export { dataCallerOf, type DataCaller } from "./middleware";
+export {
+  NODE_HEARTBEAT_INTERVAL_MS,
+  createNodeHeartbeat,
+  nodeStatus,
+  type NodeHeartbeat,
+  type NodeRecord,
+  type NodeStore,
+} from "./nodes";
+export { DEFAULT_SCOPES, SCOPES, requiredScope, type Scope } from "./scopes";
+export { accessOpenApi } from "./openapi";

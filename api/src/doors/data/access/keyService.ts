@@ -1,0 +1,205 @@
+import { randomBytes } from "node:crypto";
+import { hashApiKey } from "../../../domain/apiKeys";
+import { buildSignInMessage } from "../../../domain/signInMessage";
+import { DuplicateKeyError } from "../../../errors";
+import type { NonceRecord, NonceStore, SignatureVerifier } from "../../../usecases/registration";
+import { NONCE_TTL_SECONDS } from "../../../usecases/registration";
+import type { AgentRecord } from "../../../usecases/agents";
+import { DataAccessError, invalidField, unauthorized } from "./errors";
+import {
+  DATA_KEY_PATTERN,
+  LIVE_KEY_PATTERN,
+  MAX_LIVE_KEYS_PER_OWNER,
+  keyState,
+  newDataKey,
+  type DataKeyRecord,
+  type DataKeyStore,
+  type KeyOwner,
+} from "./keys";
+import { OPERATOR_ONLY_SCOPES, type Scope } from "./scopes";
+
+/**
+ * Issuing, checking and revoking data API keys. There is no dashboard; a key is issued by POST /v1/auth/keys to a
+ * caller who proves who it is in one of three ways:
+ * - an agent of the live API, with its agent key in `X-API-Key`: the key belongs to `agent:<agentId>`;
+ * - any wallet, by signing (EIP-191, or EIP-1271 for contract wallets) the sign-in message of a single-use nonce from
+ *   GET /v1/auth/nonce: the key belongs to `wallet:<address>`. The message is the live API's EIP-4361 sign-in message
+ *   with DATA_KEY_STATEMENT, so a signature for one purpose is never valid for the other;
+ * - an operator, with a key of AGENT_API_KEYS in `X-API-Key`: it may issue Node Operator keys (and `nodes:write`)
+ *   for an owner label it names.
+ */
+
+export const DATA_KEY_STATEMENT = "I authorize the NAP data API to issue an API key for this wallet.";
+
+/** Who is asking for, listing or revoking keys. */
+export type KeyIssuer =
+  | { kind: "agent"; agent: AgentRecord }
+  | { kind: "wallet"; walletAddress: string }
+  | { kind: "operator"; operatorId: string }
+  | { kind: "key"; key: DataKeyRecord };
+
+export interface IssueRequest {
+  name: string;
+  scopes: Scope[];
+  lifetimeDays: number;
+  /** Operators only. */
+  tier?: DataKeyRecord["tier"];
+  /** Operators only: the label the key is issued for (`operator:<label>`). */
+  ownerLabel?: string;
+}
+
+export interface SignInSettings {
+  domain: string;
+  uri: string;
+  chainId: number;
+}
+
+export class DataKeyService {
+  /** hash of an operator key -> `operator:<n>`, as the live API names them. */
+  private readonly operatorKeys = new Map<string, string>();
+
+  constructor(
+    private readonly store: DataKeyStore,
+    private readonly nonces: NonceStore,
+    private readonly verifySignature: SignatureVerifier,
+    private readonly signIn: SignInSettings,
+    operatorApiKeys: readonly string[],
+    private readonly clock: () => Date,
+  ) {
+    operatorApiKeys.forEach((key, index) => this.operatorKeys.set(hashApiKey(key), `operator:${index + 1}`));
+  }
+
+  /** The active key a Bearer token stands for, or the 401 that says why not. */
+  async authenticate(token: string): Promise<DataKeyRecord> {
+    if (LIVE_KEY_PATTERN.test(token)) {
+      throw unauthorized(
+        "this is a live API agent key (X-API-Key of /api/v1): exchange it for a data API key with POST /v1/auth/keys",
+      );
+    }
+    const record = DATA_KEY_PATTERN.test(token) ? await this.store.findByHash(hashApiKey(token)) : null;
+    if (!record) throw unauthorized("unknown API key");
+    const state = keyState(record, this.clock());
+    if (state === "revoked") {
+      throw unauthorized(`API key revoked at ${record.revokedAt!.toISOString()}`, { key_id: record.keyId });
+    }
+    if (state === "expired") {
+      throw unauthorized(`API key expired at ${record.expiresAt.toISOString()}`, { key_id: record.keyId });
+    }
+    return record;
+  }
+
+  /** The operator id of an operator key, if `key` is one. */
+  operatorOf(key: string): string | undefined {
+    return this.operatorKeys.get(hashApiKey(key));
+  }
+
+  /** A single-use nonce for `walletAddress` (checksummed) and the exact message to sign. */
+  async issueNonce(walletAddress: string): Promise<{ nonce: string; message: string; expires_in_seconds: number }> {
+    const issuedAt = new Date(Math.floor(this.clock().getTime() / 1000) * 1000);
+    const record: NonceRecord = {
+      nonce: randomBytes(16).toString("hex"),
+      walletAddress,
+      issuedAt,
+      expiresAt: new Date(issuedAt.getTime() + NONCE_TTL_SECONDS * 1000),
+    };
+    await this.nonces.insert(record);
+    return { nonce: record.nonce, message: this.messageFor(record), expires_in_seconds: NONCE_TTL_SECONDS };
+  }
+
+  messageFor(record: NonceRecord): string {
+    return buildSignInMessage({ ...this.signIn, ...record, statement: DATA_KEY_STATEMENT });
+  }
+
+  /** Proves a wallet by its signature over the message of an unused nonce, and uses the nonce up. */
+  async proveWallet(walletAddress: string, nonce: string, signature: string): Promise<KeyIssuer> {
+    const now = this.clock();
+    const record = await this.nonces.find(nonce);
+    if (!record) throw invalidField("nonce", "unknown nonce; request one from GET /v1/auth/nonce");
+    if (record.consumedAt) throw invalidField("nonce", "already used; request a new nonce");
+    if (record.walletAddress.toLowerCase() !== walletAddress.toLowerCase()) {
+      throw invalidField("nonce", "issued for another wallet than `wallet`");
+    }
+    if (record.expiresAt.getTime() <= now.getTime()) {
+      throw invalidField("nonce", `expired (valid for ${NONCE_TTL_SECONDS} seconds); request a new nonce`);
+    }
+    if (!(await this.verifySignature(walletAddress, this.messageFor(record), signature))) {
+      throw invalidField("signature", "not a valid signature by `wallet` of the message issued with this nonce");
+    }
+    if (!(await this.nonces.consume(nonce, walletAddress, this.clock()))) {
+      throw invalidField("nonce", "already used; request a new nonce");
+    }
+    return { kind: "wallet", walletAddress };
+  }
+
+  async issue(issuer: KeyIssuer, request: IssueRequest): Promise<{ key: string; record: DataKeyRecord }> {
+    const operator = issuer.kind === "operator";
+    if (!operator && (request.tier !== undefined || request.ownerLabel !== undefined)) {
+      throw invalidField(request.tier !== undefined ? "tier" : "owner", "only an operator key may set it");
+    }
+    const tier = operator ? (request.tier ?? "node_operator") : "authenticated";
+    const operatorOnly = request.scopes.find((scope) => OPERATOR_ONLY_SCOPES.includes(scope));
+    if (operatorOnly && tier !== "node_operator") {
+      throw invalidField("scopes", `${operatorOnly} is only granted to Node Operator keys (issued by an operator)`);
+    }
+    const owner = this.ownerOf(issuer, request.ownerLabel);
+    const now = this.clock();
+    const live = (await this.store.listByOwner(owner)).filter((key) => keyState(key, now) === "active");
+    if (live.length >= MAX_LIVE_KEYS_PER_OWNER) {
+      throw new DataAccessError(
+        "KEY_LIMIT_REACHED",
+        `${owner} already holds ${MAX_LIVE_KEYS_PER_OWNER} active keys: revoke one with DELETE /v1/auth/keys/{key_id}`,
+        { owner, limit: MAX_LIVE_KEYS_PER_OWNER },
+      );
+    }
+    for (;;) {
+      const issued = newDataKey({
+        owner,
+        name: request.name,
+        tier,
+        scopes: [...new Set(request.scopes)],
+        issuedBy: operator ? issuer.operatorId : owner,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + request.lifetimeDays * 86_400_000),
+      });
+      try {
+        await this.store.insert(issued.record);
+        return issued;
+      } catch (error) {
+        // A clash of random ids or hashes (never in practice): draw again.
+        if (!(error instanceof DuplicateKeyError)) throw error;
+      }
+    }
+  }
+
+  /** The keys the issuer may see: its own owner's (an operator: those of `ownerLabel`). */
+  async list(issuer: KeyIssuer, ownerLabel?: string): Promise<DataKeyRecord[]> {
+    return this.store.listByOwner(this.ownerOf(issuer, ownerLabel));
+  }
+
+  /**
+   * Revokes a key of the issuer's owner (any key, for an operator). An unknown id and another owner's key get the
+   * same 404, so that ids of other owners cannot be probed.
+   */
+  async revoke(issuer: KeyIssuer, keyId: string): Promise<DataKeyRecord> {
+    const record = await this.store.findById(keyId);
+    if (!record || (issuer.kind !== "operator" && record.owner !== this.ownerOf(issuer))) {
+      throw new DataAccessError("KEY_NOT_FOUND", `no key ${keyId} among this caller's keys`, { key_id: keyId });
+    }
+    const revoked = await this.store.revoke(keyId, this.clock());
+    if (!revoked) throw new DataAccessError("KEY_NOT_FOUND", `no key ${keyId}`, { key_id: keyId });
+    return revoked;
+  }
+
+  ownerOf(issuer: KeyIssuer, ownerLabel?: string): KeyOwner {
+    switch (issuer.kind) {
+      case "agent":
+        return `agent:${issuer.agent.agentId}`;
+      case "wallet":
+        return `wallet:${issuer.walletAddress.toLowerCase()}`;
+      case "operator":
+        return `operator:${ownerLabel ?? issuer.operatorId.slice("operator:".length)}`;
+      case "key":
+        return issuer.key.owner;
+    }
+  }
+}

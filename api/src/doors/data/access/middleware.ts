@@ -1,0 +1,140 @@
+import type { Context, Middleware, Next } from "koa";
+import { DataAccessError, renderError, unauthorized } from "./errors";
+import type { DataKeyService } from "./keyService";
+import type { DataKeyRecord } from "./keys";
+import type { DataTier, LimitDecision, TierLimiter } from "./limits";
+import { requiredScope } from "./scopes";
+
+/**
+ * The access middleware, in front of every /v1 route: who is calling (a data key, or an IP on the Public tier),
+ * whether the key may call this route, and whether the caller's tier has room. It answers 401 and 429 itself, sets
+ * X-RateLimit-* on every /v1 response (errors of the routes behind it included), and leaves the caller in
+ * `ctx.state.dataCaller` for the routes.
+ *
+ * Order: the credential is read and the key looked up; then the request is counted on the caller's tier (a request
+ * with a bad key is counted on its IP's Public budget, so that guessing keys is as slow as that budget); a full
+ * budget answers 429; then a bad credential answers 401.
+ */
+
+export interface DataCaller {
+  tier: DataTier;
+  /** What the limits count by: `ip:<address>` or `key:<key id>`. */
+  subject: string;
+  key?: DataKeyRecord;
+  /** Absent when rate limits are disabled. */
+  limit?: LimitDecision;
+}
+
+export function dataCallerOf(ctx: Context): DataCaller {
+  const caller = ctx.state.dataCaller as DataCaller | undefined;
+  if (!caller) throw new Error("dataCallerOf: the access middleware did not run for this request");
+  return caller;
+}
+
+/** Paths where `X-API-Key` carries a live API key (agent or operator) that proves who asks for data keys. */
+export function acceptsLiveKey(path: string): boolean {
+  return path === "/v1/auth/keys" || path.startsWith("/v1/auth/keys/");
+}
+
+export function isDataApiPath(path: string): boolean {
+  return path === "/v1" || path.startsWith("/v1/");
+}
+
+const BEARER = /^Bearer +(\S+)$/i;
+
+/** The Bearer token, undefined without credentials, or the 401 a malformed credential gets. */
+export function readBearer(ctx: Context): string | undefined | DataAccessError {
+  const authorization = ctx.get("Authorization").trim();
+  if (authorization === "") {
+    if (ctx.get("X-API-Key") !== "" && !acceptsLiveKey(ctx.path)) {
+      return unauthorized(
+        "the data API does not read X-API-KEY: send the key as `Authorization: Bearer <key>` " +
+          "(X-API-Key is only for live API agent and operator keys on /v1/auth/keys)",
+      );
+    }
+    return undefined;
+  }
+  const bearer = BEARER.exec(authorization);
+  if (bearer) return bearer[1];
+  if (!/\s/.test(authorization)) {
+    return unauthorized("a bare Authorization value is not accepted: send `Authorization: Bearer <key>`");
+  }
+  return unauthorized("unsupported Authorization scheme: send `Authorization: Bearer <key>`");
+}
+
+export function setLimitHeaders(ctx: Context, decision: LimitDecision): void {
+  ctx.set("X-RateLimit-Limit", String(decision.binding.limit));
+  ctx.set("X-RateLimit-Remaining", String(decision.binding.remaining));
+  ctx.set("X-RateLimit-Reset", String(decision.binding.reset));
+}
+
+export function accessMiddleware(options: {
+  keys: DataKeyService;
+  /** Absent: rate limits disabled (RATE_LIMITS_DISABLED), no X-RateLimit-* headers. */
+  limiter?: TierLimiter;
+}): Middleware {
+  const { keys, limiter } = options;
+  return async (ctx: Context, next: Next) => {
+    if (!isDataApiPath(ctx.path)) return next();
+    const caller: DataCaller = { tier: "public", subject: `ip:${ctx.ip}` };
+    let refusal: DataAccessError | undefined;
+    try {
+      const token = readBearer(ctx);
+      if (token instanceof DataAccessError) refusal = token;
+      else if (token !== undefined) {
+        const key = await keys.authenticate(token).catch((error: unknown) => {
+          if (error instanceof DataAccessError) return error;
+          throw error;
+        });
+        if (key instanceof DataAccessError) refusal = key;
+        else {
+          Object.assign(caller, { tier: key.tier, subject: `key:${key.keyId}`, key });
+          const scope = requiredScope(ctx.method, ctx.path);
+          if (scope && !key.scopes.includes(scope)) {
+            refusal = new DataAccessError(
+              "INSUFFICIENT_SCOPE",
+              `this key lacks the scope ${scope} that ${ctx.method} ${ctx.path} needs; its scopes: ${key.scopes.join(", ")}`,
+              { required_scope: scope, key_scopes: key.scopes, key_id: key.keyId },
+              { "WWW-Authenticate": `Bearer realm="nap-data", error="insufficient_scope", scope="${scope}"` },
+            );
+          }
+        }
+      }
+      if (limiter) {
+        caller.limit = await limiter.consume(caller.tier, caller.subject);
+        setLimitHeaders(ctx, caller.limit);
+        if (!caller.limit.allowed) {
+          const { binding, retryAfterSeconds } = caller.limit;
+          const per = binding.window === "minute" ? "per minute" : "per day";
+          refusal = new DataAccessError(
+            "RATE_LIMITED",
+            `rate limit exceeded: ${binding.limit} requests ${per} on the ${caller.tier} tier; retry in ${retryAfterSeconds} s`,
+            { tier: caller.tier, window: binding.window, limit: binding.limit, reset: binding.reset },
+            { "Retry-After": String(retryAfterSeconds) },
+          );
+        }
+      }
+    } catch (error) {
+      if (error instanceof DataAccessError) return renderError(ctx, error);
+      throw error;
+    }
+    if (refusal) return renderError(ctx, refusal);
+
+    ctx.state.dataCaller = caller;
+    try {
+      await next();
+    } catch (error) {
+      // An error that reaches Koa's own handler loses the headers set so far unless it carries them.
+      if (caller.limit && error !== null && typeof error === "object") {
+        const carried = (error as { headers?: Record<string, string> }).headers;
+        (error as { headers?: Record<string, string> }).headers = {
+          ...carried,
+          "X-RateLimit-Limit": String(caller.limit.binding.limit),
+          "X-RateLimit-Remaining": String(caller.limit.binding.remaining),
+          "X-RateLimit-Reset": String(caller.limit.binding.reset),
+        };
+      }
+      throw error;
+    }
+  };
+}
