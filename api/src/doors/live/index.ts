@@ -81,6 +81,18 @@ export function liveApi(options: LiveApiOptions): LiveApi {
 }
 
 /**
+ * The OpenAPI document a server at `serverUrl` serves, built without a server (for the SDK's generated types). Route
+ * factories read their use cases only inside handlers, which never run here, so none are needed.
+ */
+export function openApiDocumentFor(serverUrl: string, logger: Logger): Record<string, unknown> {
+  const routes: RouteDefinition[] = [
+    ...apiRoutes({ useCases: {} as UseCases, logger }),
+    ...docsRoutes(() => ({})),
+  ];
+  return buildOpenApiDocument(routes, { version: SERVICE_VERSION, serverUrl });
+}
+
+/**
  * What no route answered: a path the router knows with another method is 405 with `Allow` (any method, TRACE and
  * the like included, never 501), OPTIONS on it is 204 with `Allow`, and an unknown path is 404.
  */
