@@ -33,6 +33,12 @@ export default tseslint.config(
     languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
   },
   {
+    // The CLI and MCP entry points: CommonJS that loads the TypeScript sources through ts-node.
+    files: ["packages/*/bin/*.js"],
+    languageOptions: { globals: { process: "readonly", __dirname: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     // Mocha's chai assertions are expressions such as `expect(x).to.be.true`.
     files: ["test/**/*.ts"],
     rules: { "@typescript-eslint/no-unused-expressions": "off" },
