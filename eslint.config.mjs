@@ -13,6 +13,7 @@ export default tseslint.config(
       "coverage/",
       "dist/",
       "deployments/",
+      "build/",
       ".tools/",
       ".nap/",
     ],

@@ -23,10 +23,15 @@ export function defaultCredentialsFile(): string {
   return process.env.NAP_CREDENTIALS ?? path.join(homedir(), ".nap", "credentials.json");
 }
 
-export function writeCredentials(file: string, credentials: Credentials, overwrite: boolean): void {
+/** Refuses to go on when `file` holds an agent's key already (checked before registering, so no agent is lost). */
+export function assertWritable(file: string, overwrite: boolean): void {
   if (existsSync(file) && !overwrite) {
     throw new Error(`${file} exists (an agent is registered already); pass --force to replace it`);
   }
+}
+
+export function writeCredentials(file: string, credentials: Credentials, overwrite: boolean): void {
+  assertWritable(file, overwrite);
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   // The mode applies when the file is created; chmod covers a replaced file that had another one.
   writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { Wallet } from "ethers";
 import { NapApiError, NapClient, NapNetworkError } from "../../sdk/src";
-import { defaultCredentialsFile, readCredentials, writeCredentials } from "./credentials";
+import { assertWritable, defaultCredentialsFile, readCredentials, writeCredentials } from "./credentials";
 import { Output } from "./output";
 
 /**
@@ -62,7 +62,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    out.error(`${(error as Error).message}\n\n${USAGE}`, 2);
+    out.error(`${(error as Error).message}\n\n${USAGE}`, 0);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -97,9 +97,10 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
     switch (command) {
       case "register": {
         const baseUrl = apiUrl ?? "http://127.0.0.1:3000";
+        assertWritable(credentialsFile, values.force ?? false);
         const owner = values["owner-key"] ? new Wallet(values["owner-key"]) : Wallet.createRandom();
         const nap = new NapClient({ baseUrl });
-        const registered = await out.progress("registering", () =>
+        const registered = await out.progress("registering", false, () =>
           nap.register({
             signer: owner,
             agentName: need(values.name, "--name"),
@@ -148,7 +149,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
         return 0;
       }
       case "faucet": {
-        const drip = await out.progress("asking the faucet", () => agent().faucet(write));
+        const drip = await out.progress("asking the faucet", true, () => agent().faucet(write));
         out.result(drip, [
           `received ${drip.drip_amount_eth} ETH and ${drip.drip_amount_usdc} USDC (tx ${drip.tx_hash}, block ${drip.block_number})`,
         ]);
@@ -165,7 +166,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
       case "deposit": {
         const [vault, value] = rest;
         const body = { vault_id: need(vault, "VAULT") as never, amount_usdc: amount(value) };
-        const deposit = await out.progress(`depositing ${body.amount_usdc} USDC into ${vault}`, () =>
+        const deposit = await out.progress(`depositing ${body.amount_usdc} USDC into ${vault}`, true, () =>
           agent().deposit(body, write),
         );
         out.result(deposit, [
@@ -180,7 +181,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
           value !== undefined
             ? { vault_id: need(vault, "VAULT") as never, amount_usdc: amount(value) }
             : { vault_id: need(vault, "VAULT") as never, shares: sharesOf() };
-        const withdrawal = await out.progress(`withdrawing from ${vault}`, () => agent().withdraw(body, write));
+        const withdrawal = await out.progress(`withdrawing from ${vault}`, true, () => agent().withdraw(body, write));
         out.result(withdrawal, [
           `withdrew ${withdrawal.amount_usdc} USDC from ${withdrawal.vault} for ${withdrawal.shares} shares (tx ${withdrawal.tx_hash}, block ${withdrawal.block_number})`,
           `shares left: ${withdrawal.shares_balance} (raw)`,
@@ -190,7 +191,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
       case "redeem-request": {
         const [vault] = rest;
         const body = { vault_id: need(vault, "VAULT") as never, shares: sharesOf() };
-        const request = await out.progress(`requesting a redemption from ${vault}`, () =>
+        const request = await out.progress(`requesting a redemption from ${vault}`, true, () =>
           agent().requestRedeem(body, write),
         );
         out.result(request, [
@@ -201,7 +202,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
       }
       case "claim": {
         const [vault] = rest;
-        const claim = await out.progress(`claiming from ${vault}`, () =>
+        const claim = await out.progress(`claiming from ${vault}`, true, () =>
           agent().claim({ vault_id: need(vault, "VAULT") as never }, write),
         );
         out.result(claim, [
@@ -212,7 +213,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
       }
       case "cancel": {
         const [vault] = rest;
-        const cancel = await out.progress(`canceling the redemption request in ${vault}`, () =>
+        const cancel = await out.progress(`canceling the redemption request in ${vault}`, true, () =>
           agent().cancelRedeem({ vault_id: need(vault, "VAULT") as never }, write),
         );
         out.result(cancel, [`took back ${cancel.shares} shares of ${cancel.vault} (tx ${cancel.claim_tx})`]);
@@ -236,7 +237,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
           description: need(values.description, "--description"),
           ...(values.dna ? { dna_string: values.dna } : {}),
         };
-        const submitted = await out.progress(`submitting strategy "${body.name}"`, () =>
+        const submitted = await out.progress(`submitting strategy "${body.name}"`, true, () =>
           agent().submitStrategy(body, write),
         );
         out.result(submitted, [
@@ -258,7 +259,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
         const [proposal, choice] = rest;
         const support = SUPPORT[need(choice, "for, against or abstain") as keyof typeof SUPPORT];
         if (support === undefined) throw new UsageError("vote: the choice is for, against or abstain");
-        const vote = await out.progress(`voting ${choice} on proposal ${proposal}`, () =>
+        const vote = await out.progress(`voting ${choice} on proposal ${proposal}`, true, () =>
           agent().vote(
             {
               proposal_id: need(proposal, "PROPOSAL_ID"),
@@ -286,7 +287,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      out.error(`${error.message}\n\n${USAGE}`, 2);
+      out.error(`${error.message}\n\n${USAGE}`, 0);
       return 2;
     }
     if (error instanceof NapApiError) {

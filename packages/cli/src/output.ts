@@ -29,14 +29,17 @@ export class Output {
     this.stderr.write(`error${status > 0 ? ` ${status}` : ""}: ${message}${retry}\n`);
   }
 
-  /** Runs `task`, showing "<what>: waiting for the transactions to be mined" with the elapsed seconds. */
-  async progress<T>(what: string, task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task`, showing "<what>: waiting for the transactions to be mined" (or "<what>..." when `mined` is false)
+   * with the elapsed seconds.
+   */
+  async progress<T>(what: string, mined: boolean, task: () => Promise<T>): Promise<T> {
     if (this.json) return task();
     const tty = (this.stderr as NodeJS.WriteStream).isTTY === true;
     const started = Date.now();
-    const line = () =>
-      `${what}: waiting for the transactions to be mined (${Math.round((Date.now() - started) / 1000)} s)`;
-    this.stderr.write(tty ? line() : `${what}: sent, waiting for the transactions to be mined...\n`);
+    const waiting = mined ? ": waiting for the transactions to be mined" : "";
+    const line = () => `${what}${waiting} (${Math.round((Date.now() - started) / 1000)} s)`;
+    this.stderr.write(tty ? line() : `${what}${mined ? ": sent, waiting for the transactions to be mined" : ""}...\n`);
     const timer = tty ? setInterval(() => this.stderr.write(`\r${line()}`), 1000) : undefined;
     try {
       return await task();

@@ -474,7 +474,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Human-readable API documentation (renders /openapi.json, works offline) */
+    /** API reference: Swagger UI over /openapi.json (served from the service, works offline; try calls with a key) */
     get: operations["getDocs"];
     put?: never;
     post?: never;
@@ -1148,6 +1148,12 @@ export interface operations {
       /** @description health (also when degraded) */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1157,6 +1163,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1166,6 +1178,12 @@ export interface operations {
       /** @description rate limit exceeded (60 per minute per client IP) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1177,6 +1195,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1186,6 +1210,12 @@ export interface operations {
       /** @description unavailable: the rate limiter's store (Redis) does not answer */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1211,6 +1241,12 @@ export interface operations {
       /** @description nonce issued */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1220,6 +1256,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1229,6 +1271,12 @@ export interface operations {
       /** @description rate limit exceeded (60 per minute per client IP) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1240,6 +1288,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1249,6 +1303,12 @@ export interface operations {
       /** @description unavailable: the rate limiter's store (Redis) does not answer */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1275,6 +1335,12 @@ export interface operations {
       /** @description registered (the key is in this answer only) */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1284,15 +1350,29 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description conflict: the resource exists, or the Idempotency-Key was used with a different request */
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
       409: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1302,6 +1382,12 @@ export interface operations {
       /** @description rate limit exceeded (60 per minute per client IP) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1313,6 +1399,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1322,6 +1414,12 @@ export interface operations {
       /** @description unavailable: the rate limiter's store (Redis) does not answer */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1347,6 +1445,12 @@ export interface operations {
       /** @description registration state */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1356,6 +1460,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1365,6 +1475,12 @@ export interface operations {
       /** @description rate limit exceeded (60 per minute per client IP) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1376,6 +1492,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1385,6 +1507,12 @@ export interface operations {
       /** @description unavailable: the rate limiter's store (Redis) does not answer */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1410,6 +1538,12 @@ export interface operations {
       /** @description leaderboard */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1419,6 +1553,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1428,6 +1568,12 @@ export interface operations {
       /** @description rate limit exceeded (60 per minute per client IP) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1439,6 +1585,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1448,6 +1600,12 @@ export interface operations {
       /** @description unavailable: the rate limiter's store (Redis) does not answer */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1470,6 +1628,12 @@ export interface operations {
       /** @description statistics */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1479,6 +1643,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1488,6 +1658,12 @@ export interface operations {
       /** @description rate limit exceeded (60 per minute per client IP) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1499,6 +1675,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1508,6 +1690,12 @@ export interface operations {
       /** @description unavailable: the rate limiter's store (Redis) does not answer */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1530,6 +1718,12 @@ export interface operations {
       /** @description vaults */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1539,6 +1733,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1548,6 +1748,12 @@ export interface operations {
       /** @description rate limit exceeded (60 per minute per client IP) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1559,6 +1765,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1568,6 +1780,12 @@ export interface operations {
       /** @description unavailable: the rate limiter's store (Redis) does not answer */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1590,6 +1808,12 @@ export interface operations {
       /** @description positions (vaults with shares or open redemption requests) */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1599,6 +1823,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1608,6 +1838,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1617,6 +1853,12 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1626,6 +1868,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1637,6 +1885,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1646,6 +1900,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1675,6 +1935,12 @@ export interface operations {
       /** @description both transactions mined */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1684,6 +1950,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1693,6 +1965,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1702,15 +1980,29 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description conflict: the resource exists, or the Idempotency-Key was used with a different request */
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
       409: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1720,6 +2012,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1731,6 +2029,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1740,6 +2044,12 @@ export interface operations {
       /** @description the chain's node refused the signed transaction */
       502: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1749,6 +2059,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1775,6 +2091,12 @@ export interface operations {
       /** @description positions */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1784,6 +2106,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1793,6 +2121,12 @@ export interface operations {
       /** @description rate limit exceeded (60 per minute per client IP) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1804,6 +2138,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1813,6 +2153,12 @@ export interface operations {
       /** @description unavailable: the rate limiter's store (Redis) does not answer */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1842,6 +2188,12 @@ export interface operations {
       /** @description mined */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1851,6 +2203,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1860,6 +2218,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1869,15 +2233,29 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description conflict: the resource exists, or the Idempotency-Key was used with a different request */
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
       409: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1887,6 +2265,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1898,6 +2282,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1907,6 +2297,12 @@ export interface operations {
       /** @description the chain's node refused the signed transaction */
       502: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1916,6 +2312,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -1945,6 +2347,12 @@ export interface operations {
       /** @description mined */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1954,6 +2362,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1963,6 +2377,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1972,15 +2392,29 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description conflict: the resource exists, or the Idempotency-Key was used with a different request */
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
       409: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1990,6 +2424,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2001,6 +2441,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2010,6 +2456,12 @@ export interface operations {
       /** @description the chain's node refused the signed transaction */
       502: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2019,6 +2471,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2048,6 +2506,12 @@ export interface operations {
       /** @description mined */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2057,6 +2521,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2066,6 +2536,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2075,15 +2551,29 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description conflict: the resource exists, or the Idempotency-Key was used with a different request */
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
       409: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2093,6 +2583,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2104,6 +2600,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2113,6 +2615,12 @@ export interface operations {
       /** @description the chain's node refused the signed transaction */
       502: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2122,6 +2630,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2151,6 +2665,12 @@ export interface operations {
       /** @description both transactions mined */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2160,6 +2680,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2169,6 +2695,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2178,15 +2710,29 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description conflict: the resource exists, or the Idempotency-Key was used with a different request */
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
       409: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2196,6 +2742,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2207,6 +2759,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2216,6 +2774,12 @@ export interface operations {
       /** @description the chain's node refused the signed transaction */
       502: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2225,6 +2789,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2247,6 +2817,12 @@ export interface operations {
       /** @description transactions */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2256,6 +2832,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2265,6 +2847,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2274,6 +2862,12 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2283,6 +2877,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2294,6 +2894,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2303,6 +2909,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2328,6 +2940,12 @@ export interface operations {
       /** @description the transaction */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2337,6 +2955,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2346,6 +2970,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2355,6 +2985,12 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2364,6 +3000,12 @@ export interface operations {
       /** @description unknown resource */
       404: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2373,6 +3015,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2384,6 +3032,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2393,6 +3047,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2422,6 +3082,12 @@ export interface operations {
       /** @description strategy recorded onchain (status shadow) */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2431,6 +3097,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2440,6 +3112,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2449,15 +3127,29 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description conflict: the resource exists, or the Idempotency-Key was used with a different request */
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
       409: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2467,6 +3159,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2478,6 +3176,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2487,6 +3191,12 @@ export interface operations {
       /** @description the chain's node refused the signed transaction */
       502: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2496,6 +3206,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2518,6 +3234,12 @@ export interface operations {
       /** @description strategies */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2527,6 +3249,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2536,6 +3264,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2545,6 +3279,12 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2554,6 +3294,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2565,6 +3311,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2574,6 +3326,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2596,6 +3354,12 @@ export interface operations {
       /** @description wallet status */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2605,6 +3369,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2614,6 +3384,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2623,6 +3399,12 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2632,6 +3414,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2643,6 +3431,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2652,6 +3446,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2677,6 +3477,12 @@ export interface operations {
       /** @description dripped */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2686,6 +3492,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2695,6 +3507,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2704,15 +3522,29 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description conflict: the resource exists, or the Idempotency-Key was used with a different request */
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
       409: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2722,6 +3554,12 @@ export interface operations {
       /** @description cooldown (or a rate limit, with the body { error }) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2731,6 +3569,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2740,6 +3584,12 @@ export interface operations {
       /** @description the chain's node refused the signed transaction */
       502: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2749,6 +3599,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2775,6 +3631,12 @@ export interface operations {
       /** @description holdings */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2784,6 +3646,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2793,6 +3661,12 @@ export interface operations {
       /** @description rate limit exceeded (60 per minute per client IP) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2804,6 +3678,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2813,6 +3693,12 @@ export interface operations {
       /** @description unavailable: the rate limiter's store (Redis) does not answer */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2835,6 +3721,12 @@ export interface operations {
       /** @description proposals */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2844,6 +3736,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2853,6 +3751,12 @@ export interface operations {
       /** @description rate limit exceeded (60 per minute per client IP) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2864,6 +3768,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2873,6 +3783,12 @@ export interface operations {
       /** @description unavailable: the rate limiter's store (Redis) does not answer */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2902,6 +3818,12 @@ export interface operations {
       /** @description vote mined */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2911,6 +3833,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2920,6 +3848,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2929,15 +3863,29 @@ export interface operations {
       /** @description an operator key, or tier below established */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description conflict: the resource exists, or the Idempotency-Key was used with a different request */
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
       409: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2947,6 +3895,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2958,6 +3912,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2967,6 +3927,12 @@ export interface operations {
       /** @description the chain's node refused the signed transaction */
       502: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2976,6 +3942,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -2998,6 +3970,12 @@ export interface operations {
       /** @description eligibility */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3007,6 +3985,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3016,6 +4000,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3025,6 +4015,12 @@ export interface operations {
       /** @description an operator key, or tier below unverified */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3034,6 +4030,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -3045,6 +4047,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3054,6 +4062,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -3082,6 +4096,12 @@ export interface operations {
       /** @description tier set */
       200: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3091,6 +4111,12 @@ export interface operations {
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3100,6 +4126,12 @@ export interface operations {
       /** @description missing or invalid API key */
       401: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3109,6 +4141,12 @@ export interface operations {
       /** @description not an operator key */
       403: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3118,6 +4156,12 @@ export interface operations {
       /** @description unknown resource */
       404: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3127,6 +4171,12 @@ export interface operations {
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -3138,6 +4188,12 @@ export interface operations {
       /** @description internal server error */
       500: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3147,6 +4203,12 @@ export interface operations {
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
       503: {
         headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
           [name: string]: unknown;
@@ -3186,31 +4248,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description rate limit exceeded (60 per minute per client IP) */
-      429: {
-        headers: {
-          /** @description seconds to wait before retrying */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
       /** @description internal server error */
       500: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description unavailable: the rate limiter's store (Redis) does not answer */
-      503: {
-        headers: {
-          /** @description seconds to wait before retrying */
-          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3246,31 +4286,9 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description rate limit exceeded (60 per minute per client IP) */
-      429: {
-        headers: {
-          /** @description seconds to wait before retrying */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
       /** @description internal server error */
       500: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description unavailable: the rate limiter's store (Redis) does not answer */
-      503: {
-        headers: {
-          /** @description seconds to wait before retrying */
-          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
