@@ -1,5 +1,4 @@
 import { expect } from "chai";
-import { createHash } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { connectChain } from "../../../api/src/chain";
 import type { Deployment } from "../../../api/src/chain/deployment";
