@@ -13,6 +13,7 @@ export default tseslint.config(
       "coverage/",
       "dist/",
       "deployments/",
+      "build/",
       ".tools/",
       ".nap/",
     ],
@@ -31,6 +32,12 @@ export default tseslint.config(
     // CommonJS configuration files of the tools (.solcover.js).
     files: ["**/*.js"],
     languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+  },
+  {
+    // The CLI and MCP entry points: CommonJS that loads the TypeScript sources through ts-node.
+    files: ["packages/*/bin/*.js"],
+    languageOptions: { globals: { process: "readonly", __dirname: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   {
     // Mocha's chai assertions are expressions such as `expect(x).to.be.true`.

@@ -1,6 +1,7 @@
 import Koa from "koa";
 import type { ChainAccess } from "./chain";
 import type { Config } from "./config";
+import cors from "@koa/cors";
 import { accessLog, responseHeaders } from "./doors/middleware";
 import { liveApi } from "./doors/live";
 import type { RateLimitBackend, RateLimiters } from "./doors/live/rateLimit";
@@ -81,6 +82,19 @@ export function createApp(deps: AppDeps): NapApp {
     }
   });
   app.use(responseHeaders());
+  if (config.corsAllowedOrigins.length > 0) {
+    // Browser dashboards: only the configured origins get CORS headers (an unknown origin gets none, so the browser
+    // refuses); preflights are answered here, before routing.
+    const allowed = new Set(config.corsAllowedOrigins);
+    app.use(
+      cors({
+        origin: (ctx) => (allowed.has(ctx.get("Origin")) ? ctx.get("Origin") : ""),
+        allowHeaders: ["Content-Type", "X-API-Key", "Idempotency-Key"],
+        exposeHeaders: ["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"],
+        maxAge: 600,
+      }),
+    );
+  }
   app.use(accessLog(logger));
   for (const middleware of live.middleware) app.use(middleware);
 

@@ -54,6 +54,21 @@ const envSchema = z.object({
   ),
   AGENT_API_KEYS: optionalString,
   TRUSTED_PROXY_COUNT: z.coerce.number().int().min(0).max(10).default(0),
+  /** Origins allowed by CORS (browser dashboards), comma-separated exact origins; none by default. */
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== ""),
+    )
+    .pipe(
+      z.array(
+        z.string().regex(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/, "each origin must be scheme://host[:port], no path"),
+      ),
+    ),
   RATE_LIMITS_DISABLED: booleanSetting.default(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SERVER_WALLET_MNEMONIC: mnemonicSetting,
@@ -94,6 +109,8 @@ export interface Config {
   serverWalletMnemonic?: string;
   /** Largest accepted request body. */
   bodyLimitBytes: number;
+  /** Exact origins CORS allows (CORS_ALLOWED_ORIGINS); empty: no CORS headers at all. */
+  corsAllowedOrigins: string[];
   /** Worker threads that recover registration signatures (0: on the HTTP thread). */
   signatureWorkers: number;
   /** auto: the relayer screens every submitted strategy (domain/screening.ts); off: strategies stay in shadow. */
@@ -149,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     serverWalletMnemonic: e.SERVER_WALLET_MNEMONIC,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS,
     signatureWorkers: e.SIGNATURE_WORKERS,
     strategyScreening: e.STRATEGY_SCREENING,
   };

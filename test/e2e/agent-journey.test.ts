@@ -1,10 +1,11 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
 import { time } from "@nomicfoundation/hardhat-network-helpers";
-import { getAddress, HDNodeWallet, parseUnits } from "ethers";
+import { getAddress, HDNodeWallet, parseUnits, Wallet } from "ethers";
 import type { Deployment } from "../../api/src/chain/deployment";
 import { deriveDna } from "../../api/src/usecases/strategies";
 import { registerAgent, request } from "../api/helpers/app";
+import { NapApiError, NapClient } from "../../packages/sdk/src";
 import { deployTestSystem } from "../api/helpers/system";
 import {
   AgentBadges__factory,
@@ -15,6 +16,16 @@ import {
 import { client, DEV_MNEMONIC, OPERATOR_KEY, startE2eApp, type E2eSystem } from "./helpers";
 
 type Body = Record<string, unknown>;
+
+/** The error a call of the SDK rejects with (the test fails if it resolves). */
+async function failure(call: Promise<unknown>): Promise<NapApiError> {
+  const outcome = await call.then(
+    (body) => new Error(`expected an error, got ${JSON.stringify(body)}`),
+    (error: unknown) => error,
+  );
+  if (!(outcome instanceof NapApiError)) throw outcome;
+  return outcome;
+}
 
 const DEFAULT_RISK = {
   max_position_size_percent: 10,
@@ -36,13 +47,13 @@ const BOUNDS: [keyof typeof DEFAULT_RISK, number | null, number | null, string, 
   ["velocity_limit", 999, null, "at least 1000", ""],
 ];
 
-describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)", function () {
+describe("E2E: one agent's journey through the SDK (Hardhat chain, MongoDB store)", function () {
   this.timeout(180_000);
 
   let deployment: Deployment;
   let system: E2eSystem;
   let base: string;
-  let call: ReturnType<typeof client>;
+  let nap: NapClient;
   let agentAddress: string;
   let agentId: string;
 
@@ -51,10 +62,11 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
     // These tests are about submissions themselves (strategies stay in shadow): automated screening is off.
     system = await startE2eApp("journey", deployment, { STRATEGY_SCREENING: "off" });
     base = system.app.url;
-    const registered = await registerAgent(base, undefined, { agent_name: "journey agent" });
-    expect(registered.body.tier).to.equal("unverified");
-    call = client(base, registered.apiKey);
-    agentId = registered.agentId;
+    // No retries: a 429 or 503 must show in the test, not be waited out.
+    nap = new NapClient({ baseUrl: base, maxRetries: 0 });
+    const registered = await nap.register({ signer: Wallet.createRandom(), agentName: "journey agent" });
+    expect(registered.tier).to.equal("unverified");
+    agentId = registered.agent_id;
     const record = await system.store.agents.findById(agentId);
     // The server wallet of agent number i is m/44'/60'/1'/0/i of the mnemonic.
     agentAddress = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, `m/44'/60'/1'/0/${record!.agentIndex}`).address;
@@ -68,9 +80,8 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
     StrategyRegistryV3__factory.connect(deployment.contracts.StrategyRegistryV3.address, ethers.provider);
 
   it("shows an empty, configured wallet before the faucet, and refuses a submission for lack of gas", async function () {
-    const wallet = await call("GET", "/api/v1/agent/wallet");
-    expect(wallet.status).to.equal(200);
-    expect(wallet.body).to.deep.equal({
+    const wallet = await nap.wallet();
+    expect(wallet).to.deep.equal({
       configured: true,
       agent_address: agentAddress,
       network: "hardhat",
@@ -86,21 +97,17 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       voting_power_raw: "0",
       positions: [],
     });
-    const submit = await call("POST", "/api/v1/agent/strategy/submit", {
-      name: "too early",
-      description: "submitted before any gas",
-    });
+    const submit = await failure(nap.submitStrategy({ name: "too early", description: "submitted before any gas" }));
     expect(submit.status).to.equal(400);
-    expect(submit.body.error).to.match(/POST \/api\/v1\/agent\/faucet/);
+    expect(submit.message).to.match(/POST \/api\/v1\/agent\/faucet/);
   });
 
   it("drips 0.05 ETH and 1000 test USDC through the faucet", async function () {
-    const drip = await call("POST", "/api/v1/agent/faucet");
-    expect(drip.status).to.equal(200);
-    const receipt = await ethers.provider.getTransactionReceipt(drip.body.tx_hash as string);
+    const drip = await nap.faucet();
+    const receipt = await ethers.provider.getTransactionReceipt(drip.tx_hash);
     expect(receipt!.status).to.equal(1);
     const block = await ethers.provider.getBlock(receipt!.blockNumber);
-    expect(drip.body).to.deep.equal({
+    expect(drip).to.deep.equal({
       success: true,
       agent_address: agentAddress,
       tx_hash: receipt!.hash,
@@ -112,8 +119,8 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       next_eligible_timestamp: block!.timestamp + 86_400,
       block_number: receipt!.blockNumber,
     });
-    const wallet = await call("GET", "/api/v1/agent/wallet");
-    expect(wallet.body).to.include({
+    const wallet = await nap.wallet();
+    expect(wallet).to.include({
       eth_balance: "0.05",
       eth_balance_wei: "50000000000000000",
       has_gas: true,
@@ -125,14 +132,13 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
   it("deposits 100.5 USDC into the moderate vault (approve + deposit) and shows the position", async function () {
     const vault = NapVault__factory.connect(deployment.vaults.moderate!.address, ethers.provider);
     const expectedShares = await vault.previewDeposit(100_500_000n);
-    const deposit = await call("POST", "/api/v1/agent/vault/deposit", { vault_id: "moderate", amount_usdc: 100.5 });
-    expect(deposit.status).to.equal(200);
-    const approveReceipt = await ethers.provider.getTransactionReceipt(deposit.body.approve_tx as string);
-    const depositReceipt = await ethers.provider.getTransactionReceipt(deposit.body.deposit_tx as string);
+    const deposit = await nap.deposit({ vault_id: "moderate", amount_usdc: 100.5 });
+    const approveReceipt = await ethers.provider.getTransactionReceipt(deposit.approve_tx);
+    const depositReceipt = await ethers.provider.getTransactionReceipt(deposit.deposit_tx);
     expect(approveReceipt!.status).to.equal(1);
     expect(depositReceipt!.status).to.equal(1);
     expect(depositReceipt!.from).to.equal(agentAddress);
-    expect(deposit.body).to.deep.equal({
+    expect(deposit).to.deep.equal({
       success: true,
       agent_address: agentAddress,
       vault: await vault.name(),
@@ -147,10 +153,9 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
     });
     expect(await vault.balanceOf(agentAddress)).to.equal(expectedShares);
 
-    const positions = await call("GET", "/api/v1/agent/vault/positions");
-    expect(positions.status).to.equal(200);
+    const positions = await nap.positions();
     const decimals = Number(await vault.decimals());
-    expect(positions.body).to.deep.equal({
+    expect(positions).to.deep.equal({
       positions: [
         {
           vault_address: deployment.vaults.moderate!.address,
@@ -160,16 +165,16 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
         },
       ],
     });
-    const wallet = await call("GET", "/api/v1/agent/wallet");
-    expect(wallet.body.usdc_balance).to.equal(899.5);
-    expect(wallet.body.positions).to.deep.equal(positions.body.positions);
+    const wallet = await nap.wallet();
+    expect(wallet.configured && wallet.usdc_balance).to.equal(899.5);
+    expect(wallet.configured && wallet.positions).to.deep.equal(positions.positions);
   });
 
   it("refuses deposits that cannot work, with the reason, before any transaction", async function () {
     const nonce = await ethers.provider.getTransactionCount(agentAddress);
-    const tooMuch = await call("POST", "/api/v1/agent/vault/deposit", { vault_id: "moderate", amount_usdc: 5000 });
+    const tooMuch = await failure(nap.deposit({ vault_id: "moderate", amount_usdc: 5000 }));
     expect(tooMuch.status).to.equal(400);
-    expect(tooMuch.body.error).to.equal(
+    expect(tooMuch.message).to.equal(
       `amount_usdc: the agent wallet ${agentAddress} holds 899.5 USDC (raw 899500000), less than 5000; request test USDC with POST /api/v1/agent/faucet`,
     );
     const cases: [Body, string][] = [
@@ -185,9 +190,10 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       [{ vault_id: "moderate" }, "amount_usdc: is required"],
     ];
     for (const [body, message] of cases) {
-      const response = await call("POST", "/api/v1/agent/vault/deposit", body);
+      // Bodies the SDK's types refuse, sent anyway: the API must refuse them too.
+      const response = await failure(nap.deposit(body as never));
       expect(response.status, JSON.stringify(body)).to.equal(400);
-      expect(response.body.error).to.equal(message);
+      expect(response.message).to.equal(message);
     }
     expect(await ethers.provider.getTransactionCount(agentAddress)).to.equal(nonce);
   });
@@ -197,21 +203,20 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
 
   it("submits a strategy with the default risk parameters and a derived DNA", async function () {
     const before = Math.floor(Date.now() / 1000);
-    const response = await call("POST", "/api/v1/agent/strategy/submit", {
+    const response = await nap.submitStrategy({
       name: "Mean reversion",
       description: "Buys dips on majors, sells rips",
     });
     const after = Math.floor(Date.now() / 1000);
-    expect(response.status).to.equal(200);
-    const receipt = await ethers.provider.getTransactionReceipt(response.body.tx_hash as string);
-    const view = await registry().getStrategy(response.body.strategy_id as string);
+    const receipt = await ethers.provider.getTransactionReceipt(response.tx_hash);
+    const view = await registry().getStrategy(response.strategy_id);
     const candidates = [];
     for (let t = before; t <= after; t++) candidates.push(deriveDna("Mean reversion", agentAddress, t));
-    expect(candidates).to.include(response.body.dna_string);
-    expect(view.dna).to.equal(response.body.dna_string);
+    expect(candidates).to.include(response.dna_string);
+    expect(view.dna).to.equal(response.dna_string);
     expect(view.owner).to.equal(agentAddress);
     expect(view.status).to.equal(0n);
-    expect(response.body).to.deep.equal({
+    expect(response).to.deep.equal({
       success: true,
       agent_address: agentAddress,
       strategy_name: "Mean reversion",
@@ -225,12 +230,8 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       gas_used: Number(receipt!.gasUsed),
     });
     firstId = view.id;
-    const lookup = await request(
-      base,
-      "GET",
-      `/api/v1/agent/auth/lookup?wallet=${(await system.store.agents.findById(agentId))!.walletAddress}`,
-    );
-    expect(lookup.body).to.include({ tier: "registered", strategies_submitted: 1 });
+    const lookup = await nap.lookup((await system.store.agents.findById(agentId))!.walletAddress);
+    expect(lookup).to.include({ tier: "registered", strategies_submitted: 1 });
   });
 
   it("submits a strategy with every parameter set and a given DNA (without 0x)", async function () {
@@ -244,16 +245,15 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       flash_loans_enabled: true,
     };
     const dna = "ab".repeat(32);
-    const response = await call("POST", "/api/v1/agent/strategy/submit", {
+    const response = await nap.submitStrategy({
       name: "Momentum",
       description: "Follows the trend of the day",
       dna_string: dna,
       ...risk,
     });
-    expect(response.status).to.equal(200);
-    expect(response.body.dna_string).to.equal(`0x${dna}`);
-    expect(response.body.risk_params).to.deep.equal(risk);
-    const view = await registry().getStrategy(response.body.strategy_id as string);
+    expect(response.dna_string).to.equal(`0x${dna}`);
+    expect(response.risk_params).to.deep.equal(risk);
+    const view = await registry().getStrategy(response.strategy_id);
     expect(view.params.maxPositionSizePercent).to.equal(100n);
     expect(view.params.maxLeverage).to.equal(1000n);
     expect(view.params.stopLossPercent).to.equal(50n);
@@ -269,21 +269,21 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
     const base = { name: "Out of bounds", description: "Should never reach the chain" };
     for (const [field, low, high, lowText, highText] of BOUNDS) {
       if (low !== null) {
-        const response = await call("POST", "/api/v1/agent/strategy/submit", { ...base, [field]: low });
+        const response = await failure(nap.submitStrategy({ ...base, [field]: low } as never));
         expect(response.status, field).to.equal(400);
-        expect(response.body.error).to.equal(`${field}: must be ${lowText}`);
+        expect(response.message).to.equal(`${field}: must be ${lowText}`);
       }
       if (high !== null) {
-        const response = await call("POST", "/api/v1/agent/strategy/submit", { ...base, [field]: high });
+        const response = await failure(nap.submitStrategy({ ...base, [field]: high } as never));
         expect(response.status, field).to.equal(400);
-        expect(response.body.error).to.equal(`${field}: must be ${highText}`);
+        expect(response.message).to.equal(`${field}: must be ${highText}`);
       }
-      const fractional = await call("POST", "/api/v1/agent/strategy/submit", { ...base, [field]: 150.5 });
+      const fractional = await failure(nap.submitStrategy({ ...base, [field]: 150.5 } as never));
       expect(fractional.status).to.equal(400);
-      expect(fractional.body.error).to.equal(`${field}: must be an integer`);
+      expect(fractional.message).to.equal(`${field}: must be an integer`);
     }
-    const flags = await call("POST", "/api/v1/agent/strategy/submit", { ...base, flash_loans_enabled: "yes" });
-    expect(flags.body.error).to.equal("flash_loans_enabled: must be a boolean");
+    const flags = await failure(nap.submitStrategy({ ...base, flash_loans_enabled: "yes" } as never));
+    expect(flags.message).to.equal("flash_loans_enabled: must be a boolean");
     const texts: [Body, string][] = [
       [{ ...base, name: "ab" }, "name: must be at least 3 characters"],
       [{ ...base, name: "x".repeat(101) }, "name: must be at most 100 characters"],
@@ -292,9 +292,9 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       [{ ...base, dna_string: "0x1234" }, "dna_string: must be 64 hex characters (32 bytes), 0x prefix optional"],
     ];
     for (const [body, message] of texts) {
-      const response = await call("POST", "/api/v1/agent/strategy/submit", body);
+      const response = await failure(nap.submitStrategy(body as never));
       expect(response.status).to.equal(400);
-      expect(response.body.error).to.equal(message);
+      expect(response.message).to.equal(message);
     }
     expect(await ethers.provider.getTransactionCount(agentAddress)).to.equal(nonce);
   });
@@ -302,18 +302,17 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
   it("refuses a name of 100 characters but 200 bytes with the registry's byte bound, before any transaction", async function () {
     const name = "é".repeat(100);
     const nonce = await ethers.provider.getTransactionCount(agentAddress);
-    const response = await call("POST", "/api/v1/agent/strategy/submit", { name, description: "Accented name" });
+    const response = await failure(nap.submitStrategy({ name, description: "Accented name" } as never));
     expect(response.status).to.equal(400);
-    expect(response.body.error).to.equal("name: must be at most 100 bytes of UTF-8 (this one is 200)");
+    expect(response.message).to.equal("name: must be at most 100 bytes of UTF-8 (this one is 200)");
     expect(await ethers.provider.getTransactionCount(agentAddress)).to.equal(nonce);
   });
 
   it("lists the agent's strategies from the registry", async function () {
-    const list = await call("GET", "/api/v1/agent/strategy/list");
-    expect(list.status).to.equal(200);
+    const list = await nap.strategies();
     const first = await registry().getStrategy(firstId);
     const second = await registry().getStrategy(secondId);
-    expect(list.body).to.deep.equal({
+    expect(list).to.deep.equal({
       agent_address: agentAddress,
       strategies: [first, second].map((view) => ({
         strategy_id: view.id,
@@ -331,9 +330,9 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
   let proposalId: bigint;
 
   it("refuses a vote below tier established (403)", async function () {
-    const vote = await call("POST", "/api/v1/agent/governance/vote", { proposal_id: 1, support: 1 });
+    const vote = await failure(nap.vote({ proposal_id: 1, support: 1 }));
     expect(vote.status).to.equal(403);
-    expect(vote.body.error).to.equal("tier established or higher required; this agent's tier is registered");
+    expect(vote.message).to.equal("tier established or higher required; this agent's tier is registered");
   });
 
   it("promotes to established: the relayer mints the badges and grants 100 NAP of voting power", async function () {
@@ -343,8 +342,8 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
     });
     expect(grant.status).to.equal(200);
     await system.app.app.useCases.settled();
-    const wallet = await call("GET", "/api/v1/agent/wallet");
-    expect(wallet.body).to.include({
+    const wallet = await nap.wallet();
+    expect(wallet).to.include({
       nap_balance: "100",
       nap_balance_raw: "100000000000000000000",
       voting_power: "100",
@@ -364,20 +363,16 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       await governor.propose([await reg.getAddress()], [0n], [calldata], "Raise the guardian threshold to 2")
     ).wait();
     proposalId = await governor.proposalCount();
-    const pending = await request(base, "GET", "/api/v1/proposals");
-    expect((pending.body.proposals as Body[])[0].state).to.equal("pending");
-    const tooEarly = await call("POST", "/api/v1/agent/governance/vote", {
-      proposal_id: Number(proposalId),
-      support: 1,
-    });
+    const pending = await nap.proposals();
+    expect(pending.proposals[0].state).to.equal("pending");
+    const tooEarly = await failure(nap.vote({ proposal_id: Number(proposalId), support: 1 }));
     expect(tooEarly.status).to.equal(400);
-    expect(tooEarly.body.error).to.match(new RegExp(`^proposal_id: proposal ${proposalId} is pending, not active`));
+    expect(tooEarly.message).to.match(new RegExp(`^proposal_id: proposal ${proposalId} is pending, not active`));
     await time.increase(2);
 
     const view = await governor.getProposal(proposalId);
-    const proposals = await request(base, "GET", "/api/v1/proposals");
-    expect(proposals.status).to.equal(200);
-    expect(proposals.body).to.deep.equal({
+    const proposals = await nap.proposals();
+    expect(proposals).to.deep.equal({
       proposals: [
         {
           proposal_id: proposalId.toString(),
@@ -397,15 +392,14 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       total: 1,
     });
 
-    const vote = await call("POST", "/api/v1/agent/governance/vote", {
+    const vote = await nap.vote({
       proposal_id: String(proposalId),
       support: 1,
       reason: "more eyes on each strategy",
     });
-    expect(vote.status).to.equal(200);
-    const receipt = await ethers.provider.getTransactionReceipt(vote.body.tx_hash as string);
+    const receipt = await ethers.provider.getTransactionReceipt(vote.tx_hash);
     expect(receipt!.from).to.equal(agentAddress);
-    expect(vote.body).to.deep.equal({
+    expect(vote).to.deep.equal({
       success: true,
       agent_address: agentAddress,
       proposal_id: proposalId.toString(),
@@ -421,23 +415,20 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
     });
     expect((await governor.proposalVotes(proposalId)).forVotes).to.equal(parseUnits("100", 18));
 
-    const again = await call("POST", "/api/v1/agent/governance/vote", { proposal_id: Number(proposalId), support: 0 });
+    const again = await failure(nap.vote({ proposal_id: Number(proposalId), support: 0 }));
     expect(again.status).to.equal(400);
-    expect(again.body.error).to.equal(
-      `proposal_id: this agent (${agentAddress}) already voted on proposal ${proposalId}`,
-    );
-    const unknown = await call("POST", "/api/v1/agent/governance/vote", { proposal_id: 999, support: 1 });
+    expect(again.message).to.equal(`proposal_id: this agent (${agentAddress}) already voted on proposal ${proposalId}`);
+    const unknown = await failure(nap.vote({ proposal_id: 999, support: 1 }));
     expect(unknown.status).to.equal(400);
-    expect(unknown.body.error).to.equal("proposal_id: no proposal 999");
-    const badSupport = await call("POST", "/api/v1/agent/governance/vote", { proposal_id: 1, support: 3 });
+    expect(unknown.message).to.equal("proposal_id: no proposal 999");
+    const badSupport = await failure(nap.vote({ proposal_id: 1, support: 3 } as never));
     expect(badSupport.status).to.equal(400);
   });
 
   it("reports campaign eligibility from real data", async function () {
-    const response = await call("GET", "/api/v1/agent/galaxy/eligibility");
-    expect(response.status).to.equal(200);
+    const response = await nap.eligibility();
     const record = await system.store.agents.findById(agentId);
-    expect(response.body).to.deep.equal({
+    expect(response).to.deep.equal({
       campaign_id: "nap-galaxy-season-1",
       agent_address: agentAddress,
       eligible: true,
@@ -473,8 +464,7 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
   it("looks up NFTs and positions of any wallet (public), and refuses malformed wallets", async function () {
     const badges = AgentBadges__factory.connect(deployment.contracts.AgentBadges.address, ethers.provider);
     const owned = await badges.badgesOf(agentAddress);
-    const nfts = await request(base, "POST", "/api/v1/nfts", { body: { wallet_address: agentAddress.toLowerCase() } });
-    expect(nfts.status).to.equal(200);
+    const nfts = await nap.nftsOf(agentAddress.toLowerCase());
     const expected = [];
     for (const badge of owned) {
       const uri = await badges.tokenURI(badge.tokenId);
@@ -490,14 +480,13 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       });
     }
     expect(expected.map((e) => e.milestone)).to.deep.equal(["registered", "established"]);
-    expect(nfts.body).to.deep.equal({ wallet_address: getAddress(agentAddress), nfts: expected, total: 2 });
+    expect(nfts).to.deep.equal({ wallet_address: getAddress(agentAddress), nfts: expected, total: 2 });
 
     const vault = NapVault__factory.connect(deployment.vaults.moderate!.address, ethers.provider);
     const shares = await vault.balanceOf(agentAddress);
     const decimals = Number(await vault.decimals());
-    const positions = await request(base, "POST", "/api/v1/positions", { body: { wallet_address: agentAddress } });
-    expect(positions.status).to.equal(200);
-    expect(positions.body).to.deep.equal({
+    const positions = await nap.positionsOf(agentAddress);
+    expect(positions).to.deep.equal({
       wallet_address: agentAddress,
       positions: [
         {
@@ -514,23 +503,23 @@ describe("E2E: one agent's journey through HTTP (Hardhat chain, MongoDB store)",
       ],
       total: 1,
     });
-    const empty = await request(base, "POST", "/api/v1/nfts", { body: { wallet_address: ethers.ZeroAddress } });
-    expect(empty.body).to.deep.equal({ wallet_address: ethers.ZeroAddress, nfts: [], total: 0 });
-    for (const path of ["/api/v1/nfts", "/api/v1/positions"]) {
-      const bad = await request(base, "POST", path, { body: { wallet_address: "0x1234" } });
+    const empty = await nap.nftsOf(ethers.ZeroAddress);
+    expect(empty).to.deep.equal({ wallet_address: ethers.ZeroAddress, nfts: [], total: 0 });
+    for (const lookup of [nap.nftsOf("0x1234"), nap.positionsOf("0x1234")]) {
+      const bad = await failure(lookup);
       expect(bad.status).to.equal(400);
-      expect(bad.body.error).to.equal("wallet_address: must be a 0x-prefixed 42-character hex address");
+      expect(bad.message).to.equal("wallet_address: must be a 0x-prefixed 42-character hex address");
     }
   });
 
   it("answers the faucet cooldown with 429, Retry-After and the cooldown body", async function () {
     const block = await ethers.provider.getBlock("latest");
-    const response = await call("POST", "/api/v1/agent/faucet");
+    const response = await failure(nap.faucet());
     expect(response.status).to.equal(429);
-    const next = response.body.next_eligible_timestamp as number;
+    const next = (response.body as Body).next_eligible_timestamp as number;
     const remaining = next - block!.timestamp;
     expect(remaining).to.be.greaterThan(86_000).and.at.most(86_400);
-    expect(response.headers.get("retry-after")).to.equal(String(remaining));
+    expect(response.retryAfterSeconds).to.equal(remaining);
     expect(response.body).to.deep.equal({
       success: false,
       agent_address: agentAddress,

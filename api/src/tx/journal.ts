@@ -147,6 +147,12 @@ export interface TxJournalStore {
   listByRequestor(requestor: string, limit: number): Promise<TxJournalEntry[]>;
 
   /**
+   * The entry whose transaction has `hash` (0x-hex, any letter case), as its current hash or one it replaced, or
+   * null (the status endpoint of a transaction the service sent).
+   */
+  findByHash(hash: string): Promise<TxJournalEntry | null>;
+
+  /**
    * Takes or renews the lease of `wallet` for `holder` until now + ttlMs. Succeeds when the lease is free, expired
    * (expiry compared with `now` in code, no TTL index needed) or already held by `holder`. Exactly one of many
    * concurrent callers with distinct holders succeeds.

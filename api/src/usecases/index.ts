@@ -15,8 +15,10 @@ import { Idempotency, type IdempotencyStore } from "./idempotency";
 import { RegistrationService, type NonceStore, type SignatureVerifier } from "./registration";
 import { Relayer } from "./relayer";
 import { Strategies } from "./strategies";
+import { Transactions } from "./transactions";
 import { Vaults } from "./vaults";
 import { AgentWallets, WalletIndexes, type CounterStore } from "./wallet";
+import { Withdrawals } from "./withdrawals";
 
 /**
  * The use cases of the service, built once from their dependencies, for every door (the live API today, the data
@@ -54,6 +56,8 @@ export interface UseCases {
   readonly registration: RegistrationService;
   readonly wallets: AgentWallets;
   readonly vaults: Vaults;
+  readonly withdrawals: Withdrawals;
+  readonly transactions: Transactions;
   readonly strategies: Strategies;
   readonly governance: Governance;
   readonly faucet: Faucet;
@@ -110,6 +114,8 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
     ),
     wallets: new AgentWallets(chain, serverWallets, vaults),
     vaults,
+    withdrawals: new Withdrawals(chain, engine, serverWallets),
+    transactions: new Transactions(stores.journal),
     strategies: new Strategies(chain, engine, serverWallets, agents, clock, (agentId, strategyId) =>
       relayer.screenLater(agentId, strategyId),
     ),

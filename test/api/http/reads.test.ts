@@ -407,13 +407,50 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
       expect(Object.keys(tier.responses)).to.include.members(["200", "400", "401", "403", "404", "429", "503"]);
     });
 
-    it("serves a docs page that loads nothing from other hosts", async function () {
+    it("serves the Swagger UI reference from the service itself, loading nothing from other hosts", async function () {
       const response = await fetch(`${api.url}/docs`);
       expect(response.status).to.equal(200);
       expect(response.headers.get("content-type")).to.equal("text/html; charset=utf-8");
       const html = await response.text();
-      expect(html).to.include('fetch("/openapi.json")');
       expect(html).to.not.match(/(src|href)="(https?:)?\/\//);
+      const loaded = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+      expect(loaded).to.deep.equal([
+        "/docs/assets/favicon-32x32.png",
+        "/docs/assets/swagger-ui.css",
+        "/docs/assets/swagger-ui-bundle.js",
+        "/docs/assets/start.js",
+      ]);
+      const { absolutePath } = await import("swagger-ui-dist");
+      const { readFileSync } = await import("node:fs");
+      for (const asset of loaded) {
+        const file = await fetch(`${api.url}${asset}`);
+        expect(file.status, asset).to.equal(200);
+        const body = Buffer.from(await file.arrayBuffer());
+        if (asset !== "/docs/assets/start.js") {
+          expect(body.equals(readFileSync(`${absolutePath()}/${asset.slice("/docs/assets/".length)}`)), asset).to.equal(
+            true,
+          );
+        } else {
+          expect(body.toString()).to.include('url: "/openapi.json"');
+        }
+      }
+      expect((await fetch(`${api.url}/docs/assets/index.html`)).status).to.equal(404);
+      expect((await fetch(`${api.url}/docs/assets/../../package.json`)).status).to.equal(404);
+    });
+
+    it("marks public operations with an empty security requirement and documents the rate-limit headers", async function () {
+      const doc = (await request(api.url, "GET", "/openapi.json")).body as unknown as {
+        paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, { headers?: object }> }>>;
+      };
+      expect(doc.paths["/api/v1/vaults"].get.security).to.deep.equal([]);
+      expect(doc.paths["/api/v1/agent/vault/deposit"].post.security).to.deep.equal([{ ApiKey: [] }]);
+      expect(Object.keys(doc.paths["/api/v1/vaults"].get.responses["200"].headers!)).to.deep.equal([
+        "X-RateLimit-Limit",
+        "X-RateLimit-Remaining",
+        "X-RateLimit-Reset",
+      ]);
+      expect(doc.paths["/api/v1/agent/vault/claim"].post.responses["409"].headers).to.have.property("Retry-After");
+      expect(doc.paths["/docs"].get).to.not.have.property("x-rate-limit");
     });
 
     it("redacts API keys, signatures and mnemonics in logs", function () {

@@ -325,6 +325,26 @@ export function journalConformance(adapter: string, makeFixture: () => Promise<S
         expect((await store.listByRequestor("agent-1", 2)).map((e) => e.intentKey)).to.deep.equal(["r3", "r2"]);
         expect((await store.listByRequestor("agent-2", 10)).map((e) => e.intentKey)).to.deep.equal(["x1"]);
       });
+
+      it("finds an entry by its current hash or a hash it replaced, in any letter case", async () => {
+        const first = `0x${"ab".repeat(32)}`;
+        const second = `0x${"cd".repeat(32)}`;
+        await store.createIntent(intent("h1"));
+        await store.createIntent(intent("h2"));
+        expect(await store.findByHash(first)).to.equal(null);
+        await store.transition("h1", { states: ["intent"] }, { state: "signed", hash: first, nonce: 1 });
+        expect((await store.findByHash(first.toUpperCase().replace("0X", "0x")))?.intentKey).to.equal("h1");
+        await store.transition(
+          "h1",
+          { states: ["signed"] },
+          { state: "broadcast", hash: second, replacedHashes: [first], nonce: 2 },
+        );
+        const byOld = await store.findByHash(first);
+        expect(byOld?.intentKey).to.equal("h1");
+        expect(byOld?.hash).to.equal(second);
+        expect((await store.findByHash(second))?.state).to.equal("broadcast");
+        expect(await store.findByHash(`0x${"ef".repeat(32)}`)).to.equal(null);
+      });
     });
 
     describe("leases", () => {

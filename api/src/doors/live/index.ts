@@ -7,6 +7,7 @@ import type { Logger } from "../../logger";
 import type { UseCases } from "../../usecases";
 import { SERVICE_VERSION } from "../../version";
 import { Authenticator } from "./auth";
+import { docsAssets } from "./docsPage";
 import { errorHandler } from "./errors";
 import { createInvalidKeyLimiter } from "./invalidKeys";
 import { buildOpenApiDocument } from "./openapi";
@@ -77,7 +78,16 @@ export function liveApi(options: LiveApiOptions): LiveApi {
     return handler ? handler(ctx, next) : routed(ctx, next);
   };
 
-  return { middleware: [errorHandler(logger), dispatch, unmatched(router)], routes, rateLimiters };
+  return { middleware: [errorHandler(logger), docsAssets(), dispatch, unmatched(router)], routes, rateLimiters };
+}
+
+/**
+ * The OpenAPI document a server at `serverUrl` serves, built without a server (for the SDK's generated types). Route
+ * factories read their use cases only inside handlers, which never run here, so none are needed.
+ */
+export function openApiDocumentFor(serverUrl: string, logger: Logger): Record<string, unknown> {
+  const routes: RouteDefinition[] = [...apiRoutes({ useCases: {} as UseCases, logger }), ...docsRoutes(() => ({}))];
+  return buildOpenApiDocument(routes, { version: SERVICE_VERSION, serverUrl });
 }
 
 /**

@@ -61,13 +61,27 @@ function parameters(
   }));
 }
 
+const RETRY_AFTER = {
+  "Retry-After": { description: "seconds to wait before retrying", schema: { type: "integer", minimum: 1 } },
+};
+
+/** Headers of every answer of a rate-limited route (koa-ratelimit, doors/live/rateLimit.ts). */
+const RATE_LIMIT_HEADERS = {
+  "X-RateLimit-Limit": {
+    description: "requests allowed per minute in this route's class",
+    schema: { type: "integer" },
+  },
+  "X-RateLimit-Remaining": { description: "requests left in the current minute", schema: { type: "integer" } },
+  "X-RateLimit-Reset": { description: "Unix seconds when the count starts again", schema: { type: "integer" } },
+};
+
 const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
 
 const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: "bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas)",
   401: "missing or invalid API key",
   404: "unknown resource",
-  409: "conflict: the resource exists, or the Idempotency-Key was used with a different request",
+  409: "conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time)",
   429: "rate limit exceeded, or a cooldown (Retry-After says when to come back)",
   500: "internal server error",
   502: "the chain's node refused the signed transaction",
@@ -103,22 +117,29 @@ function statusesOf(route: RouteDefinition): Map<number, string> {
 
 function operation(route: RouteDefinition, components: Components): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
+  const limited = route.rateLimit !== null;
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = {
       description: response.description,
-      content: response.schema
-        ? { [response.contentType ?? "application/json"]: { schema: toSchema(response.schema, "output", components) } }
-        : errorContent,
+      // A declared answer without a schema has no body (it is not an error body).
+      ...(response.schema
+        ? {
+            content: {
+              [response.contentType ?? "application/json"]: { schema: toSchema(response.schema, "output", components) },
+            },
+          }
+        : {}),
+      ...(limited ? { headers: RATE_LIMIT_HEADERS } : {}),
     };
   }
   for (const [status, description] of statusesOf(route)) {
+    // 429 and 503 say when to come back; so does a 409 of a state that clears at a known time (a claim too early).
+    const retry = status === 429 || status === 503 || status === 409 ? RETRY_AFTER : {};
     responses[String(status)] ??= {
       description,
       content: errorContent,
-      ...(status === 429 || status === 503
-        ? {
-            headers: { "Retry-After": { description: "seconds to wait before retrying", schema: { type: "integer" } } },
-          }
+      ...(limited || status === 429 || status === 503 || status === 409
+        ? { headers: { ...(limited ? RATE_LIMIT_HEADERS : {}), ...retry } }
         : {}),
     };
   }
@@ -140,7 +161,8 @@ function operation(route: RouteDefinition, components: Components): JsonSchema {
           },
         }
       : {}),
-    ...(route.auth ? { security: [{ ApiKey: [] }] } : {}),
+    // Public operations say so (an empty requirement); keyed ones name the scheme.
+    security: route.auth ? [{ ApiKey: [] }] : [],
     ...(route.rateLimit
       ? {
           "x-rate-limit": { max: RATE_LIMITS[route.rateLimit].max, per: "minute", by: RATE_LIMITS[route.rateLimit].by },
@@ -167,6 +189,7 @@ export function buildOpenApiDocument(
     info: {
       title: "NAP agent API",
       version: info.version,
+      license: { name: "MIT", identifier: "MIT" },
       description:
         'Live agent API: registration by wallet signature, API keys, agents, vaults, strategies, governance, the faucet and wallet lookups. Every error body is { "error": "..." }. Reads never return chain state older than a block this service already answered with.',
     },

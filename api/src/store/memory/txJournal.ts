@@ -57,6 +57,16 @@ export class MemoryTxJournal implements TxJournalStore {
       .slice(0, limit);
   }
 
+  async findByHash(hash: string): Promise<TxJournalEntry | null> {
+    const wanted = hash.toLowerCase();
+    for (const entry of this.#entries.values()) {
+      if (entry.hash?.toLowerCase() === wanted || entry.replacedHashes.some((h) => h.toLowerCase() === wanted)) {
+        return entry;
+      }
+    }
+    return null;
+  }
+
   async acquireLease(wallet: string, holder: string, ttlMs: number, now: Date = new Date()): Promise<boolean> {
     const key = wallet.toLowerCase();
     const lease = this.#leases.get(key);

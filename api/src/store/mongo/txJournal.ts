@@ -199,6 +199,18 @@ export class MongoTxJournal implements TxJournalStore {
     return entries;
   }
 
+  async findByHash(hash: string): Promise<TxJournalEntry | null> {
+    // Hashes are written lowercase (ethers' hexlify); any snapshot that carried it names the intent.
+    const wanted = hash.toLowerCase();
+    const step = await retryBusy(() =>
+      this.#steps.findOne(
+        { $or: [{ "entry.hash": wanted }, { "entry.replacedHashes": wanted }] },
+        { projection: { intentKey: 1 } },
+      ),
+    );
+    return step ? this.get(step.intentKey) : null;
+  }
+
   async acquireLease(wallet: string, holder: string, ttlMs: number, now: Date = new Date()): Promise<boolean> {
     const key = wallet.toLowerCase();
     const expiresAt = new Date(now.getTime() + ttlMs);

@@ -2,7 +2,11 @@ import { z } from "zod";
 import { DOCS_CSP, DOCS_PAGE } from "../docsPage";
 import { defineRoute, type RouteDefinition } from "../route";
 
-/** /openapi.json and /docs. The document is built once by the door from all routes (these included). */
+/**
+ * /openapi.json and /docs. The document is built once by the door from all routes (these included). Neither spends
+ * the public rate limit: they are static for the life of the process (the renderer's files, /docs/assets/, are
+ * served by the door's docsAssets middleware, outside the routes).
+ */
 export function docsRoutes(document: () => Record<string, unknown>): RouteDefinition[] {
   return [
     defineRoute({
@@ -11,7 +15,7 @@ export function docsRoutes(document: () => Record<string, unknown>): RouteDefini
       tag: "service",
       summary: "This OpenAPI 3.1 document",
       auth: null,
-      rateLimit: "public",
+      rateLimit: null,
       responses: { 200: { description: "OpenAPI 3.1 document", schema: z.record(z.string(), z.unknown()) } },
       handler: () => document(),
     }),
@@ -19,9 +23,10 @@ export function docsRoutes(document: () => Record<string, unknown>): RouteDefini
       method: "get",
       path: "/docs",
       tag: "service",
-      summary: "Human-readable API documentation (renders /openapi.json, works offline)",
+      summary:
+        "API reference: Swagger UI over /openapi.json (served from the service, works offline; try calls with a key)",
       auth: null,
-      rateLimit: "public",
+      rateLimit: null,
       responses: { 200: { description: "HTML page", schema: z.string(), contentType: "text/html" } },
       handler: ({ ctx }) => {
         ctx.type = "text/html; charset=utf-8";

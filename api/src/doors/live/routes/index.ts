@@ -6,8 +6,10 @@ import { healthRoutes } from "./health";
 import { operatorRoutes } from "./operator";
 import { registrationRoutes } from "./registration";
 import { strategyRoutes } from "./strategies";
+import { transactionRoutes } from "./transactions";
 import { vaultRoutes } from "./vaults";
 import { walletRoutes } from "./wallet";
+import { withdrawalRoutes } from "./withdrawals";
 
 /** Every route of the live API (its docs routes are added by the door, doors/live/index.ts). */
 export function apiRoutes(context: RouteContext): RouteDefinition[] {
@@ -16,6 +18,8 @@ export function apiRoutes(context: RouteContext): RouteDefinition[] {
     ...registrationRoutes(context),
     ...agentRoutes(context),
     ...vaultRoutes(context),
+    ...withdrawalRoutes(context),
+    ...transactionRoutes(context),
     ...strategyRoutes(context),
     ...walletRoutes(context),
     ...governanceRoutes(context),

@@ -1,0 +1,252 @@
+import { z } from "zod";
+import { VAULT_IDS } from "../../../domain/model";
+import type { ErrorCode } from "../../../errors";
+import { PERMISSIONS } from "../../../domain/tiers";
+import { decimalString as formatDecimal, usdcNumber } from "../../../domain/units";
+import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
+import type { Cancelation, Claim, RedeemRequest, Withdrawal } from "../../../usecases/withdrawals";
+import { authenticatedAgent } from "../auth";
+import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
+import { idempotencyHeaders, txHash, usdcAmountSchema } from "../schemas";
+
+/**
+ * Exits from the vaults from the agent's server wallet: withdraw or redeem from the synchronous vaults (ERC-4626);
+ * request, claim or cancel a redemption in the asynchronous ones (ERC-7540 / ERC-7887). Amounts beyond the
+ * position are refused before any transaction.
+ */
+
+const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
+const ONCHAIN_WRITE: ErrorCode[] = ["CONFLICT", "TX_REJECTED", "CHAIN_UNAVAILABLE", "NOT_CONFIGURED"];
+
+/** Raw shares (an integer in the share token's smallest unit) or "all"; output: bigint or "all". */
+export const sharesSchema = z
+  .string()
+  .regex(/^(all|[1-9][0-9]{0,76})$/, {
+    message: 'must be "all" or a positive whole number of raw shares (as a string)',
+  })
+  .transform((value) => (value === "all" ? ("all" as const) : BigInt(value)))
+  .meta({
+    description: 'raw shares (the share token\'s smallest unit, as in shares_raw of POST /api/v1/positions) or "all"',
+    example: "all",
+  });
+
+const vaultIdSchema = z.enum(VAULT_IDS);
+
+export const withdrawBody = z
+  .strictObject({
+    vault_id: vaultIdSchema,
+    amount_usdc: usdcAmountSchema.optional(),
+    shares: sharesSchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    const given = Number(body.amount_usdc !== undefined) + Number(body.shares !== undefined);
+    if (given !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["amount_usdc"],
+        message: given === 0 ? "give amount_usdc or shares" : "give amount_usdc or shares, not both",
+      });
+    }
+  })
+  .meta({
+    id: "WithdrawRequest",
+    description: "amount_usdc (withdraw that much USDC) or shares (redeem that many shares, or all of them)",
+  });
+
+export const redeemRequestBody = z
+  .strictObject({ vault_id: vaultIdSchema, shares: sharesSchema })
+  .meta({ id: "RedeemRequestRequest" });
+
+export const vaultActionBody = z.strictObject({ vault_id: vaultIdSchema }).meta({ id: "VaultAction" });
+
+const vaultFields = {
+  success: z.literal(true),
+  agent_address: z.string(),
+  vault_id: vaultIdSchema,
+  vault: z.string().meta({ description: "vault display name" }),
+  vault_address: z.string(),
+  status: z.literal("confirmed").meta({ description: "every transaction mined successfully" }),
+  block_number: z.number().int(),
+};
+
+const exitFields = {
+  ...vaultFields,
+  tx_hash: txHash,
+  amount_usdc: z.number().meta({ description: "USDC paid to the agent's wallet" }),
+  amount_raw: z.string().meta({ description: "the same in 6-decimal units" }),
+  shares: z.string().meta({ description: "decimal shares burnt (or counted against the claim)" }),
+  shares_raw: z.string(),
+  shares_balance: z.string().meta({ description: "raw integer: the wallet's shares after the exit" }),
+};
+
+export const withdrawResponse = z.object(exitFields).meta({ id: "WithdrawResult" });
+
+export const claimResponse = z
+  .object({
+    ...exitFields,
+    fulfill_tx: txHash.nullable().meta({ description: "the fulfilment sent for this claim, if any" }),
+    fulfilled_by: z.enum(["relayer", "agent"]).nullable().meta({
+      description:
+        "relayer: the service's fulfiller; agent: the agent's own wallet, after FULFILLMENT_GRACE_PERIOD (anyone may fill then)",
+    }),
+  })
+  .meta({ id: "ClaimResult" });
+
+export const redeemRequestResponse = z
+  .object({
+    ...vaultFields,
+    tx_hash: txHash,
+    shares: z.string().meta({ description: "decimal shares moved into the request" }),
+    shares_raw: z.string(),
+    pending_shares_raw: z.string().meta({ description: "all shares pending for this wallet now" }),
+    ready_at: z.number().int().meta({ description: "Unix seconds: from when the service's fulfiller may fill it" }),
+    permissionless_at: z.number().int().meta({ description: "Unix seconds: from when anyone may fill it" }),
+  })
+  .meta({ id: "RedeemRequestResult" });
+
+export const cancelResponse = z
+  .object({
+    ...vaultFields,
+    cancel_tx: txHash,
+    claim_tx: txHash,
+    shares: z.string().meta({ description: "decimal shares returned to the wallet" }),
+    shares_raw: z.string(),
+    shares_balance: z.string().meta({ description: "raw integer: the wallet's shares after the cancelation" }),
+  })
+  .meta({ id: "RedeemCancelResult" });
+
+function vaultPart(result: { agentAddress: string; vault: Withdrawal["vault"]; blockNumber: number }) {
+  return {
+    success: true as const,
+    agent_address: result.agentAddress,
+    vault_id: result.vault.id,
+    vault: result.vault.name,
+    vault_address: result.vault.address,
+    status: "confirmed" as const,
+    block_number: result.blockNumber,
+  };
+}
+
+function exitBody(result: Withdrawal): z.input<typeof withdrawResponse> {
+  return {
+    ...vaultPart(result),
+    tx_hash: result.txHash,
+    amount_usdc: usdcNumber(result.assets),
+    amount_raw: result.assets.toString(),
+    shares: formatDecimal(result.shares, result.shareDecimals),
+    shares_raw: result.shares.toString(),
+    shares_balance: result.sharesBalance.toString(),
+  };
+}
+
+function claimBody(result: Claim): z.input<typeof claimResponse> {
+  return {
+    ...exitBody(result),
+    fulfill_tx: result.fulfillment?.txHash ?? null,
+    fulfilled_by: result.fulfillment?.by ?? null,
+  };
+}
+
+function requestBody(result: RedeemRequest): z.input<typeof redeemRequestResponse> {
+  return {
+    ...vaultPart(result),
+    tx_hash: result.txHash,
+    shares: formatDecimal(result.shares, result.shareDecimals),
+    shares_raw: result.shares.toString(),
+    pending_shares_raw: result.pendingShares.toString(),
+    ready_at: result.readyAt,
+    permissionless_at: result.permissionlessAt,
+  };
+}
+
+function cancelBody(result: Cancelation): z.input<typeof cancelResponse> {
+  return {
+    ...vaultPart(result),
+    cancel_tx: result.cancelTx,
+    claim_tx: result.claimTx,
+    shares: formatDecimal(result.shares, result.shareDecimals),
+    shares_raw: result.shares.toString(),
+    shares_balance: result.sharesBalance.toString(),
+  };
+}
+
+export function withdrawalRoutes({ useCases }: RouteContext): RouteDefinition[] {
+  const { withdrawals, idempotency } = useCases;
+  const common = {
+    tag: "vaults",
+    auth: AGENT,
+    rateLimit: "write" as const,
+    headers: idempotencyHeaders,
+    noStore: true,
+    errors: ONCHAIN_WRITE,
+  };
+  return [
+    defineRoute({
+      ...common,
+      method: "post",
+      path: "/api/v1/agent/vault/withdraw",
+      summary: "Withdraw USDC or redeem shares from a synchronous vault (conservative, moderate, configurable)",
+      description:
+        "One transaction from the agent's server wallet (owner and receiver). Asynchronous vaults answer 400: use redeem-request, then claim.",
+      body: withdrawBody,
+      responses: { 200: { description: "mined", schema: withdrawResponse } },
+      handler: async ({ body, headers, ctx }) => {
+        const agent = authenticatedAgent(ctx);
+        const key = headers[IDEMPOTENCY_HEADER];
+        const exit = body.amount_usdc !== undefined ? { amountMicroUsdc: body.amount_usdc } : { shares: body.shares! };
+        return idempotency.run(agent.agentId, "vault.withdraw", key, body, async () =>
+          exitBody(await withdrawals.withdraw(agent, body.vault_id, exit, key)),
+        );
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: "post",
+      path: "/api/v1/agent/vault/redeem-request",
+      summary: "Request a redemption from an asynchronous vault (ERC-7540 requestRedeem)",
+      description:
+        "Moves shares into the wallet's pending request; the service's fulfiller may fill it from ready_at, anyone from permissionless_at. Then POST /api/v1/agent/vault/claim.",
+      body: redeemRequestBody,
+      responses: { 200: { description: "mined", schema: redeemRequestResponse } },
+      handler: async ({ body, headers, ctx }) => {
+        const agent = authenticatedAgent(ctx);
+        const key = headers[IDEMPOTENCY_HEADER];
+        return idempotency.run(agent.agentId, "vault.redeem_request", key, body, async () =>
+          requestBody(await withdrawals.requestRedeem(agent, body.vault_id, body.shares, key)),
+        );
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: "post",
+      path: "/api/v1/agent/vault/claim",
+      summary: "Claim a redemption from an asynchronous vault: fill the ready request, then redeem to the wallet",
+      description:
+        "409 with Retry-After while the pending request is not ready yet, or when there is nothing to claim.",
+      body: vaultActionBody,
+      responses: { 200: { description: "mined", schema: claimResponse } },
+      handler: async ({ body, headers, ctx }) => {
+        const agent = authenticatedAgent(ctx);
+        const key = headers[IDEMPOTENCY_HEADER];
+        return idempotency.run(agent.agentId, "vault.claim", key, body, async () =>
+          claimBody(await withdrawals.claim(agent, body.vault_id, key)),
+        );
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: "post",
+      path: "/api/v1/agent/vault/redeem-cancel",
+      summary: "Cancel the pending redemption request and take its shares back (ERC-7887)",
+      body: vaultActionBody,
+      responses: { 200: { description: "both transactions mined", schema: cancelResponse } },
+      handler: async ({ body, headers, ctx }) => {
+        const agent = authenticatedAgent(ctx);
+        const key = headers[IDEMPOTENCY_HEADER];
+        return idempotency.run(agent.agentId, "vault.redeem_cancel", key, body, async () =>
+          cancelBody(await withdrawals.cancel(agent, body.vault_id, key)),
+        );
+      },
+    }),
+  ];
+}

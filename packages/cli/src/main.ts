@@ -1,0 +1,304 @@
+import { parseArgs } from "node:util";
+import { Wallet } from "ethers";
+import { NapApiError, NapClient, NapNetworkError } from "../../sdk/src";
+import { assertWritable, defaultCredentialsFile, readCredentials, writeCredentials } from "./credentials";
+import { Output } from "./output";
+
+/**
+ * `nap`: the NAP agent CLI, built on the SDK. Human output by default (with progress on stderr while transactions
+ * are mined), `--json` prints the API's answer as JSON for programs. Exit code 0 on success, 1 on an API error
+ * (its message on stderr, or `{ "error", "status" }` with --json), 2 on a usage error.
+ */
+
+const USAGE = `nap: the NAP agent CLI
+
+Usage: nap <command> [arguments] [--json] [--api URL] [--credentials FILE]
+
+  register --name NAME [--type TYPE] [--owner-key 0xKEY] [--force]
+                                     register an agent (a new owner wallet unless --owner-key); the API key is
+                                     saved to the credentials file (mode 0600) and never printed
+  status                             the agent's wallet: ETH, USDC, NAP, vault positions
+  faucet                             test ETH and USDC to the agent's wallet (once a day)
+  vaults                             the vaults, their assets and APY
+  deposit VAULT AMOUNT_USDC          deposit USDC into a vault
+  withdraw VAULT (AMOUNT_USDC | --shares RAW | --all)
+                                     withdraw from a synchronous vault (conservative, moderate, configurable)
+  redeem-request VAULT (--shares RAW | --all)
+                                     ask to redeem from an asynchronous vault (aggressive, inverse, hedged)
+  claim VAULT                        claim a redemption once it is ready
+  cancel VAULT                       cancel a pending redemption and take the shares back
+  strategy submit --name NAME --description TEXT [--dna HEX]
+  strategy list                      the agent's strategies
+  proposals                          governance proposals
+  vote PROPOSAL_ID (for|against|abstain) [--reason TEXT]
+  tx HASH                            status of a transaction the service sent for the agent
+
+Options: --api URL (default $NAP_API_URL or http://127.0.0.1:3000), --credentials FILE (default $NAP_CREDENTIALS
+or ~/.nap/credentials.json), --idempotency-key KEY (value-moving commands), --json.`;
+
+const OPTIONS = {
+  json: { type: "boolean" },
+  api: { type: "string" },
+  credentials: { type: "string" },
+  "idempotency-key": { type: "string" },
+  name: { type: "string" },
+  type: { type: "string" },
+  description: { type: "string" },
+  dna: { type: "string" },
+  "owner-key": { type: "string" },
+  force: { type: "boolean" },
+  shares: { type: "string" },
+  all: { type: "boolean" },
+  reason: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+class UsageError extends Error {}
+
+const SUPPORT = { against: 0, for: 1, abstain: 2 } as const;
+
+export async function main(argv: string[], out = new Output(argv.includes("--json"))): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    out.error(`${(error as Error).message}\n\n${USAGE}`, 0);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (!command || values.help) {
+    out.info(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  const credentialsFile = values.credentials ?? defaultCredentialsFile();
+  const apiUrl = values.api ?? process.env.NAP_API_URL;
+  const write = { idempotencyKey: values["idempotency-key"] };
+  const need = (value: string | undefined, what: string): string => {
+    if (value === undefined || value === "") throw new UsageError(`${command}: ${what} is required`);
+    return value;
+  };
+  const amount = (value: string | undefined): number => {
+    const number = Number(need(value, "AMOUNT_USDC"));
+    if (!Number.isFinite(number)) throw new UsageError(`${command}: AMOUNT_USDC must be a number`);
+    return number;
+  };
+  const sharesOf = (): string => {
+    if (values.all) return "all";
+    return need(values.shares, "--shares RAW or --all");
+  };
+  /** A client with the saved key (every command but register). */
+  const agent = (): NapClient => {
+    const saved = readCredentials(credentialsFile);
+    return new NapClient({ baseUrl: apiUrl ?? saved.api_url, apiKey: saved.api_key });
+  };
+
+  try {
+    switch (command) {
+      case "register": {
+        const baseUrl = apiUrl ?? "http://127.0.0.1:3000";
+        assertWritable(credentialsFile, values.force ?? false);
+        const owner = values["owner-key"] ? new Wallet(values["owner-key"]) : Wallet.createRandom();
+        const nap = new NapClient({ baseUrl });
+        const registered = await out.progress("registering", false, () =>
+          nap.register({
+            signer: owner,
+            agentName: need(values.name, "--name"),
+            ...(values.type ? { agentType: values.type as never } : {}),
+            ...(values.description ? { description: values.description } : {}),
+          }),
+        );
+        writeCredentials(
+          credentialsFile,
+          {
+            api_url: baseUrl,
+            agent_id: registered.agent_id,
+            agent_name: registered.agent_name,
+            api_key: registered.api_key,
+            api_key_prefix: registered.api_key_prefix,
+            owner_address: owner.address,
+            ...(values["owner-key"] ? {} : { owner_private_key: owner.privateKey }),
+          },
+          values.force ?? false,
+        );
+        // The key itself is in the file only: the answer is shown without it.
+        const { api_key: _secret, ...shown } = registered;
+        void _secret;
+        out.result({ ...shown, owner_address: owner.address, credentials_file: credentialsFile }, [
+          `registered agent "${registered.agent_name}" (${registered.agent_id}), tier ${registered.tier}`,
+          `owner wallet ${owner.address}`,
+          `API key ${registered.api_key_prefix}... saved to ${credentialsFile} (mode 0600); it is not shown again`,
+        ]);
+        return 0;
+      }
+      case "status": {
+        const wallet = await agent().wallet();
+        if (!wallet.configured || !wallet.positions) {
+          out.result(wallet, [wallet.message ?? "server wallets are not configured"]);
+          return 0;
+        }
+        out.result(wallet, [
+          `agent wallet ${wallet.agent_address} on ${wallet.network} (chain ${wallet.chain_id})`,
+          `ETH  ${wallet.eth_balance}${wallet.has_gas ? "" : "  (no gas: run nap faucet)"}`,
+          `USDC ${wallet.usdc_balance}`,
+          `NAP  ${wallet.nap_balance} (voting power ${wallet.voting_power})`,
+          ...(wallet.positions.length === 0
+            ? ["no vault positions"]
+            : wallet.positions.map((p) => `${p.vault_name}: ${p.shares} shares worth ${p.value_usdc} USDC`)),
+        ]);
+        return 0;
+      }
+      case "faucet": {
+        const drip = await out.progress("asking the faucet", true, () => agent().faucet(write));
+        out.result(drip, [
+          `received ${drip.drip_amount_eth} ETH and ${drip.drip_amount_usdc} USDC (tx ${drip.tx_hash}, block ${drip.block_number})`,
+        ]);
+        return 0;
+      }
+      case "vaults": {
+        const list = await agent().vaults();
+        out.result(
+          list,
+          list.vaults.map((v) => `${v.name} (${v.address}): ${v.total_assets} ${v.asset}, APY ${v.apy}%, ${v.status}`),
+        );
+        return 0;
+      }
+      case "deposit": {
+        const [vault, value] = rest;
+        const body = { vault_id: need(vault, "VAULT") as never, amount_usdc: amount(value) };
+        const deposit = await out.progress(`depositing ${body.amount_usdc} USDC into ${vault}`, true, () =>
+          agent().deposit(body, write),
+        );
+        out.result(deposit, [
+          `deposited ${deposit.amount_usdc} USDC into ${deposit.vault}: approve ${deposit.approve_tx}, deposit ${deposit.deposit_tx} (block ${deposit.block_number})`,
+          `shares now: ${deposit.shares_balance} (raw)`,
+        ]);
+        return 0;
+      }
+      case "withdraw": {
+        const [vault, value] = rest;
+        const body =
+          value !== undefined
+            ? { vault_id: need(vault, "VAULT") as never, amount_usdc: amount(value) }
+            : { vault_id: need(vault, "VAULT") as never, shares: sharesOf() };
+        const withdrawal = await out.progress(`withdrawing from ${vault}`, true, () => agent().withdraw(body, write));
+        out.result(withdrawal, [
+          `withdrew ${withdrawal.amount_usdc} USDC from ${withdrawal.vault} for ${withdrawal.shares} shares (tx ${withdrawal.tx_hash}, block ${withdrawal.block_number})`,
+          `shares left: ${withdrawal.shares_balance} (raw)`,
+        ]);
+        return 0;
+      }
+      case "redeem-request": {
+        const [vault] = rest;
+        const body = { vault_id: need(vault, "VAULT") as never, shares: sharesOf() };
+        const request = await out.progress(`requesting a redemption from ${vault}`, true, () =>
+          agent().requestRedeem(body, write),
+        );
+        out.result(request, [
+          `requested ${request.shares} shares of ${request.vault} (tx ${request.tx_hash})`,
+          `claimable from ${new Date(request.ready_at * 1000).toISOString()}: run nap claim ${vault} then`,
+        ]);
+        return 0;
+      }
+      case "claim": {
+        const [vault] = rest;
+        const claim = await out.progress(`claiming from ${vault}`, true, () =>
+          agent().claim({ vault_id: need(vault, "VAULT") as never }, write),
+        );
+        out.result(claim, [
+          `claimed ${claim.amount_usdc} USDC from ${claim.vault} (tx ${claim.tx_hash}` +
+            (claim.fulfill_tx ? `, filled by the ${claim.fulfilled_by} in ${claim.fulfill_tx})` : ")"),
+        ]);
+        return 0;
+      }
+      case "cancel": {
+        const [vault] = rest;
+        const cancel = await out.progress(`canceling the redemption request in ${vault}`, true, () =>
+          agent().cancelRedeem({ vault_id: need(vault, "VAULT") as never }, write),
+        );
+        out.result(cancel, [`took back ${cancel.shares} shares of ${cancel.vault} (tx ${cancel.claim_tx})`]);
+        return 0;
+      }
+      case "strategy": {
+        const [sub] = rest;
+        if (sub === "list") {
+          const list = await agent().strategies();
+          out.result(
+            list,
+            list.strategies.length === 0
+              ? ["no strategies yet"]
+              : list.strategies.map((s) => `${s.strategy_id}  ${s.status}  ${s.name}`),
+          );
+          return 0;
+        }
+        if (sub !== "submit") throw new UsageError("strategy: submit or list");
+        const body = {
+          name: need(values.name, "--name"),
+          description: need(values.description, "--description"),
+          ...(values.dna ? { dna_string: values.dna } : {}),
+        };
+        const submitted = await out.progress(`submitting strategy "${body.name}"`, true, () =>
+          agent().submitStrategy(body, write),
+        );
+        out.result(submitted, [
+          `submitted "${submitted.strategy_name}": ${submitted.strategy_id}, status ${submitted.strategy_status} (tx ${submitted.tx_hash})`,
+        ]);
+        return 0;
+      }
+      case "proposals": {
+        const list = await agent().proposals();
+        out.result(
+          list,
+          list.proposals.length === 0
+            ? ["no proposals"]
+            : list.proposals.map((p) => `#${p.proposal_id} ${p.state}: ${p.description}`),
+        );
+        return 0;
+      }
+      case "vote": {
+        const [proposal, choice] = rest;
+        const support = SUPPORT[need(choice, "for, against or abstain") as keyof typeof SUPPORT];
+        if (support === undefined) throw new UsageError("vote: the choice is for, against or abstain");
+        const vote = await out.progress(`voting ${choice} on proposal ${proposal}`, true, () =>
+          agent().vote(
+            {
+              proposal_id: need(proposal, "PROPOSAL_ID"),
+              support,
+              ...(values.reason ? { reason: values.reason } : {}),
+            },
+            write,
+          ),
+        );
+        out.result(vote, [
+          `voted ${vote.support_label} on proposal ${vote.proposal_id} with ${vote.weight} NAP (tx ${vote.tx_hash})`,
+        ]);
+        return 0;
+      }
+      case "tx": {
+        const tx = await agent().transaction(need(rest[0], "HASH"));
+        out.result(tx, [
+          `${tx.operation}: ${tx.status}${tx.block_number !== null ? ` in block ${tx.block_number}` : ""}` +
+            (tx.error ? ` (${tx.error})` : ""),
+        ]);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command ${command}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      out.error(`${error.message}\n\n${USAGE}`, 0);
+      return 2;
+    }
+    if (error instanceof NapApiError) {
+      out.error(error.message, error.status, error.retryAfterSeconds);
+      return 1;
+    }
+    if (error instanceof NapNetworkError) {
+      out.error(`${error.message} (is the API running? start it with npm start)`, 0);
+      return 1;
+    }
+    out.error((error as Error).message, 0);
+    return 1;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * What the CLI prints: lines for people on stdout, or the API's answer as JSON (--json); errors on stderr; and,
+ * while a value-moving call waits for its transactions to be mined, a progress line on stderr (redrawn every
+ * second on a terminal, printed once otherwise, never in --json mode).
+ */
+export class Output {
+  constructor(
+    readonly json: boolean,
+    private readonly stdout: NodeJS.WritableStream = process.stdout,
+    private readonly stderr: NodeJS.WriteStream | NodeJS.WritableStream = process.stderr,
+  ) {}
+
+  info(text: string): void {
+    this.stdout.write(`${text}\n`);
+  }
+
+  result(value: unknown, lines: string[]): void {
+    this.stdout.write(this.json ? `${JSON.stringify(value, null, 2)}\n` : `${lines.join("\n")}\n`);
+  }
+
+  error(message: string, status: number, retryAfterSeconds?: number): void {
+    if (this.json) {
+      this.stderr.write(
+        `${JSON.stringify({ error: message, status, ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}) })}\n`,
+      );
+      return;
+    }
+    const retry = retryAfterSeconds !== undefined ? ` (retry in ${retryAfterSeconds} s)` : "";
+    this.stderr.write(`error${status > 0 ? ` ${status}` : ""}: ${message}${retry}\n`);
+  }
+
+  /**
+   * Runs `task`, showing "<what>: waiting for the transactions to be mined" (or "<what>..." when `mined` is false)
+   * with the elapsed seconds.
+   */
+  async progress<T>(what: string, mined: boolean, task: () => Promise<T>): Promise<T> {
+    if (this.json) return task();
+    const tty = (this.stderr as NodeJS.WriteStream).isTTY === true;
+    const started = Date.now();
+    const waiting = mined ? ": waiting for the transactions to be mined" : "";
+    const line = () => `${what}${waiting} (${Math.round((Date.now() - started) / 1000)} s)`;
+    this.stderr.write(tty ? line() : `${what}${mined ? ": sent, waiting for the transactions to be mined" : ""}...\n`);
+    const timer = tty ? setInterval(() => this.stderr.write(`\r${line()}`), 1000) : undefined;
+    try {
+      return await task();
+    } finally {
+      if (timer) {
+        clearInterval(timer);
+        this.stderr.write(`\r${line()}, done\n`);
+      }
+    }
+  }
+}

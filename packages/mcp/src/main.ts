@@ -1,0 +1,20 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { defaultCredentialsFile, readCredentials } from "../../cli/src/credentials";
+import { NapClient } from "../../sdk/src";
+import { createNapMcpServer } from "./server";
+
+/**
+ * `nap-mcp`: the MCP server over stdio. The agent is the one of NAP_API_KEY (with NAP_API_URL), or else of the
+ * credentials file `nap register` wrote (NAP_CREDENTIALS, default ~/.nap/credentials.json).
+ */
+export async function main(): Promise<void> {
+  let apiKey = process.env.NAP_API_KEY;
+  let baseUrl = process.env.NAP_API_URL;
+  if (!apiKey) {
+    const saved = readCredentials(defaultCredentialsFile());
+    apiKey = saved.api_key;
+    baseUrl ??= saved.api_url;
+  }
+  const server = createNapMcpServer(new NapClient({ baseUrl: baseUrl ?? "http://127.0.0.1:3000", apiKey }));
+  await server.connect(new StdioServerTransport());
+}

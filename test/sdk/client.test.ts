@@ -1,0 +1,169 @@
+import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import { Wallet } from "ethers";
+import { openApiTypes, OPENAPI_TYPES_FILE } from "../../packages/sdk/scripts/openapiTypes";
+import {
+  NapApiError,
+  NapClient,
+  NapConflictError,
+  NapNetworkError,
+  NapRateLimitError,
+  NapUnavailableError,
+  NapValidationError,
+  type ViemLikeAccount,
+} from "../../packages/sdk/src";
+import { startTestApp, type TestApp } from "../api/helpers/app";
+
+/** A fetch that answers from a script and records what it was asked. */
+function scriptedFetch(answers: (Response | Error)[]) {
+  const calls: { url: string; init: RequestInit }[] = [];
+  const fetchImpl = (async (url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    const next = answers.shift();
+    if (!next) throw new Error("no scripted answer left");
+    if (next instanceof Error) throw next;
+    return next;
+  }) as unknown as typeof fetch;
+  return { fetchImpl, calls };
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+
+const header = (init: RequestInit, name: string) => (init.headers as Record<string, string>)[name];
+
+describe("SDK: the TypeScript client (packages/sdk)", function () {
+  it("has generated types equal to what the live API's OpenAPI document gives now (npm run sdk:types)", async function () {
+    this.timeout(60_000);
+    expect(readFileSync(OPENAPI_TYPES_FILE, "utf8")).to.equal(await openApiTypes());
+  });
+
+  it("sends an Idempotency-Key on every value-moving call, and keeps it across the retries of that call", async function () {
+    const { fetchImpl, calls } = scriptedFetch([
+      json(503, { error: "the chain is unreachable; try again later" }, { "retry-after": "0" }),
+      json(200, { success: true }),
+      json(200, { success: true }),
+    ]);
+    const retries: string[] = [];
+    const client = new NapClient({
+      baseUrl: "http://api.test/",
+      apiKey: "nap-key",
+      fetch: fetchImpl,
+      onRetry: ({ reason }) => retries.push(reason),
+    });
+    await client.deposit({ vault_id: "moderate", amount_usdc: 5 });
+    expect(calls).to.have.length(2);
+    expect(calls[0].url).to.equal("http://api.test/api/v1/agent/vault/deposit");
+    const key = header(calls[0].init, "Idempotency-Key");
+    expect(key).to.match(/^[0-9a-f-]{36}$/);
+    expect(header(calls[1].init, "Idempotency-Key")).to.equal(key);
+    expect(header(calls[0].init, "X-API-Key")).to.equal("nap-key");
+    expect(retries).to.deep.equal(["the chain is unreachable; try again later"]);
+    await client.withdraw({ vault_id: "moderate", shares: "all" }, { idempotencyKey: "mine-1" });
+    expect(header(calls[2].init, "Idempotency-Key")).to.equal("mine-1");
+    expect(JSON.parse(calls[2].init.body as string)).to.deep.equal({ vault_id: "moderate", shares: "all" });
+  });
+
+  it("waits the Retry-After the API asks for (seconds or an HTTP date), at most maxRetries times", async function () {
+    const { fetchImpl, calls } = scriptedFetch([
+      json(429, { error: "rate limit exceeded" }, { "retry-after": "1" }),
+      json(429, { error: "rate limit exceeded" }, { "retry-after": new Date(Date.now() - 1000).toUTCString() }),
+      json(429, { error: "rate limit exceeded" }, { "retry-after": "0" }),
+    ]);
+    const waits: number[] = [];
+    const client = new NapClient({
+      baseUrl: "http://api.test",
+      maxRetries: 2,
+      fetch: fetchImpl,
+      onRetry: ({ waitMs }) => waits.push(waitMs),
+    });
+    const error = await client.vaults().catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(NapRateLimitError);
+    expect(waits).to.deep.equal([1000, 0]);
+    expect(calls).to.have.length(3);
+    expect((error as NapRateLimitError).retryAfterSeconds).to.equal(0);
+  });
+
+  it("throws a cooldown longer than maxRetryWaitSeconds at once, with its Retry-After and body", async function () {
+    const body = { success: false, error: "faucet cooldown: ...", seconds_remaining: 86_000 };
+    const { fetchImpl, calls } = scriptedFetch([json(429, body, { "retry-after": "86000" })]);
+    const client = new NapClient({ baseUrl: "http://api.test", apiKey: "k", fetch: fetchImpl });
+    const error = (await client.faucet().catch((e: unknown) => e)) as NapRateLimitError;
+    expect(error).to.be.instanceOf(NapRateLimitError);
+    expect(error).to.include({ status: 429, retryAfterSeconds: 86_000, message: "faucet cooldown: ..." });
+    expect(error.body).to.deep.equal(body);
+    expect(error.request).to.equal("POST /api/v1/agent/faucet");
+    expect(calls).to.have.length(1);
+  });
+
+  it("maps statuses to typed errors carrying the API's message", async function () {
+    const cases: [number, new (...args: never[]) => NapApiError][] = [
+      [400, NapValidationError],
+      [409, NapConflictError],
+      [502, NapUnavailableError],
+      [500, NapApiError],
+    ];
+    for (const [status, type] of cases) {
+      const { fetchImpl } = scriptedFetch([json(status, { error: `message ${status}` })]);
+      const client = new NapClient({ baseUrl: "http://api.test", apiKey: "k", fetch: fetchImpl });
+      const error = (await client.wallet().catch((e: unknown) => e)) as NapApiError;
+      expect(error, String(status)).to.be.instanceOf(type);
+      expect(error.message).to.equal(`message ${status}`);
+      expect(error.status).to.equal(status);
+    }
+  });
+
+  it("resends after no answer only when it is safe: reads and keyed writes, never a registration", async function () {
+    const refused = new TypeError("fetch failed");
+    const read = scriptedFetch([refused, json(200, { vaults: [], total: 0 })]);
+    const client = new NapClient({ baseUrl: "http://api.test", fetch: read.fetchImpl, networkRetryDelayMs: 0 });
+    expect(await client.vaults()).to.deep.equal({ vaults: [], total: 0 });
+    expect(read.calls).to.have.length(2);
+
+    const register = scriptedFetch([json(200, { nonce: "ab".repeat(16), message: "sign me" }), refused]);
+    const unkeyed = new NapClient({ baseUrl: "http://api.test", fetch: register.fetchImpl, networkRetryDelayMs: 0 });
+    const error = await unkeyed
+      .register({ signer: Wallet.createRandom(), agentName: "agent" })
+      .catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(NapNetworkError);
+    expect(register.calls).to.have.length(2);
+  });
+
+  describe("against the API", function () {
+    let app: TestApp;
+    before(async function () {
+      app = await startTestApp();
+    });
+    after(async function () {
+      await app?.close();
+    });
+
+    it("registers with an ethers Signer and with a viem-shaped account, and sets the key on the client", async function () {
+      const ethersSigner = Wallet.createRandom();
+      const client = new NapClient({ baseUrl: app.url });
+      const registered = await client.register({ signer: ethersSigner, agentName: "ethers agent" });
+      expect(registered).to.include({ success: true, agent_name: "ethers agent", tier: "unverified" });
+      expect(client.apiKey).to.equal(registered.api_key);
+      expect(await client.lookup(ethersSigner.address)).to.include({ registered: true, agent_name: "ethers agent" });
+
+      const key = Wallet.createRandom();
+      const account: ViemLikeAccount = {
+        address: key.address,
+        signMessage: ({ message }) => key.signMessage(message),
+      };
+      const viemClient = new NapClient({ baseUrl: app.url });
+      const second = await viemClient.register({ signer: account, agentName: "viem agent", agentType: "research" });
+      expect(second.agent_name).to.equal("viem agent");
+      const again = await viemClient.register({ signer: account, agentName: "twice" }).catch((e: unknown) => e);
+      expect(again).to.be.instanceOf(NapConflictError);
+      expect((again as NapConflictError).status).to.equal(409);
+    });
+
+    it("surfaces the API's validation message naming the field", async function () {
+      const client = new NapClient({ baseUrl: app.url });
+      const error = (await client.nonce("0x1234").catch((e: unknown) => e)) as NapValidationError;
+      expect(error).to.be.instanceOf(NapValidationError);
+      expect(error.message).to.equal("wallet: must be a 0x-prefixed 42-character hex address");
+    });
+  });
+});
