@@ -2,7 +2,12 @@ import Koa from "koa";
 import type { ChainAccess } from "./chain";
 import type { Config } from "./config";
 import { accessLog, responseHeaders } from "./doors/middleware";
+import { dataApi, type DataAccess } from "./doors/data";
+import { indexerStatus } from "./doors/data/routes";
 import { liveApi } from "./doors/live";
+import { Indexer } from "./indexer/indexer";
+import { DataQueries } from "./readmodel/queries";
+import type { ReadModelStore } from "./readmodel/store";
 import type { RateLimitBackend, RateLimiters } from "./doors/live/rateLimit";
 import type { RouteDefinition } from "./doors/live/route";
 import type { Logger } from "./logger";
@@ -17,8 +22,10 @@ import { createUseCases, type UseCaseDeps, type UseCases, type UseCaseStores } f
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  stores: UseCaseStores;
+  stores: UseCaseStores & { readonly readModel: ReadModelStore };
   chain: ChainAccess;
+  /** The data API's access layer (keys, tiers, limits), mounted in front of its routes. */
+  dataAccess?: DataAccess;
   /** Default: one Map shared by every limiter of this app. Pass a Redis client to share limits between instances. */
   rateLimitBackend?: RateLimitBackend;
   clock?: () => Date;
@@ -34,6 +41,10 @@ export interface NapApp extends Koa {
   routeDefinitions: RouteDefinition[];
   useCases: UseCases;
   rateLimiters: RateLimiters;
+  /** The data API's query layer (REST /v1 today, GraphQL later). */
+  queries: DataQueries;
+  /** This instance's indexer (not started: the server starts it), or null when INDEXER_ENABLED is off. */
+  indexer: Indexer | null;
   /** Stops timers, leases and worker threads (the server calls it on shutdown). */
   closeResources(): Promise<void>;
   /** Resolves when no handler is running, or after `timeoutMs`. */
@@ -61,6 +72,42 @@ export function createApp(deps: AppDeps): NapApp {
     extraRoutes: deps.extraRoutes,
   });
 
+  const queries = new DataQueries(deps.stores.readModel);
+  const indexer = config.indexer.enabled
+    ? new Indexer({
+        chain: deps.chain,
+        store: deps.stores.readModel,
+        logger,
+        clock: deps.clock,
+        settings: {
+          finalityDepth: config.indexer.finalityDepth ?? defaultFinalityDepth(deps.chain.chainId),
+          batchBlocks: config.indexer.batchBlocks,
+          pollMs: config.indexer.pollMs,
+          reorgWindow: config.indexer.reorgWindow,
+          leaseTtlMs: config.indexer.leaseTtlMs,
+        },
+      })
+    : null;
+  useCases.health.watchIndexer(async () => {
+    const status = await indexerStatus(queries, deps.chain, indexer);
+    return {
+      role: status.role,
+      indexedBlock: status.indexedBlock,
+      headBlock: status.headBlock,
+      lagBlocks: status.lagBlocks,
+      halt: status.halt?.reason ?? null,
+    };
+  });
+  const data = dataApi({
+    queries,
+    chain: deps.chain,
+    indexer,
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    publicUrl: config.publicUrl,
+    access: deps.dataAccess,
+  });
+
   const app = new Koa() as NapApp;
   // Client IPs: X-Forwarded-For is believed only for the configured number of trusted proxy hops.
   app.proxy = config.trustedProxyCount > 0;
@@ -82,11 +129,14 @@ export function createApp(deps: AppDeps): NapApp {
   });
   app.use(responseHeaders());
   app.use(accessLog(logger));
+  app.use(data.middleware);
   for (const middleware of live.middleware) app.use(middleware);
 
   app.routeDefinitions = live.routes;
   app.useCases = useCases;
   app.rateLimiters = live.rateLimiters;
+  app.queries = queries;
+  app.indexer = indexer;
   app.drain = (timeoutMs) =>
     running === 0
       ? Promise.resolve()
@@ -95,8 +145,16 @@ export function createApp(deps: AppDeps): NapApp {
           setTimeout(resolve, timeoutMs).unref();
         });
   app.closeResources = async () => {
+    await indexer?.stop();
     live.rateLimiters.close();
     await useCases.close();
   };
   return app;
+}
+
+/** Blocks below the head the indexer stays by default: none on a local chain, DEFAULT_FINALITY_DEPTH elsewhere. */
+export const DEFAULT_FINALITY_DEPTH = 10;
+
+export function defaultFinalityDepth(chainId: number): number {
+  return chainId === 31337 || chainId === 1337 ? 0 : DEFAULT_FINALITY_DEPTH;
 }

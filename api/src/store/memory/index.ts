@@ -4,6 +4,7 @@ import { MemoryAgentStore } from "./agents";
 import { MemoryCounterStore } from "./counters";
 import { MemoryIdempotencyStore } from "./idempotency";
 import { MemoryNonceStore } from "./nonces";
+import { MemoryReadModelStore } from "./readModel";
 import { MemoryTxJournal } from "./txJournal";
 
 /**
@@ -19,6 +20,7 @@ export class MemoryStore implements Stores {
   readonly counters = new MemoryCounterStore();
   readonly journal = new MemoryTxJournal();
   readonly idempotency = new MemoryIdempotencyStore();
+  readonly readModel = new MemoryReadModelStore();
 
   async init(): Promise<void> {}
 

@@ -11,6 +11,7 @@ import {
 import { MongoCounterStore, type SequenceClaimDocument } from "./counters";
 import { MongoIdempotencyStore } from "./idempotency";
 import { MongoNonceStore, type NonceClaimDocument, type NonceDocument } from "./nonces";
+import { MongoReadModelStore } from "./readModel";
 import { MongoTxJournal } from "./txJournal";
 
 /**
@@ -40,6 +41,7 @@ export class MongoStore implements Stores {
   readonly counters: MongoCounterStore;
   readonly journal: MongoTxJournal;
   readonly idempotency: MongoIdempotencyStore;
+  readonly readModel: MongoReadModelStore;
 
   constructor(
     readonly client: MongoClient,
@@ -59,6 +61,7 @@ export class MongoStore implements Stores {
     this.counters = new MongoCounterStore(db.collection<SequenceClaimDocument>("sequence_claims"));
     this.journal = new MongoTxJournal(db);
     this.idempotency = new MongoIdempotencyStore(db);
+    this.readModel = new MongoReadModelStore(db);
   }
 
   async init(): Promise<void> {
@@ -67,6 +70,7 @@ export class MongoStore implements Stores {
     await this.counters.init();
     await this.journal.init();
     await this.idempotency.init();
+    await this.readModel.init();
   }
 
   async health(): Promise<StoreHealth> {
