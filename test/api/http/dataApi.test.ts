@@ -8,7 +8,7 @@ import { MAX_TRANSACTIONS_LIMIT } from "../../../api/src/readmodel/queries";
 import { request, startTestApp, type TestApp } from "../helpers/app";
 import { deployTestSystem } from "../helpers/system";
 import { indexUntilCaughtUp } from "../indexer/helpers";
-import { deposit, fund, lensAt, scriptedActivity, users } from "../indexer/activity";
+import { deposit, fund, lensAt, scriptedActivity, strategyActivity, users } from "../indexer/activity";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -19,11 +19,13 @@ describe("data API REST /v1 through HTTP", function () {
   let store: MemoryStore;
   let api: TestApp;
   let holders: string[];
+  let strategyId: string;
 
   before(async function () {
     deployment = await deployTestSystem();
     store = createMemoryStore();
     api = await startTestApp({ store, deployment });
+    strategyId = await strategyActivity(deployment);
     holders = await scriptedActivity(deployment);
     // Days pass with deposits, so that the daily samples and the APY windows have history.
     const { alice } = await users();
@@ -208,11 +210,30 @@ describe("data API REST /v1 through HTTP", function () {
   it("GET /v1/strategies and /v1/strategies/:id/performance", async function () {
     const { status, body } = await get("/v1/strategies");
     expect(status).to.equal(200);
-    expect(body.strategies).to.be.an("array");
-    for (const s of body.strategies) {
-      expect(s.status).to.be.oneOf(["EVOLUTION", "SHADOW", "LIVE"]);
-      for (const field of ["allocation", "apy", "sharpeRatio", "maxDrawdown"]) expect(s[field]).to.be.a("number");
-    }
+    expect(body.strategies).to.have.length(1);
+    const [strategy] = body.strategies;
+    expect(strategy).to.include({
+      id: strategyId,
+      name: "Mean reversion",
+      owner: holders[0],
+      status: "EVOLUTION",
+      stage: "guardian_review",
+      riskScore: 3,
+    });
+    const vaults = (await get("/v1/vaults")).body;
+    const moderate = vaults.vaults.find((v: any) => v.address === deployment.vaults.moderate!.address);
+    const aggressive = vaults.vaults.find((v: any) => v.address === deployment.vaults.aggressive!.address);
+    const allocated = (BigInt(moderate.tvl) * 5000n) / 10_000n + (BigInt(aggressive.tvl) * 2500n) / 10_000n;
+    expect(strategy.allocation).to.be.closeTo((Number(allocated) / Number(vaults.totalTvl)) * 100, 1e-9);
+    for (const field of ["apy", "sharpeRatio", "maxDrawdown"]) expect(strategy[field]).to.be.a("number");
+    const detail = (await get(`/v1/vaults/${deployment.vaults.moderate!.address}`)).body;
+    expect(detail.strategies).to.deep.equal([
+      { id: strategyId, name: "Mean reversion", allocation: 50, apy: strategy.apy },
+    ]);
+    const performance = await get(`/v1/strategies/${strategyId}/performance`);
+    expect(performance.status).to.equal(200);
+    expect(performance.body.transitions.map((t: any) => [t.from, t.to])).to.deep.equal([["shadow", "guardian_review"]]);
+    expect(performance.body.vaults.map((v: any) => v.targetBps).sort()).to.deep.equal([2500, 5000]);
     await expectError("/v1/strategies/abc/performance", 400, "INVALID_STRATEGY_ID");
     await expectError(`/v1/strategies/0x${"0".repeat(64)}/performance`, 404, "STRATEGY_NOT_FOUND");
   });
@@ -225,6 +246,7 @@ describe("data API REST /v1 through HTTP", function () {
     expect(body.vaultCount).to.equal(6);
     expect(body.userCount).to.equal(2);
     expect(body.depositVolume).to.equal((6n * 1_500n * 1_000_000n + 200n * 1_000_000n + 30n * 1_000_000n).toString());
+    expect([body.strategyCount, body.liveStrategyCount]).to.deep.equal([1, 0]);
     expect(body.indexedBlock).to.equal((await store.readModel.cursor())!.height);
   });
 

@@ -3,7 +3,12 @@ import type { Signer } from "ethers";
 import { time } from "@nomicfoundation/hardhat-network-helpers";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { VAULT_IDS, type VaultId } from "../../../api/src/domain/model";
-import { NapVault__factory, TestUSDC__factory, VaultLens__factory } from "../../../typechain-types";
+import {
+  NapVault__factory,
+  StrategyRegistryV3__factory,
+  TestUSDC__factory,
+  VaultLens__factory,
+} from "../../../typechain-types";
 
 /**
  * Scripted vault activity on the in-process Hardhat chain, across all six vaults: deposits by two users, a share
@@ -98,6 +103,36 @@ export async function scriptedActivity(deployment: Deployment): Promise<string[]
   await time.increase(3600);
   await deposit(deployment, "conservative", bob, 200n * USDC);
   return [a, b];
+}
+
+/**
+ * Alice submits a strategy, the relayer (screener) passes it to guardian review, and the timelock (the vaults'
+ * manager, impersonated) allocates half of the moderate vault and a quarter of the aggressive one to it.
+ */
+export async function strategyActivity(deployment: Deployment): Promise<string> {
+  const { alice } = await users();
+  const registryAddress = deployment.contracts.StrategyRegistryV3!.address;
+  const registry = StrategyRegistryV3__factory.connect(registryAddress, alice);
+  const params = {
+    maxPositionSizePercent: 10n,
+    maxLeverage: 200n,
+    stopLossPercent: 500n,
+    slippageToleranceBps: 100n,
+    correlationThreshold: 70n,
+    velocityLimit: 5000n,
+    flashLoansEnabled: false,
+  };
+  const dna = ethers.id("indexer test strategy");
+  const id = await registry.submit.staticCall("Mean reversion", "Buys dips, sells rips.", dna, params);
+  await (await registry.submit("Mean reversion", "Buys dips, sells rips.", dna, params)).wait();
+  await (await registry.connect(await relayer(deployment)).passScreening(id)).wait();
+  const timelock = deployment.contracts.TimelockController!.address;
+  await network.provider.request({ method: "hardhat_impersonateAccount", params: [timelock] });
+  await network.provider.request({ method: "hardhat_setBalance", params: [timelock, "0x56BC75E2D63100000"] });
+  const manager = await ethers.getSigner(timelock);
+  await (await vaultAt(deployment, "moderate", manager).setAllocations([{ strategyId: id, targetBps: 5000 }])).wait();
+  await (await vaultAt(deployment, "aggressive", manager).setAllocations([{ strategyId: id, targetBps: 2500 }])).wait();
+  return id;
 }
 
 export function lensAt(deployment: Deployment) {
