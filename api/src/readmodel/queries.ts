@@ -77,6 +77,8 @@ export interface VaultView {
 
 export interface VaultList {
   vaults: VaultView[];
+  /** Each vault by lowercase address and by deployment id. */
+  byKey: ReadonlyMap<string, VaultView>;
   totalTvl: bigint;
   totalTvlUsd: number;
   indexedBlock: number | null;
@@ -232,8 +234,11 @@ export class DataQueries {
       for (const record of records) vaults.push(await this.#vaultView(record, strategies));
       await this.#fillStrategyApys(vaults, cache);
       const totalTvl = vaults.reduce((sum, v) => sum + v.tvl, 0n);
+      const byKey = new Map<string, VaultView>();
+      for (const vault of vaults) byKey.set(vault.address.toLowerCase(), vault).set(vault.id, vault);
       return {
         vaults,
+        byKey,
         totalTvl,
         totalTvlUsd: vaults.reduce((sum, v) => sum + v.tvlUsd, 0),
         indexedBlock: cache.height,
@@ -243,9 +248,8 @@ export class DataQueries {
 
   /** One vault by address (any case) or deployment id; null when the read model has no such vault. */
   async vault(key: string): Promise<VaultView | null> {
-    const wanted = key.toLowerCase();
-    const { vaults } = await this.vaults();
-    return vaults.find((v) => v.address.toLowerCase() === wanted || v.id === wanted) ?? null;
+    const { byKey } = await this.vaults();
+    return byKey.get(key.toLowerCase()) ?? null;
   }
 
   /**

@@ -274,10 +274,15 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
       response: schemas.vaultDetail,
       errors: ["INVALID_ADDRESS", "VAULT_NOT_FOUND", "INVALID_MIN_BLOCK", "UNKNOWN_PARAMETER"],
       async handler(ctx) {
-        const address = requireAddress(ctx.params.address);
+        const given: string = ctx.params.address;
         if (ctx.querystring !== "") rejectUnknown(ctx, ["minBlock"]);
         await consistent(ctx);
-        return detailBody.respond(ctx, await vaultOr404(address));
+        // A known vault named by its checksummed or lowercase address needs no checksum computation (the hot path).
+        const known = await queries.vault(given);
+        if (known && (given === known.address || given === known.address.toLowerCase())) {
+          return detailBody.respond(ctx, known);
+        }
+        return detailBody.respond(ctx, await vaultOr404(requireAddress(given)));
       },
     },
     {
