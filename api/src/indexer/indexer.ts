@@ -252,7 +252,7 @@ export class Indexer {
     }
     this.#logger.warn({ from: cursor.height, to: ancestor.height }, "reorg: rewinding the read model");
     // The log's "removed" entries first: a crash before the delete repeats both, and the log keeps one of each.
-    const doomed = (await this.#store.events({})).filter((event) => event.block > ancestor.height).reverse();
+    const doomed = (await this.#store.events({ aboveBlock: ancestor.height })).reverse();
     await this.#store.appendEventLog(doomed.map((event) => ({ action: "removed" as const, event })));
     await this.#store.deleteEventsAbove(ancestor.height);
     await this.#store.deleteSnapshotsAbove(ancestor.height);

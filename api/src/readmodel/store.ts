@@ -27,6 +27,8 @@ export interface EventQuery {
   names?: readonly string[];
   /** Only events of these contracts (deployment names, e.g. "StrategyRegistryV3"). */
   contracts?: readonly string[];
+  /** Only events of blocks above this height. */
+  aboveBlock?: number;
 }
 
 export interface ReadModelReader {

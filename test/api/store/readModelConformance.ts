@@ -65,6 +65,7 @@ export function readModelConformance(name: string, harness: ReadModelHarness): v
       expect(await store.events({ names: ["Transfer"] })).to.deep.equal([earlier]);
       expect(await store.events({ addresses: [VAULT], contracts: ["NapVault:moderate"] })).to.have.length(2);
       expect(await store.events({ contracts: ["StrategyRegistryV3"] })).to.deep.equal([]);
+      expect(await store.events({ aboveBlock: 4 })).to.deep.equal([later]);
     });
 
     it("deletes the events above a height and returns them (a reorg's rewind)", async function () {

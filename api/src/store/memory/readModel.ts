@@ -40,6 +40,7 @@ export class MemoryReadModelStore implements ReadModelStore {
     return [...this.#events.values()]
       .filter(
         (event) =>
+          (query.aboveBlock === undefined || event.block > query.aboveBlock) &&
           (!query.user || event.users.includes(query.user)) &&
           (!addresses || addresses.has(event.address)) &&
           (!names || names.has(event.name)) &&

@@ -94,6 +94,7 @@ export class MongoReadModelStore implements ReadModelStore {
     if (query.addresses) filter.address = { $in: [...query.addresses] };
     if (query.names) filter.name = { $in: [...query.names] };
     if (query.contracts) filter.contract = { $in: [...query.contracts] };
+    if (query.aboveBlock !== undefined) filter.block = { $gt: query.aboveBlock };
     const docs = await this.#events.find(filter).sort({ block: 1, logIndex: 1 }).toArray();
     return docs.map(toEvent);
   }
