@@ -3,7 +3,13 @@ import type { ChainAccess } from "./chain";
 import type { Config } from "./config";
 import cors from "@koa/cors";
 import { accessLog, responseHeaders } from "./doors/middleware";
+import { dataApi, type DataAccess } from "./doors/data";
+import { createDataAccess, type DataAccessStores } from "./doors/data/access";
+import { indexerStatus } from "./doors/data/routes";
 import { liveApi } from "./doors/live";
+import { Indexer } from "./indexer/indexer";
+import { DataQueries } from "./readmodel/queries";
+import type { ReadModelStore } from "./readmodel/store";
 import type { RateLimitBackend, RateLimiters } from "./doors/live/rateLimit";
 import type { RouteDefinition } from "./doors/live/route";
 import type { Logger } from "./logger";
@@ -18,8 +24,11 @@ import { createUseCases, type UseCaseDeps, type UseCases, type UseCaseStores } f
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  stores: UseCaseStores;
+  stores: UseCaseStores & DataAccessStores & { readonly readModel: ReadModelStore };
   chain: ChainAccess;
+  /** The data API's access layer (keys, tiers, limits). Default: built here over the stores, limits shared through
+   *  Redis when the rate-limit backend is Redis. */
+  dataAccess?: DataAccess;
   /** Default: one Map shared by every limiter of this app. Pass a Redis client to share limits between instances. */
   rateLimitBackend?: RateLimitBackend;
   clock?: () => Date;
@@ -35,6 +44,10 @@ export interface NapApp extends Koa {
   routeDefinitions: RouteDefinition[];
   useCases: UseCases;
   rateLimiters: RateLimiters;
+  /** The data API's query layer (REST /v1 today, GraphQL later). */
+  queries: DataQueries;
+  /** This instance's indexer (not started: the server starts it), or null when INDEXER_ENABLED is off. */
+  indexer: Indexer | null;
   /** Stops timers, leases and worker threads (the server calls it on shutdown). */
   closeResources(): Promise<void>;
   /** Resolves when no handler is running, or after `timeoutMs`. */
@@ -54,12 +67,61 @@ export function createApp(deps: AppDeps): NapApp {
     engineOptions: deps.engineOptions,
     napGrantWei: deps.napGrantWei,
   });
+  const rateLimitBackend = deps.rateLimitBackend ?? { driver: "memory", db: new Map() };
   const live = liveApi({
     useCases,
     config,
     logger,
-    rateLimitBackend: deps.rateLimitBackend ?? { driver: "memory", db: new Map() },
+    rateLimitBackend,
     extraRoutes: deps.extraRoutes,
+  });
+
+  const queries = new DataQueries(deps.stores.readModel);
+  const indexer = config.indexer.enabled
+    ? new Indexer({
+        chain: deps.chain,
+        store: deps.stores.readModel,
+        logger,
+        clock: deps.clock,
+        settings: {
+          finalityDepth: config.indexer.finalityDepth ?? defaultFinalityDepth(deps.chain.chainId),
+          batchBlocks: config.indexer.batchBlocks,
+          pollMs: config.indexer.pollMs,
+          reorgWindow: config.indexer.reorgWindow,
+          leaseTtlMs: config.indexer.leaseTtlMs,
+        },
+      })
+    : null;
+  useCases.health.watchIndexer(async () => {
+    const status = await indexerStatus(queries, deps.chain, indexer);
+    return {
+      role: status.role,
+      indexedBlock: status.indexedBlock,
+      headBlock: status.headBlock,
+      lagBlocks: status.lagBlocks,
+      halt: status.halt?.reason ?? null,
+    };
+  });
+  const access =
+    deps.dataAccess ??
+    createDataAccess({
+      stores: deps.stores,
+      config,
+      chainId: deps.chain.chainId,
+      logger,
+      agents: useCases.agents,
+      verifySignature: useCases.verifySignature,
+      redis: rateLimitBackend.driver === "redis" ? rateLimitBackend.db : undefined,
+      clock: deps.clock,
+    });
+  const data = dataApi({
+    queries,
+    chain: deps.chain,
+    indexer,
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    publicUrl: config.publicUrl,
+    access,
   });
 
   const app = new Koa() as NapApp;
@@ -96,11 +158,14 @@ export function createApp(deps: AppDeps): NapApp {
     );
   }
   app.use(accessLog(logger));
+  app.use(data.middleware);
   for (const middleware of live.middleware) app.use(middleware);
 
   app.routeDefinitions = live.routes;
   app.useCases = useCases;
   app.rateLimiters = live.rateLimiters;
+  app.queries = queries;
+  app.indexer = indexer;
   app.drain = (timeoutMs) =>
     running === 0
       ? Promise.resolve()
@@ -109,8 +174,16 @@ export function createApp(deps: AppDeps): NapApp {
           setTimeout(resolve, timeoutMs).unref();
         });
   app.closeResources = async () => {
+    await indexer?.stop();
     live.rateLimiters.close();
     await useCases.close();
   };
   return app;
+}
+
+/** Blocks below the head the indexer stays by default: none on a local chain, DEFAULT_FINALITY_DEPTH elsewhere. */
+export const DEFAULT_FINALITY_DEPTH = 10;
+
+export function defaultFinalityDepth(chainId: number): number {
+  return chainId === 31337 || chainId === 1337 ? 0 : DEFAULT_FINALITY_DEPTH;
 }

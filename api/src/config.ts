@@ -81,6 +81,14 @@ const envSchema = z.object({
     .max(16)
     .default(Math.min(2, availableParallelism() - 1)),
   STRATEGY_SCREENING: z.enum(SCREENING_MODES).default("auto"),
+  INDEXER_ENABLED: booleanSetting.default(true),
+  INDEXER_FINALITY_DEPTH: optionalString.pipe(
+    z.coerce.number<string | undefined>().int().min(0).max(10_000).optional(),
+  ),
+  INDEXER_BATCH_BLOCKS: z.coerce.number().int().min(1).max(100_000).default(2_000),
+  INDEXER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  INDEXER_REORG_WINDOW: z.coerce.number().int().min(1).max(100_000).default(128),
+  INDEXER_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
 });
 
 export interface Config {
@@ -115,6 +123,19 @@ export interface Config {
   signatureWorkers: number;
   /** auto: the relayer screens every submitted strategy (domain/screening.ts); off: strategies stay in shadow. */
   strategyScreening: ScreeningMode;
+  /** The data API's indexer (docs/data-api.md). */
+  indexer: IndexerConfig;
+}
+
+export interface IndexerConfig {
+  /** False: this instance only reads the read model (another instance indexes). */
+  enabled: boolean;
+  /** Absent: 0 on a local chain (31337, 1337), DEFAULT_FINALITY_DEPTH elsewhere. */
+  finalityDepth?: number;
+  batchBlocks: number;
+  pollMs: number;
+  reorgWindow: number;
+  leaseTtlMs: number;
 }
 
 /** Thrown for an invalid environment; the message names every bad setting. */
@@ -169,5 +190,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS,
     signatureWorkers: e.SIGNATURE_WORKERS,
     strategyScreening: e.STRATEGY_SCREENING,
+    indexer: {
+      enabled: e.INDEXER_ENABLED,
+      finalityDepth: e.INDEXER_FINALITY_DEPTH,
+      batchBlocks: e.INDEXER_BATCH_BLOCKS,
+      pollMs: e.INDEXER_POLL_MS,
+      reorgWindow: e.INDEXER_REORG_WINDOW,
+      leaseTtlMs: e.INDEXER_LEASE_TTL_MS,
+    },
   };
 }

@@ -60,6 +60,12 @@ export async function startServer(
   // Before listening: the transaction engine finishes what its journal holds open (a previous process's
   // accepted requests), so that nothing accepted is lost or sent twice.
   await app.useCases.start();
+  if (app.indexer) {
+    // A halt left by an earlier run is checked again: if the chain still lacks the indexed block, it halts again.
+    await app.indexer.clearHalt();
+    app.indexer.start();
+    logger.info({ finalityDepth: app.indexer.settings.finalityDepth, holder: app.indexer.holder }, "indexer started");
+  }
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -92,6 +98,7 @@ export async function startServer(
     logger,
     version: SERVICE_VERSION,
     url: config.publicUrl,
+    holdsIndexerLease: () => app.indexer?.isWriter ?? false,
   });
   await heartbeat.start();
 

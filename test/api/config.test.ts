@@ -25,6 +25,14 @@ describe("API configuration", function () {
       // One worker per core beyond the HTTP thread, at most 2: 1 on the 2-core CI machine, 0 on a single core.
       signatureWorkers: Math.min(2, availableParallelism() - 1),
       strategyScreening: "auto",
+      indexer: {
+        enabled: true,
+        finalityDepth: undefined,
+        batchBlocks: 2_000,
+        pollMs: 1_000,
+        reorgWindow: 128,
+        leaseTtlMs: 10_000,
+      },
     });
   });
 
@@ -45,6 +53,20 @@ describe("API configuration", function () {
       LOG_LEVEL: "warn",
       SERVER_WALLET_MNEMONIC: " myth like bonus scare over problem client lizard pioneer submit female collect ",
       STRATEGY_SCREENING: "off",
+      INDEXER_ENABLED: "false",
+      INDEXER_FINALITY_DEPTH: "10",
+      INDEXER_BATCH_BLOCKS: "500",
+      INDEXER_POLL_MS: "250",
+      INDEXER_REORG_WINDOW: "64",
+      INDEXER_LEASE_TTL_MS: "5000",
+    });
+    expect(config.indexer).to.deep.equal({
+      enabled: false,
+      finalityDepth: 10,
+      batchBlocks: 500,
+      pollMs: 250,
+      reorgWindow: 64,
+      leaseTtlMs: 5_000,
     });
     expect(config.strategyScreening).to.equal("off");
     expect(config.port).to.equal(8080);
@@ -72,6 +94,9 @@ describe("API configuration", function () {
     [{ SERVER_WALLET_MNEMONIC: "one two three" }, "SERVER_WALLET_MNEMONIC: must be a BIP-39 mnemonic"],
     [{ AGENT_API_KEYS: "good-key-0123456789,short" }, "AGENT_API_KEYS: key number 2"],
     [{ STRATEGY_SCREENING: "manual" }, "STRATEGY_SCREENING"],
+    [{ INDEXER_FINALITY_DEPTH: "-1" }, "INDEXER_FINALITY_DEPTH"],
+    [{ INDEXER_BATCH_BLOCKS: "0" }, "INDEXER_BATCH_BLOCKS"],
+    [{ INDEXER_ENABLED: "perhaps" }, "INDEXER_ENABLED"],
   ] as Array<[Record<string, string>, string]>) {
     it(`fails fast naming ${Object.keys(env)[0]}`, function () {
       let error: unknown;

@@ -21,6 +21,18 @@ export interface ServiceHealth {
   chainName: string;
   rpcConnected: boolean;
   store: StoreHealth;
+  /** Absent when the service runs without a read model. */
+  indexer?: IndexerHealth;
+}
+
+/** What /health shows of the data API's indexer. */
+export interface IndexerHealth {
+  role: "writer" | "reader" | "halted";
+  indexedBlock: number | null;
+  headBlock: number | null;
+  lagBlocks: number | null;
+  /** Why the indexer stopped (a reorg deeper than its window), or null. */
+  halt: string | null;
 }
 
 /** How long one answer is reused: under load, health costs no store ping or RPC call per request. */
@@ -28,23 +40,34 @@ export const HEALTH_TTL_MS = 1_000;
 
 export class Health {
   readonly #snapshots = new TtlCache<"health", ServiceHealth>(HEALTH_TTL_MS);
+  #indexer: (() => Promise<IndexerHealth>) | undefined;
 
   constructor(
     private readonly chain: ChainAccess,
     private readonly store: StoreProbe,
   ) {}
 
+  /** Adds the indexer's state to every snapshot (a halted indexer makes the service degraded). */
+  watchIndexer(probe: () => Promise<IndexerHealth>): void {
+    this.#indexer = probe;
+  }
+
   /** The current health (one object per second, shared by every caller in that second). */
   snapshot(): Promise<ServiceHealth> {
     return this.#snapshots.get("health", async () => {
-      const [rpcConnected, store] = await Promise.all([this.chain.isConnected(), this.store.health()]);
+      const [rpcConnected, store, indexer] = await Promise.all([
+        this.chain.isConnected(),
+        this.store.health(),
+        this.#indexer?.(),
+      ]);
       return {
-        status: rpcConnected && store.connected ? "ok" : "degraded",
+        status: rpcConnected && store.connected && !indexer?.halt ? "ok" : "degraded",
         version: SERVICE_VERSION,
         chainId: this.chain.chainId,
         chainName: this.chain.chainName,
         rpcConnected,
         store,
+        ...(indexer ? { indexer } : {}),
       };
     });
   }

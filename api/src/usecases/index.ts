@@ -66,6 +66,8 @@ export interface UseCases {
   readonly idempotency: Idempotency;
   readonly health: Health;
   readonly engine: TxEngine;
+  /** Wallet signatures as registration checks them (EIP-191, then EIP-1271); the data API's key issuance uses it. */
+  readonly verifySignature: SignatureVerifier;
   /**
    * Start-up, before serving: the journal's and stores' indexes, the wallet index counter past the wallets used
    * onchain, the engine's reconcile (finishes what a previous process accepted), the relayer's screening sweep.
@@ -126,6 +128,7 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
     idempotency: new Idempotency(stores.idempotency, clock),
     health: new Health(chain, stores),
     engine,
+    verifySignature: verifier,
     async start() {
       await stores.journal.init();
       await stores.idempotency.init();

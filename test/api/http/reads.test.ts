@@ -76,6 +76,14 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
         chain_name: "hardhat",
         rpc_connected: true,
         store: { kind: "mongodb", connected: true },
+        // This app has no deployment: its indexer has nothing to follow.
+        indexer: {
+          role: "reader",
+          indexed_block: null,
+          head_block: await ethers.provider.getBlockNumber(),
+          lag_blocks: null,
+          halt: null,
+        },
       });
       expect(response.headers.get("x-request-id")).to.match(/^[0-9a-f-]{36}$/);
     });

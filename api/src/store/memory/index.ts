@@ -6,6 +6,7 @@ import { MemoryDataKeyStore } from "./dataKeys";
 import { MemoryIdempotencyStore } from "./idempotency";
 import { MemoryNodeStore } from "./nodes";
 import { MemoryNonceStore } from "./nonces";
+import { MemoryReadModelStore } from "./readModel";
 import { MemoryTxJournal } from "./txJournal";
 
 /**
@@ -23,6 +24,7 @@ export class MemoryStore implements Stores {
   readonly idempotency = new MemoryIdempotencyStore();
   readonly dataKeys = new MemoryDataKeyStore();
   readonly nodes = new MemoryNodeStore();
+  readonly readModel = new MemoryReadModelStore();
 
   async init(): Promise<void> {}
 

@@ -13,6 +13,7 @@ import { MongoDataKeyStore, type DataKeyDocument } from "./dataKeys";
 import { MongoIdempotencyStore } from "./idempotency";
 import { MongoNodeStore, type NodeDocument } from "./nodes";
 import { MongoNonceStore, type NonceClaimDocument, type NonceDocument } from "./nonces";
+import { MongoReadModelStore } from "./readModel";
 import { MongoTxJournal } from "./txJournal";
 
 /**
@@ -44,6 +45,7 @@ export class MongoStore implements Stores {
   readonly idempotency: MongoIdempotencyStore;
   readonly dataKeys: MongoDataKeyStore;
   readonly nodes: MongoNodeStore;
+  readonly readModel: MongoReadModelStore;
 
   constructor(
     readonly client: MongoClient,
@@ -65,6 +67,7 @@ export class MongoStore implements Stores {
     this.idempotency = new MongoIdempotencyStore(db);
     this.dataKeys = new MongoDataKeyStore(db.collection<DataKeyDocument>("data_keys"));
     this.nodes = new MongoNodeStore(db.collection<NodeDocument>("nodes"));
+    this.readModel = new MongoReadModelStore(db);
   }
 
   async init(): Promise<void> {
@@ -75,6 +78,7 @@ export class MongoStore implements Stores {
     await this.idempotency.init();
     await this.dataKeys.init();
     await this.nodes.init();
+    await this.readModel.init();
   }
 
   async health(): Promise<StoreHealth> {

@@ -1,4 +1,4 @@
-import { MongoServerError, type Collection, type Db } from "mongodb";
+import type { Collection, Db } from "mongodb";
 import type {
   NewIntent,
   TxExpectation,
@@ -9,6 +9,7 @@ import type {
   WalletLease,
 } from "../../tx/journal";
 import { newIntentEntry, OPEN_STATES } from "../../tx/journal";
+import { retryBusy } from "./busy";
 import { isDuplicate } from "./duplicate";
 
 /**
@@ -309,21 +310,5 @@ async function ignoreDuplicate(write: () => Promise<unknown>): Promise<void> {
     await retryBusy(write);
   } catch (err) {
     if (!isDuplicate(err)) throw err;
-  }
-}
-
-/**
- * FerretDB's SQLite backend answers "database is locked (SQLITE_BUSY)" when writers collide; the statement did not
- * run, so it is retried after a short random pause.
- */
-async function retryBusy<T>(operation: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await operation();
-    } catch (err) {
-      const busy = err instanceof MongoServerError && /SQLITE_BUSY|database is locked/.test(err.message);
-      if (!busy || attempt >= 30) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * Math.min(attempt + 1, 5)));
-    }
   }
 }

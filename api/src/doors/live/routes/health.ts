@@ -11,6 +11,16 @@ export const healthResponse = z
     chain_name: z.string(),
     rpc_connected: z.boolean(),
     store: z.object({ kind: z.enum(["mongodb", "memory"]), connected: z.boolean() }),
+    indexer: z
+      .object({
+        role: z.enum(["writer", "reader", "halted"]),
+        indexed_block: z.number().int().nullable(),
+        head_block: z.number().int().nullable(),
+        lag_blocks: z.number().int().nullable(),
+        halt: z.string().nullable().meta({ description: "why the indexer stopped (a reorg deeper than its window)" }),
+      })
+      .optional()
+      .meta({ description: "the data API's indexer (docs/data-api.md)" }),
   })
   .meta({ id: "Health" });
 
@@ -23,6 +33,17 @@ export function healthRoutes({ useCases }: RouteContext): RouteDefinition[] {
     chain_name: health.chainName,
     rpc_connected: health.rpcConnected,
     store: health.store,
+    ...(health.indexer
+      ? {
+          indexer: {
+            role: health.indexer.role,
+            indexed_block: health.indexer.indexedBlock,
+            head_block: health.indexer.headBlock,
+            lag_blocks: health.indexer.lagBlocks,
+            halt: health.indexer.halt,
+          },
+        }
+      : {}),
   }));
   return [
     defineRoute({

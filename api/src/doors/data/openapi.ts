@@ -1,0 +1,90 @@
+import { z } from "zod";
+import { accessOpenApi } from "./access";
+import { DATA_ERRORS } from "./errors";
+import type { DataRoute } from "./routes";
+import { errorBody } from "./schemas";
+
+/** The OpenAPI 3.1 document of the data API, generated from its route list and zod schemas. */
+
+type JsonSchema = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType, components: Record<string, JsonSchema>): JsonSchema {
+  const json = z.toJSONSchema(schema, { unrepresentable: "any", target: "draft-2020-12", io: "output" }) as JsonSchema;
+  delete json.$schema;
+  const id = (schema.meta() as { id?: string } | undefined)?.id;
+  if (!id) return json;
+  components[id] = json;
+  return { $ref: `#/components/schemas/${id}` };
+}
+
+export function buildDataOpenApi(routes: readonly DataRoute[], options: { version: string; serverUrl: string }) {
+  const components: Record<string, JsonSchema> = {};
+  const errorRef = schemaOf(errorBody, components);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = `/v1${route.path.replace(/:(\w+)/g, "{$1}")}`;
+    const parameters = [
+      ...[...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+        name: m[1],
+        in: "path",
+        required: true,
+        schema: { type: "string" },
+      })),
+      ...(route.query ?? []).map((q) => ({
+        name: q.name,
+        in: "query",
+        required: false,
+        description: q.description,
+        schema: q.schema,
+      })),
+    ];
+    const responses: Record<string, unknown> = {
+      200: { description: "OK", content: { "application/json": { schema: schemaOf(route.response, components) } } },
+    };
+    for (const code of [...route.errors, "RATE_LIMITED", "INTERNAL_ERROR"]) {
+      const status = String(DATA_ERRORS[code as keyof typeof DATA_ERRORS]);
+      const entry = (responses[status] ??= {
+        description: "",
+        content: { "application/json": { schema: errorRef } },
+      }) as { description: string };
+      entry.description = entry.description ? `${entry.description}, ${code}` : code;
+    }
+    paths[path] ??= {};
+    paths[path][route.method] = {
+      summary: route.summary,
+      tags: ["data"],
+      parameters,
+      ...(route.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { "application/json": { schema: schemaOf(route.body, components) } },
+            },
+          }
+        : {}),
+      responses,
+    };
+  }
+  // The access layer's routes (keys, limits, nodes) and its schemas and security scheme, in the same document.
+  const access = accessOpenApi() as {
+    paths: Record<string, Record<string, unknown>>;
+    components: { schemas?: Record<string, JsonSchema> } & Record<string, unknown>;
+  };
+  Object.assign(paths, access.paths);
+  // Both define DataError, the one error body: the data door's own (already in `components`) is kept.
+  const { schemas: accessSchemas = {}, ...accessParts } = access.components;
+  for (const [name, schema] of Object.entries(accessSchemas)) components[name] ??= schema;
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "NAP data API",
+      version: options.version,
+      description:
+        "Read access to vaults, strategies, positions, transactions and protocol statistics, from the indexer's " +
+        "read model. Errors: { error: { code, message, details } }. See docs/data-api.md.",
+    },
+    servers: [{ url: options.serverUrl }],
+    paths,
+    components: { ...accessParts, schemas: components },
+  };
+}

@@ -1,0 +1,297 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import type { ChainAccess } from "../chain";
+import type { VaultAddress } from "../chain/contracts";
+import type { Logger } from "../logger";
+import type { IndexedEvent, IndexerCursor, IndexerHalt, VaultRecord, VaultSnapshot } from "../readmodel/records";
+import type { ReadModelStore } from "../readmodel/store";
+import { indexedEvent, PRICE_MOVING_EVENTS } from "./facts";
+import { getHeader, getLogs, type BlockHeader } from "./rpc";
+import { snapshotsOf, VaultSampler } from "./sampler";
+
+/**
+ * The indexer: follows every contract of the deployment from its deployment block, one batch of `eth_getLogs` at a
+ * time, up to `head - finalityDepth`, and writes what it finds into the read model (docs/data-api.md).
+ *
+ * - The cursor `{height, hash}` moves after each batch; the next batch's first block must have it as parent. When it
+ *   does not, the chain reorganised: the indexer walks its checkpoints (the hashes of recent batch ends) down to one
+ *   the chain still has, deletes everything above it, and indexes again from there. A reorg deeper than
+ *   `reorgWindow` blocks (or past every checkpoint) halts the indexer with the reason in the store, where /health and
+ *   /v1/status of every instance read it.
+ * - Each batch is written in an order that a crash at any point cannot spoil: events, snapshots, vault states and
+ *   the event log (all idempotent), then the cursor. A restart re-reads the batch and writes the same records again.
+ * - One writer: the lease in the store, renewed at every step. An instance without it only reads; when the holder
+ *   dies, its lease expires after `leaseTtlMs` and the next instance to step takes it.
+ */
+
+export interface IndexerSettings {
+  /** Blocks below the head that are indexed (0: up to the head). */
+  finalityDepth: number;
+  /** Largest block range of one eth_getLogs. */
+  batchBlocks: number;
+  /** Pause between steps when caught up or in standby. */
+  pollMs: number;
+  /** Deepest reorg rewound; a deeper one halts. Also the number of checkpoints kept. */
+  reorgWindow: number;
+  leaseTtlMs: number;
+}
+
+export const DEFAULT_INDEXER_SETTINGS: IndexerSettings = {
+  finalityDepth: 0,
+  batchBlocks: 2_000,
+  pollMs: 1_000,
+  reorgWindow: 128,
+  leaseTtlMs: 10_000,
+};
+
+export type StepResult = "indexed" | "caught-up" | "standby" | "reorg" | "halted" | "no-deployment";
+
+export interface IndexerStatus {
+  /** writer: holds the lease; reader: another instance writes; halted: stopped by a deep reorg. */
+  role: "writer" | "reader" | "halted";
+  indexedBlock: number | null;
+  indexedHash: string | null;
+  headBlock: number | null;
+  /** Blocks between the head and the indexed block (null when either is unknown). */
+  lagBlocks: number | null;
+  finalityDepth: number;
+  halt: IndexerHalt | null;
+  /** The last error of a step of this instance (cleared by the next good step). */
+  lastError: string | null;
+}
+
+export interface IndexerDeps {
+  chain: ChainAccess;
+  store: ReadModelStore;
+  logger: Logger;
+  settings?: Partial<IndexerSettings>;
+  clock?: () => Date;
+  /** Lease holder name (default: host, process id and a random suffix). */
+  holder?: string;
+}
+
+export class Indexer {
+  readonly settings: IndexerSettings;
+  readonly holder: string;
+  readonly #chain: ChainAccess;
+  readonly #store: ReadModelStore;
+  readonly #logger: Logger;
+  readonly #clock: () => Date;
+  readonly #sampler: VaultSampler;
+  #running: Promise<void> | undefined;
+  #stopped = false;
+  #wake: (() => void) | undefined;
+  #writer = false;
+  #lastError: string | null = null;
+
+  constructor(deps: IndexerDeps) {
+    this.settings = { ...DEFAULT_INDEXER_SETTINGS, ...deps.settings };
+    this.holder = deps.holder ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.#chain = deps.chain;
+    this.#store = deps.store;
+    this.#logger = deps.logger;
+    this.#clock = deps.clock ?? (() => new Date());
+    this.#sampler = new VaultSampler(deps.chain.contracts);
+  }
+
+  /** Runs steps in the background until `stop`. A halt left by an earlier run is cleared: the check runs again. */
+  /** True while this instance holds the writer's lease (as of its last step). */
+  get isWriter(): boolean {
+    return this.#writer;
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#stopped = false;
+    this.#running = (async () => {
+      while (!this.#stopped) {
+        let result: StepResult | "error";
+        try {
+          result = await this.step();
+          this.#lastError = null;
+        } catch (error) {
+          result = "error";
+          this.#lastError = error instanceof Error ? error.message : String(error);
+          this.#logger.warn({ err: error }, "indexer step failed; retrying");
+        }
+        if (result === "indexed" || result === "reorg") continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.settings.pollMs);
+          this.#wake = () => (clearTimeout(timer), resolve());
+        });
+      }
+    })();
+  }
+
+  /** Stops the loop after the running step and gives the lease up. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#wake?.();
+    await this.#running;
+    this.#running = undefined;
+    if (this.#writer) await this.#store.releaseLease(this.holder).catch(() => undefined);
+    this.#writer = false;
+  }
+
+  /** Starts a run over a halt left by an earlier process (its deep reorg is checked again on the first batch). */
+  async clearHalt(): Promise<void> {
+    await this.#store.setHalt(null);
+  }
+
+  async status(): Promise<IndexerStatus> {
+    const [cursor, halt, head] = await Promise.all([
+      this.#store.cursor(),
+      this.#store.halt(),
+      this.#chain.head.latest().catch(() => null),
+    ]);
+    return {
+      role: halt ? "halted" : this.#writer ? "writer" : "reader",
+      indexedBlock: cursor?.height ?? null,
+      indexedHash: cursor?.hash ?? null,
+      headBlock: head,
+      lagBlocks: cursor && head !== null ? Math.max(0, head - cursor.height) : null,
+      finalityDepth: this.settings.finalityDepth,
+      halt,
+      lastError: this.#lastError,
+    };
+  }
+
+  /** One step: takes or renews the lease, then indexes one batch if there is one. */
+  async step(): Promise<StepResult> {
+    const deployment = this.#chain.deployment;
+    if (!deployment) return "no-deployment";
+    if (await this.#store.halt()) return "halted";
+    this.#writer = await this.#store.acquireLease(this.holder, this.settings.leaseTtlMs, this.#clock());
+    if (!this.#writer) return "standby";
+
+    const provider = this.#chain.provider;
+    const head = await this.#chain.head.latest();
+    const target = head - this.settings.finalityDepth;
+    const cursor = (await this.#store.cursor()) ?? { height: this.#startBlock() - 1, hash: "" };
+    if (cursor.height >= target) return "caught-up";
+    const from = cursor.height + 1;
+    const to = Math.min(from + this.settings.batchBlocks - 1, target);
+
+    const [logs, first, last] = await Promise.all([
+      getLogs(provider, this.#addresses(), from, to),
+      getHeader(provider, from),
+      getHeader(provider, to),
+    ]);
+    if (!first || !last) return "caught-up";
+    if (cursor.hash && first.parentHash !== cursor.hash) {
+      await this.#rewind(cursor);
+      return "reorg";
+    }
+
+    const headers = new Map<number, BlockHeader>([
+      [first.number, first],
+      [last.number, last],
+    ]);
+    const missing = [...new Set(logs.map((log) => log.blockNumber))].filter((n) => !headers.has(n));
+    for (const header of await Promise.all(missing.map((n) => getHeader(provider, n)))) {
+      if (header) headers.set(header.number, header);
+    }
+    // Logs and headers must come from one chain: a log of a block whose hash changed meanwhile means a reorg is
+    // happening under this batch; the next step sees it through the parent check.
+    if (logs.some((log) => headers.get(log.blockNumber)?.hash !== log.blockHash)) return "reorg";
+
+    const chainId = this.#chain.chainId;
+    const events: IndexedEvent[] = [];
+    for (const event of this.#chain.events.decodeAll(logs)) {
+      const header = headers.get(event.blockNumber) as BlockHeader;
+      events.push(indexedEvent(chainId, event, header));
+    }
+
+    const snapshots = await this.#samples(events, headers);
+    const latest = await this.#sampler.read(this.#vaultsAt(to), to, last.timestamp);
+    snapshots.push(...latest.flatMap((record) => snapshotsOf(record, false)));
+
+    await this.#store.putEvents(events);
+    await this.#store.putSnapshots(snapshots);
+    await this.#store.putVaults(latest);
+    await this.#store.appendEventLog(events.map((event) => ({ action: "added" as const, event })));
+    const next: IndexerCursor = { height: to, hash: last.hash };
+    await this.#store.setCursor(next);
+    await this.#store.putCheckpoint(next, this.settings.reorgWindow);
+    this.#logger.debug({ from, to, events: events.length }, "indexed");
+    return "indexed";
+  }
+
+  /** A point sample at each block where a vault event moved its price or assets. */
+  async #samples(events: readonly IndexedEvent[], headers: Map<number, BlockHeader>): Promise<VaultSnapshot[]> {
+    const moved = new Map<number, Set<string>>();
+    for (const event of events) {
+      if (!event.contract.startsWith("NapVault:") || !PRICE_MOVING_EVENTS.has(event.name)) continue;
+      let set = moved.get(event.block);
+      if (!set) moved.set(event.block, (set = new Set()));
+      set.add(event.address);
+    }
+    const reads = [...moved].map(([block, addresses]) => {
+      const vaults = this.#vaultsAt(block).filter((vault) => addresses.has(vault.address.toLowerCase()));
+      return this.#sampler.read(vaults, block, (headers.get(block) as BlockHeader).timestamp);
+    });
+    const records: VaultRecord[] = (await Promise.all(reads)).flat();
+    return records.flatMap((record) => snapshotsOf(record, true));
+  }
+
+  /** Finds the newest checkpoint the chain still has and deletes everything above it; halts past the window. */
+  async #rewind(cursor: IndexerCursor): Promise<void> {
+    const provider = this.#chain.provider;
+    let ancestor: IndexerCursor | null = null;
+    for (const checkpoint of await this.#store.checkpoints(cursor.height)) {
+      if (cursor.height - checkpoint.height > this.settings.reorgWindow) break;
+      const header = await getHeader(provider, checkpoint.height);
+      if (header?.hash === checkpoint.hash) {
+        ancestor = checkpoint;
+        break;
+      }
+    }
+    if (!ancestor) {
+      const reason =
+        `reorg deeper than the window: block ${cursor.height} (${cursor.hash}) is no longer on the chain and no ` +
+        `checkpoint within ${this.settings.reorgWindow} blocks below it is; the read model stays at block ` +
+        `${cursor.height} until an operator re-indexes`;
+      await this.#store.setHalt({ reason, at: this.#clock() });
+      this.#logger.error({ cursor }, reason);
+      return;
+    }
+    this.#logger.warn({ from: cursor.height, to: ancestor.height }, "reorg: rewinding the read model");
+    // The log's "removed" entries first: a crash before the delete repeats both, and the log keeps one of each.
+    const doomed = (await this.#store.events({ aboveBlock: ancestor.height })).reverse();
+    await this.#store.appendEventLog(doomed.map((event) => ({ action: "removed" as const, event })));
+    await this.#store.deleteEventsAbove(ancestor.height);
+    await this.#store.deleteSnapshotsAbove(ancestor.height);
+    await this.#store.deleteCheckpointsAbove(ancestor.height);
+    await this.#store.setCursor(ancestor);
+  }
+
+  #startBlock(): number {
+    const deployment = this.#chain.deployment;
+    if (!deployment) return 0;
+    const blocks = [
+      ...Object.values(deployment.contracts).map((c) => c.block),
+      ...Object.values(deployment.vaults).map((v) => v?.block ?? Infinity),
+    ];
+    return Math.min(...blocks);
+  }
+
+  /** Every contract address of the deployment except the asset (its transfers are not the protocol's). */
+  #addresses(): string[] {
+    const deployment = this.#chain.deployment;
+    if (!deployment) return [];
+    return [
+      ...Object.values(deployment.contracts).map((c) => c.address),
+      ...this.#chain.contracts.vaultList().map((v) => v.address),
+    ];
+  }
+
+  /** The vaults the lens can read at `block` (both deployed by then). */
+  #vaultsAt(block: number): VaultAddress[] {
+    const deployment = this.#chain.deployment;
+    const lens = deployment?.contracts.VaultLens;
+    if (!deployment || !lens || lens.block > block) return [];
+    return this.#chain.contracts
+      .vaultList()
+      .filter((vault) => (deployment.vaults[vault.id]?.block ?? Infinity) <= block);
+  }
+}

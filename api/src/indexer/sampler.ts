@@ -1,0 +1,66 @@
+import type { SystemContracts, VaultAddress } from "../chain/contracts";
+import type { VaultRecord, VaultSnapshot } from "../readmodel/records";
+
+/** Reads vault state from the chain at a block (one VaultLens call for any number of vaults). */
+
+const RISK_LEVELS = ["CONSERVATIVE", "MODERATE", "AGGRESSIVE"] as const;
+const HOUR = 3600;
+const DAY = 86_400;
+
+export class VaultSampler {
+  constructor(private readonly contracts: SystemContracts) {}
+
+  /** The state of `vaults` at `block` (timestamp: the block's). */
+  async read(vaults: readonly VaultAddress[], block: number, timestamp: number): Promise<VaultRecord[]> {
+    if (vaults.length === 0) return [];
+    const views = await this.contracts.lens.vaults(
+      vaults.map((vault) => vault.address),
+      { blockTag: block },
+    );
+    return views.map((view, i) => {
+      const riskLevel = RISK_LEVELS[Number(view.riskLevel)];
+      if (!riskLevel) throw new Error(`vault ${vaults[i].address}: risk level ${view.riskLevel} is unknown`);
+      return {
+        address: vaults[i].address.toLowerCase(),
+        id: vaults[i].id,
+        name: view.name,
+        symbol: view.symbol,
+        asset: view.asset,
+        assetDecimals: Number(view.assetDecimals),
+        shareDecimals: Number(view.shareDecimals),
+        totalAssets: view.totalAssets.toString(),
+        totalSupply: view.totalSupply.toString(),
+        pricePerShare: view.pricePerShare.toString(),
+        managementFeeBps: Number(view.managementFeeBps),
+        performanceFeeBps: Number(view.performanceFeeBps),
+        hurdleRateBps: Number(view.hurdleRateBps),
+        riskLevel,
+        isERC7540: view.isERC7540,
+        fulfillmentDelay: Number(view.fulfillmentDelay),
+        paused: view.paused,
+        createdAt: Number(view.createdAt),
+        allocations: view.allocations.map((a) => ({ strategyId: a.strategyId, targetBps: Number(a.targetBps) })),
+        block,
+        timestamp,
+      };
+    });
+  }
+}
+
+/** The snapshots one sample gives: a point (when taken at an event) and its hour and day buckets. */
+export function snapshotsOf(record: VaultRecord, withPoint: boolean): VaultSnapshot[] {
+  const base = {
+    vault: record.address,
+    block: record.block,
+    timestamp: record.timestamp,
+    totalAssets: record.totalAssets,
+    totalSupply: record.totalSupply,
+    pricePerShare: record.pricePerShare,
+  };
+  const snapshots: VaultSnapshot[] = [
+    { ...base, resolution: "hour", key: record.timestamp - (record.timestamp % HOUR) },
+    { ...base, resolution: "day", key: record.timestamp - (record.timestamp % DAY) },
+  ];
+  if (withPoint) snapshots.push({ ...base, resolution: "point", key: record.block });
+  return snapshots;
+}

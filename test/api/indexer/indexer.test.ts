@@ -1,0 +1,149 @@
+import { expect } from "chai";
+import { ethers } from "hardhat";
+import { takeSnapshot } from "@nomicfoundation/hardhat-network-helpers";
+import type { ChainAccess } from "../../../api/src/chain";
+import type { Deployment } from "../../../api/src/chain/deployment";
+import { Indexer, type IndexerSettings } from "../../../api/src/indexer/indexer";
+import { createLogger } from "../../../api/src/logger";
+import { DataQueries } from "../../../api/src/readmodel/queries";
+import type { ReadModelStore } from "../../../api/src/readmodel/store";
+import { MemoryReadModelStore } from "../../../api/src/store/memory/readModel";
+import { hardhatChain } from "../helpers/app";
+import { deployTestSystem } from "../helpers/system";
+import { deposit, fund, scriptedActivity, users } from "./activity";
+import { expectReadModelMatchesChain, indexUntilCaughtUp } from "./helpers";
+
+const logger = createLogger("silent");
+
+describe("indexer on the local chain (scripted activity across the six vaults)", function () {
+  let deployment: Deployment;
+  let chain: ChainAccess;
+
+  before(async function () {
+    deployment = await deployTestSystem();
+    chain = await hardhatChain(deployment);
+  });
+
+  function newIndexer(store: ReadModelStore, settings: Partial<IndexerSettings> = {}, holder = "test") {
+    return new Indexer({ chain, store, logger, holder, settings: { batchBlocks: 25, ...settings } });
+  }
+
+  it("indexes every vault from the deployment block and matches the chain's own view at the end", async function () {
+    const store = new MemoryReadModelStore();
+    const indexer = newIndexer(store);
+    const holders = await scriptedActivity(deployment);
+    const results = await indexUntilCaughtUp(indexer);
+    expect(results.at(-1)).to.equal("caught-up");
+    expect((await store.cursor())!.height).to.equal(await ethers.provider.getBlockNumber());
+    await expectReadModelMatchesChain(deployment, store, holders);
+
+    const queries = new DataQueries(store, { cursorTtlMs: 0 });
+    const [alice, bob] = holders.map((h) => h.toLowerCase());
+    const aliceTxs = await queries.transactions(alice, { limit: 500, offset: 0 });
+    const byType = (type: string) => aliceTxs.items.filter((tx) => tx.type === type);
+    expect(byType("DEPOSIT")).to.have.length(6);
+    expect(byType("WITHDRAW")).to.have.length(2);
+    expect(byType("REDEEM_REQUEST")).to.have.length(4);
+    expect(byType("REDEEM_REQUEST").map((tx) => tx.status)).to.deep.equal(["CLAIMED", "CLAIMED", "CLAIMED", "CLAIMED"]);
+    expect(byType("CLAIM")).to.have.length(8);
+    const bobTxs = await queries.transactions(bob, { limit: 500, offset: 0, type: "REDEEM_REQUEST" });
+    const statuses = bobTxs.items.map((tx) => `${tx.vault.id}:${tx.status}`).sort();
+    expect(statuses).to.deep.equal([
+      "aggressive:FULFILLED",
+      "configurable:FULFILLED",
+      "hedged:FAILED",
+      "inverse:FULFILLED",
+    ]);
+    for (const tx of bobTxs.items.filter((t) => t.status === "FULFILLED")) expect(tx.amount > 0n).to.equal(true);
+
+    // Deposits are the cost; the moderate vault's reported gain shows as profit for both holders.
+    const moderate = (await queries.positions(alice)).find((p) => p.vault.id === "moderate")!;
+    expect(moderate.pnl > 0n, "profit from the report").to.equal(true);
+    expect(moderate.depositedAt).to.be.greaterThan(0);
+    const stats = await queries.protocolStats();
+    expect(stats.vaultCount).to.equal(6);
+    expect(stats.userCount).to.equal(2);
+    expect(stats.depositVolume).to.equal(6n * 1_500n * 1_000_000n + 200n * 1_000_000n);
+
+    // Writing the same range again (a restart that lost its cursor) changes nothing.
+    const before = await store.events({});
+    const log = await store.eventLog(0, 100_000);
+    await store.setCursor({ height: (await store.checkpoints(Infinity)).at(-1)!.height, hash: "" });
+    await indexUntilCaughtUp(indexer);
+    expect(await store.events({})).to.deep.equal(before);
+    expect(await store.eventLog(0, 100_000)).to.deep.equal(log);
+    await expectReadModelMatchesChain(deployment, store, holders);
+  });
+
+  it("rewinds a reorg inside the window (evm_snapshot / evm_revert) and re-indexes the new chain", async function () {
+    const store = new MemoryReadModelStore();
+    const indexer = newIndexer(store, { batchBlocks: 3 });
+    const { alice, bob } = await users();
+    await fund(deployment, alice, 10_000n * 1_000_000n);
+    await fund(deployment, bob, 10_000n * 1_000_000n);
+    await indexUntilCaughtUp(indexer);
+    const snapshot = await takeSnapshot();
+    await deposit(deployment, "conservative", alice, 111n * 1_000_000n);
+    await indexUntilCaughtUp(indexer);
+    const orphan = (await store.events({ names: ["Deposit"] })).at(-1)!;
+    expect(orphan.args.assets).to.equal("111000000");
+    await snapshot.restore();
+    // The new chain: another deposit, and more blocks than the orphaned branch had.
+    await deposit(deployment, "moderate", bob, 222n * 1_000_000n);
+    await deposit(deployment, "moderate", bob, 1n * 1_000_000n);
+    const results = await indexUntilCaughtUp(indexer);
+    expect(results).to.include("reorg");
+    const ids = (await store.events({})).map((e) => e.id);
+    expect(ids).to.not.include(orphan.id);
+    const removed = (await store.eventLog(0, 100_000)).filter((e) => e.action === "removed");
+    expect(removed.map((e) => e.event.id)).to.include(orphan.id);
+    const deposits = (await store.events({ names: ["Deposit"] })).slice(-2).map((e) => e.args.assets);
+    expect(deposits).to.deep.equal(["222000000", "1000000"]);
+    await expectReadModelMatchesChain(deployment, store, [await alice.getAddress(), await bob.getAddress()]);
+    // The event log stays ordered: seq 1, 2, 3 ... without gaps.
+    const seqs = (await store.eventLog(0, 100_000)).map((e) => e.seq);
+    expect(seqs).to.deep.equal(seqs.map((_, i) => i + 1));
+  });
+
+  it("halts on a reorg deeper than its window, and says so", async function () {
+    const store = new MemoryReadModelStore();
+    const indexer = newIndexer(store, { batchBlocks: 1, reorgWindow: 2 });
+    const { alice } = await users();
+    await indexUntilCaughtUp(indexer);
+    const snapshot = await takeSnapshot();
+    for (let i = 0; i < 4; i++) await deposit(deployment, "conservative", alice, 1_000_000n);
+    await indexUntilCaughtUp(indexer);
+    const height = (await store.cursor())!.height;
+    await snapshot.restore();
+    for (let i = 0; i < 6; i++) await deposit(deployment, "moderate", alice, 2_000_000n);
+    const results = await indexUntilCaughtUp(indexer);
+    expect(results.at(-1)).to.equal("halted");
+    const halt = await store.halt();
+    expect(halt?.reason).to.match(new RegExp(`reorg deeper than the window: block ${height} `));
+    expect((await store.cursor())!.height).to.equal(height, "nothing rewound or written after the halt");
+    const status = await indexer.status();
+    expect(status.role).to.equal("halted");
+  });
+
+  it("lets one instance write at a time and another take over when the holder's lease expires", async function () {
+    const store = new MemoryReadModelStore();
+    let now = Date.UTC(2026, 10, 22);
+    const clock = () => new Date(now);
+    const make = (holder: string) =>
+      new Indexer({ chain, store, logger, holder, clock, settings: { batchBlocks: 50, leaseTtlMs: 10_000 } });
+    const first = make("first");
+    const second = make("second");
+    expect(await first.step()).to.equal("indexed");
+    expect(await second.step()).to.equal("standby");
+    expect((await second.status()).role).to.equal("reader");
+    now += 9_000;
+    expect(await second.step()).to.equal("standby");
+    // The first instance dies (no more renewals): its lease runs out and the second takes over.
+    now += 10_001;
+    expect(await second.step()).to.equal("indexed");
+    expect((await store.lease())!.holder).to.equal("second");
+    expect(await first.step()).to.equal("standby");
+    await indexUntilCaughtUp(second);
+    expect((await store.cursor())!.height).to.equal(await ethers.provider.getBlockNumber());
+  });
+});
