@@ -3,9 +3,11 @@ import type { ChainAccess } from "./chain";
 import type { Config } from "./config";
 import { accessLog, responseHeaders } from "./doors/middleware";
 import { dataApi, type DataAccess } from "./doors/data";
+import { graphqlDoor, type GraphQLDoor } from "./doors/graphql";
 import { indexerStatus } from "./doors/data/routes";
 import { liveApi } from "./doors/live";
 import { Indexer } from "./indexer/indexer";
+import { EventFeed } from "./readmodel/feed";
 import { DataQueries } from "./readmodel/queries";
 import type { ReadModelStore } from "./readmodel/store";
 import type { RateLimitBackend, RateLimiters } from "./doors/live/rateLimit";
@@ -43,6 +45,10 @@ export interface NapApp extends Koa {
   rateLimiters: RateLimiters;
   /** The data API's query layer (REST /v1 today, GraphQL later). */
   queries: DataQueries;
+  /** The GraphQL door: its HTTP middleware is mounted; `graphql.attach(server)` serves its subscriptions. */
+  graphql: GraphQLDoor;
+  /** The tail of the read model's event log that subscriptions fan out from. */
+  feed: EventFeed;
   /** This instance's indexer (not started: the server starts it), or null when INDEXER_ENABLED is off. */
   indexer: Indexer | null;
   /** Stops timers, leases and worker threads (the server calls it on shutdown). */
@@ -108,6 +114,16 @@ export function createApp(deps: AppDeps): NapApp {
     access: deps.dataAccess,
   });
 
+  const feed = new EventFeed(deps.stores.readModel);
+  const graphql = graphqlDoor({
+    queries,
+    chain: deps.chain,
+    indexer,
+    feed,
+    logger,
+    access: deps.dataAccess,
+  });
+
   const app = new Koa() as NapApp;
   // Client IPs: X-Forwarded-For is believed only for the configured number of trusted proxy hops.
   app.proxy = config.trustedProxyCount > 0;
@@ -129,6 +145,7 @@ export function createApp(deps: AppDeps): NapApp {
   });
   app.use(responseHeaders());
   app.use(accessLog(logger));
+  app.use(graphql.middleware);
   app.use(data.middleware);
   for (const middleware of live.middleware) app.use(middleware);
 
@@ -137,6 +154,8 @@ export function createApp(deps: AppDeps): NapApp {
   app.rateLimiters = live.rateLimiters;
   app.queries = queries;
   app.indexer = indexer;
+  app.graphql = graphql;
+  app.feed = feed;
   app.drain = (timeoutMs) =>
     running === 0
       ? Promise.resolve()
@@ -145,6 +164,8 @@ export function createApp(deps: AppDeps): NapApp {
           setTimeout(resolve, timeoutMs).unref();
         });
   app.closeResources = async () => {
+    await graphql.close();
+    feed.close();
     await indexer?.stop();
     live.rateLimiters.close();
     await useCases.close();

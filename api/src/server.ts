@@ -74,6 +74,7 @@ export async function startServer(
   // side that closes an idle keep-alive connection a client is about to reuse ("other side closed").
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  const detach = app.graphql.attach(server);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
@@ -95,6 +96,7 @@ export async function startServer(
   const close = () =>
     (closing ??= (async () => {
       clearInterval(purge);
+      await detach();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
