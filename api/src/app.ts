@@ -5,9 +5,11 @@ import cors from "@koa/cors";
 import { accessLog, responseHeaders } from "./doors/middleware";
 import { dataApi, type DataAccess } from "./doors/data";
 import { createDataAccess, type DataAccessStores } from "./doors/data/access";
+import { graphqlDoor, type GraphQLDoor } from "./doors/graphql";
 import { indexerStatus } from "./doors/data/routes";
 import { liveApi } from "./doors/live";
 import { Indexer } from "./indexer/indexer";
+import { EventFeed } from "./readmodel/feed";
 import { DataQueries } from "./readmodel/queries";
 import type { ReadModelStore } from "./readmodel/store";
 import type { RateLimitBackend, RateLimiters } from "./doors/live/rateLimit";
@@ -46,6 +48,10 @@ export interface NapApp extends Koa {
   rateLimiters: RateLimiters;
   /** The data API's query layer (REST /v1 today, GraphQL later). */
   queries: DataQueries;
+  /** The GraphQL door: its HTTP middleware is mounted; `graphql.attach(server)` serves its subscriptions. */
+  graphql: GraphQLDoor;
+  /** The tail of the read model's event log that subscriptions fan out from. */
+  feed: EventFeed;
   /** This instance's indexer (not started: the server starts it), or null when INDEXER_ENABLED is off. */
   indexer: Indexer | null;
   /** Stops timers, leases and worker threads (the server calls it on shutdown). */
@@ -124,6 +130,16 @@ export function createApp(deps: AppDeps): NapApp {
     access,
   });
 
+  const feed = new EventFeed(deps.stores.readModel);
+  const graphql = graphqlDoor({
+    queries,
+    chain: deps.chain,
+    indexer,
+    feed,
+    logger,
+    access,
+  });
+
   const app = new Koa() as NapApp;
   // Client IPs: X-Forwarded-For is believed only for the configured number of trusted proxy hops.
   app.proxy = config.trustedProxyCount > 0;
@@ -158,6 +174,7 @@ export function createApp(deps: AppDeps): NapApp {
     );
   }
   app.use(accessLog(logger));
+  app.use(graphql.middleware);
   app.use(data.middleware);
   for (const middleware of live.middleware) app.use(middleware);
 
@@ -166,6 +183,8 @@ export function createApp(deps: AppDeps): NapApp {
   app.rateLimiters = live.rateLimiters;
   app.queries = queries;
   app.indexer = indexer;
+  app.graphql = graphql;
+  app.feed = feed;
   app.drain = (timeoutMs) =>
     running === 0
       ? Promise.resolve()
@@ -174,6 +193,8 @@ export function createApp(deps: AppDeps): NapApp {
           setTimeout(resolve, timeoutMs).unref();
         });
   app.closeResources = async () => {
+    await graphql.close();
+    feed.close();
     await indexer?.stop();
     live.rateLimiters.close();
     await useCases.close();

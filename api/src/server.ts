@@ -75,6 +75,7 @@ export async function startServer(
   // side that closes an idle keep-alive connection a client is about to reuse ("other side closed").
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  const detach = app.graphql.attach(server);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
@@ -107,6 +108,7 @@ export async function startServer(
     (closing ??= (async () => {
       clearInterval(purge);
       heartbeat.stop();
+      await detach();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -66,6 +66,16 @@ export class ChainHead {
     return this.readBlockNow() ?? this.#atLeastSeen(await this.latest());
   }
 
+  /**
+   * The block a check made just before a write reads at (a balance or a position that would refuse the write): the
+   * node's latest block asked now, not the one kept for `latestTtlMs`, and never below the newest block seen. A
+   * refusal must not come from a block older than a transfer the caller made elsewhere and already sees mined.
+   */
+  async checkBlock(): Promise<number> {
+    const latest = await readChain("the block number", () => this.provider.getBlockNumber());
+    return this.#atLeastSeen(latest);
+  }
+
   /** The read block without waiting, when the latest block number kept is still fresh; undefined otherwise. */
   readBlockNow(): number | undefined {
     const latest = this.#latest.peek("latest");

@@ -306,10 +306,10 @@ export class DataQueries {
     });
   }
 
-  /** Strategies that are not deprecated, oldest first. */
-  async strategies(): Promise<StrategyView[]> {
+  /** Strategies that are not deprecated (every one with `includeDeprecated`), oldest first. */
+  async strategies(options: { includeDeprecated?: boolean } = {}): Promise<StrategyView[]> {
     const all = await this.#strategyViews();
-    return all.filter((s) => s.status !== "DEPRECATED");
+    return options.includeDeprecated ? all : all.filter((s) => s.status !== "DEPRECATED");
   }
 
   async strategy(id: string): Promise<StrategyView | null> {

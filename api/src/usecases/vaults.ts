@@ -171,7 +171,7 @@ export class Vaults {
     const intentKey = intentKeyFor(agent.agentId, "vault.deposit", idempotencyKey);
     const known = idempotencyKey ? await this.engine.lookup(stepKey(intentKey, "approve")) : null;
     if (!known) {
-      const block = await head.readBlock();
+      const block = await head.checkBlock();
       const balance = await readChain("the USDC balance", () => usdc.balanceOf(address, { blockTag: block }));
       if (balance < amount) {
         throw new ValidationError(

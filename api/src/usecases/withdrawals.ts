@@ -112,7 +112,7 @@ export class Withdrawals {
       if (known) {
         data = known.data;
       } else {
-        const block = await this.chain.head.readBlock();
+        const block = await this.chain.head.checkBlock();
         if ("amountMicroUsdc" in exit) {
           const max = await readChain("the position", () => vault.maxWithdraw(address, { blockTag: block }));
           if (exit.amountMicroUsdc > max) {
@@ -160,7 +160,7 @@ export class Withdrawals {
       const known = key ? await this.engine.lookup(intentKey) : null;
       let data = known?.data;
       if (!data) {
-        const block = await this.chain.head.readBlock();
+        const block = await this.chain.head.checkBlock();
         const balance = await readChain("the position", () => vault.balanceOf(address, { blockTag: block }));
         const shares = sharesWanted === "all" ? balance : sharesWanted;
         if (balance === 0n || shares > balance) {

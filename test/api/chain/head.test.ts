@@ -21,6 +21,17 @@ describe("ChainHead and the service's provider", function () {
     expect(await head.readBlock()).to.equal(await ethers.provider.getBlockNumber());
   });
 
+  it("checks before a write at the node's block of now, not the reused one: a transfer mined elsewhere is seen", async function () {
+    const now = 0;
+    const head = new ChainHead(ethers.provider as unknown as Provider, { latestTtlMs: 60_000, now: () => now });
+    const first = await head.readBlock();
+    // Someone else's transfer, mined after the kept latest block number (the rehearsal's operator funding an agent).
+    await ethers.provider.send("evm_mine", []);
+    expect(await head.readBlock()).to.equal(first, "reads reuse the kept block number");
+    expect(await head.checkBlock()).to.equal(first + 1, "a check before a write asks the node");
+    expect(await head.readBlock()).to.equal(first + 1, "and later reads never go below it");
+  });
+
   it("shares one block number request among concurrent reads, and one fee request", async function () {
     let blockRequests = 0;
     let feeRequests = 0;

@@ -1,0 +1,91 @@
+import { GraphQLError } from "graphql";
+import type { Logger } from "../../logger";
+
+/**
+ * The GraphQL door's errors, in the spec's shape: `{ errors: [{ message, locations, path, extensions: { code } }] }`.
+ *
+ * | code                      | when                                                                 | HTTP |
+ * |---------------------------|----------------------------------------------------------------------|------|
+ * | GRAPHQL_PARSE_FAILED      | the query is not GraphQL                                             | 400  |
+ * | GRAPHQL_VALIDATION_FAILED | the query does not fit the schema (unknown field, wrong argument)    | 400  |
+ * | QUERY_TOO_DEEP            | selections nested deeper than MAX_DEPTH                              | 400  |
+ * | QUERY_TOO_COMPLEX         | estimated cost above MAX_COMPLEXITY                                  | 400  |
+ * | BAD_USER_INPUT            | a BigInt or DateTime literal or variable that does not parse         | 400  |
+ * | INVALID_ADDRESS           | an address argument that is not an Ethereum address (field named)    | 200  |
+ * | INVALID_LIMIT, INVALID_OFFSET, TOO_MANY_POINTS | out-of-range paging or history arguments        | 200  |
+ * | NOT_FOUND                 | vault, vaultHistory: no such vault                                   | 200  |
+ * | UNAUTHENTICATED, RATE_LIMITED | the access layer refused the request (REST's 401 and 429)        | 401, 429 |
+ * | INTERNAL_ERROR            | anything unexpected (logged; the message says nothing more)          | 200  |
+ *
+ * Errors raised while executing a field follow GraphQL over HTTP: status 200, the field is null and the error names
+ * its path; errors before execution (parse, validation, limits) answer 400 with no data.
+ */
+
+export type GraphQLErrorCode =
+  | "GRAPHQL_PARSE_FAILED"
+  | "GRAPHQL_VALIDATION_FAILED"
+  | "QUERY_TOO_DEEP"
+  | "QUERY_TOO_COMPLEX"
+  | "BAD_USER_INPUT"
+  | "INVALID_ADDRESS"
+  | "INVALID_LIMIT"
+  | "INVALID_OFFSET"
+  | "TOO_MANY_POINTS"
+  | "NOT_FOUND"
+  | "UNAUTHENTICATED"
+  | "RATE_LIMITED"
+  | "INTERNAL_ERROR";
+
+/** An error a resolver or rule raises on purpose, with its code and details (e.g. the argument at fault). */
+export function apiError(code: GraphQLErrorCode, message: string, details: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, ...details } });
+}
+
+/**
+ * Gives every error a code: ours keep theirs; graphql-js's own parse and validation errors get
+ * GRAPHQL_PARSE_FAILED or GRAPHQL_VALIDATION_FAILED; anything thrown by code that did not mean to (a store or
+ * chain failure) becomes INTERNAL_ERROR with a generic message, and is logged.
+ */
+export function errorFormatter(logger: Logger) {
+  return (error: Readonly<GraphQLError | Error>): GraphQLError => {
+    if (!(error instanceof GraphQLError)) return internal(logger, error);
+    const original = error.originalError;
+    if (original && !(original instanceof GraphQLError)) {
+      // graphql-js wraps scalar parse failures of variables in a GraphQLError without an original GraphQLError.
+      if (original instanceof TypeError || original.name === "SyntaxError" || original.name === "RangeError") {
+        return withCode(error, "BAD_USER_INPUT");
+      }
+      return internal(logger, original, error);
+    }
+    const code = (original?.extensions?.code ?? error.extensions?.code) as string | undefined;
+    if (code) return withCode(error, code, original?.extensions);
+    if (error.message.startsWith("Syntax Error")) return withCode(error, "GRAPHQL_PARSE_FAILED");
+    if (/exceeds maximum operation depth/.test(error.message)) return withCode(error, "QUERY_TOO_DEEP");
+    return withCode(error, "GRAPHQL_VALIDATION_FAILED");
+  };
+}
+
+function withCode(
+  error: GraphQLError,
+  code: string,
+  extensions: Readonly<Record<string, unknown>> | undefined = error.extensions,
+): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: { ...extensions, code },
+  });
+}
+
+function internal(logger: Logger, cause: Readonly<Error>, error?: GraphQLError): GraphQLError {
+  logger.error({ err: cause, path: error?.path }, "GraphQL: unexpected error");
+  return new GraphQLError("internal error", {
+    nodes: error?.nodes,
+    source: error?.source,
+    positions: error?.positions,
+    path: error?.path,
+    extensions: { code: "INTERNAL_ERROR" },
+  });
+}
