@@ -6,9 +6,10 @@
  * over the six vaults (one block each), the API (`api/src/main.ts`, in-memory store, its own indexer) and the bare
  * Koa baseline. The indexer comparison runs in this process against the node: the raw fetch is `eth_getLogs` over
  * the deployment's contracts in the indexer's batch size; the indexer is a fresh Indexer on an empty in-memory read
- * model doing everything it does (logs, headers, VaultLens samples, writes). Settings: BENCH_DURATION (seconds per
+ * model doing everything it does (logs, headers, vault samples, writes). Settings: BENCH_DURATION (seconds per
  * HTTP run, default 10), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (pairs per endpoint and indexer runs, default
- * 3; medians printed), BENCH_DEPOSITS (default 300).
+ * 3; medians printed), BENCH_DEPOSITS (default 300), BENCH_PARTS
+ * (default "http,indexer"; "indexer" skips the HTTP runs).
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -30,6 +31,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DEPOSITS = Number(process.env.BENCH_DEPOSITS ?? 300);
+const PARTS = new Set((process.env.BENCH_PARTS ?? "http,indexer").split(","));
 const BATCH_BLOCKS = 2_000;
 const HARDHAT_CLI = require.resolve("hardhat/internal/cli/cli.js");
 const TS_NODE = ["-r", "ts-node/register/transpile-only"];
@@ -140,54 +142,56 @@ async function main(): Promise<void> {
       indexed.push(blocks / ((performance.now() - started) / 1000));
     }
 
-    const apiPort = await freePort();
-    const api = `http://127.0.0.1:${apiPort}`;
-    children.push(
-      fork(join(__dirname, "../api/src/main.ts"), [], {
-        execArgv: TS_NODE,
-        stdio: ["ignore", "inherit", "inherit", "ipc"],
-        env: {
-          ...process.env,
-          PORT: String(apiPort),
-          RPC_URL: rpcUrl,
-          CHAIN_ID: "31337",
-          DEPLOYMENT_FILE: deploymentFile,
-          RATE_LIMITS_DISABLED: "true",
-          INDEXER_POLL_MS: "200",
-          LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
-        },
-      }),
-    );
-    const barePort = await freePort();
-    const bare = `http://127.0.0.1:${barePort}`;
-    children.push(
-      fork(join(__dirname, "bareKoa.ts"), [], {
-        execArgv: TS_NODE,
-        stdio: ["ignore", "ignore", "inherit", "ipc"],
-        env: { ...process.env, PORT: String(barePort) },
-      }),
-    );
-    await waitFor(async () => {
-      const status = (await (await fetch(`${api}/v1/status`)).json()) as { indexer: { indexedBlock: number | null } };
-      return status.indexer.indexedBlock === head;
-    }, "API indexed to the head");
-    await waitFor(async () => (await fetch(bare)).ok, "bare Koa");
-
-    console.log(
-      `load: ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} endpoint/baseline pairs per endpoint`,
-    );
     const rows: string[] = [];
-    for (const path of ["/v1/vaults", `/v1/vaults/${deployment.vaults.moderate!.address}`]) {
-      await autocannon({ url: api + path, connections: CONNECTIONS, duration: 1 });
-      const pairs: { base: Awaited<ReturnType<typeof load>>; result: Awaited<ReturnType<typeof load>> }[] = [];
-      for (let round = 0; round < ROUNDS; round++)
-        pairs.push({ base: await load(bare), result: await load(api + path) });
-      const label = path.startsWith("/v1/vaults/") ? "/v1/vaults/:address" : path;
-      rows.push(
-        `| ${label} | ${Math.round(median(pairs.map((p) => p.result.rps)))} | ${median(pairs.map((p) => p.result.p99))} | ` +
-          `${Math.round(median(pairs.map((p) => p.base.rps)))} | ` +
-          `${median(pairs.map((p) => p.result.rps / p.base.rps)).toFixed(2)} | 0.60 |`,
+    if (PARTS.has("http")) {
+      const apiPort = await freePort();
+      const api = `http://127.0.0.1:${apiPort}`;
+      children.push(
+        fork(join(__dirname, "../api/src/main.ts"), [], {
+          execArgv: TS_NODE,
+          stdio: ["ignore", "inherit", "inherit", "ipc"],
+          env: {
+            ...process.env,
+            PORT: String(apiPort),
+            RPC_URL: rpcUrl,
+            CHAIN_ID: "31337",
+            DEPLOYMENT_FILE: deploymentFile,
+            RATE_LIMITS_DISABLED: "true",
+            INDEXER_POLL_MS: "200",
+            LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
+          },
+        }),
       );
+      const barePort = await freePort();
+      const bare = `http://127.0.0.1:${barePort}`;
+      children.push(
+        fork(join(__dirname, "bareKoa.ts"), [], {
+          execArgv: TS_NODE,
+          stdio: ["ignore", "ignore", "inherit", "ipc"],
+          env: { ...process.env, PORT: String(barePort) },
+        }),
+      );
+      await waitFor(async () => {
+        const status = (await (await fetch(`${api}/v1/status`)).json()) as { indexer: { indexedBlock: number | null } };
+        return status.indexer.indexedBlock === head;
+      }, "API indexed to the head");
+      await waitFor(async () => (await fetch(bare)).ok, "bare Koa");
+
+      console.log(
+        `load: ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} endpoint/baseline pairs per endpoint`,
+      );
+      for (const path of ["/v1/vaults", `/v1/vaults/${deployment.vaults.moderate!.address}`]) {
+        await autocannon({ url: api + path, connections: CONNECTIONS, duration: 1 });
+        const pairs: { base: Awaited<ReturnType<typeof load>>; result: Awaited<ReturnType<typeof load>> }[] = [];
+        for (let round = 0; round < ROUNDS; round++)
+          pairs.push({ base: await load(bare), result: await load(api + path) });
+        const label = path.startsWith("/v1/vaults/") ? "/v1/vaults/:address" : path;
+        rows.push(
+          `| ${label} | ${Math.round(median(pairs.map((p) => p.result.rps)))} | ${median(pairs.map((p) => p.result.p99))} | ` +
+            `${Math.round(median(pairs.map((p) => p.base.rps)))} | ` +
+            `${median(pairs.map((p) => p.result.rps / p.base.rps)).toFixed(2)} | 0.60 |`,
+        );
+      }
     }
     const ratio = median(indexed.map((rate, i) => rate / raw[i]));
     console.log("");

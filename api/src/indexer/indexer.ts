@@ -6,8 +6,8 @@ import type { Logger } from "../logger";
 import type { IndexedEvent, IndexerCursor, IndexerHalt, VaultRecord, VaultSnapshot } from "../readmodel/records";
 import type { ReadModelStore } from "../readmodel/store";
 import { indexedEvent, PRICE_MOVING_EVENTS } from "./facts";
-import { getHeader, getLogs, type BlockHeader } from "./rpc";
-import { snapshotsOf, VaultSampler } from "./sampler";
+import { getHeader, getHeaders, getLogs, type BlockHeader } from "./rpc";
+import { snapshotsOf, VaultSampler, type SamplePoint } from "./sampler";
 
 /**
  * The indexer: follows every contract of the deployment from its deployment block, one batch of `eth_getLogs` at a
@@ -43,6 +43,8 @@ export const DEFAULT_INDEXER_SETTINGS: IndexerSettings = {
   reorgWindow: 128,
   leaseTtlMs: 10_000,
 };
+
+const HOUR = 3600;
 
 export type StepResult = "indexed" | "caught-up" | "standby" | "reorg" | "halted" | "no-deployment";
 
@@ -91,7 +93,7 @@ export class Indexer {
     this.#store = deps.store;
     this.#logger = deps.logger;
     this.#clock = deps.clock ?? (() => new Date());
-    this.#sampler = new VaultSampler(deps.chain.contracts);
+    this.#sampler = new VaultSampler(deps.chain.contracts, deps.chain.provider);
   }
 
   /** Runs steps in the background until `stop`. A halt left by an earlier run is cleared: the check runs again. */
@@ -172,24 +174,15 @@ export class Indexer {
     const from = cursor.height + 1;
     const to = Math.min(from + this.settings.batchBlocks - 1, target);
 
-    const [logs, first, last] = await Promise.all([
-      getLogs(provider, this.#addresses(), from, to),
-      getHeader(provider, from),
-      getHeader(provider, to),
-    ]);
+    const logs = await getLogs(provider, this.#addresses(), from, to);
+    // Every header the batch needs (its ends and each block with a log) in one JSON-RPC batch.
+    const headers = await getHeaders(provider, [from, to, ...logs.map((log) => log.blockNumber)]);
+    const first = headers.get(from);
+    const last = headers.get(to);
     if (!first || !last) return "caught-up";
     if (cursor.hash && first.parentHash !== cursor.hash) {
       await this.#rewind(cursor);
       return "reorg";
-    }
-
-    const headers = new Map<number, BlockHeader>([
-      [first.number, first],
-      [last.number, last],
-    ]);
-    const missing = [...new Set(logs.map((log) => log.blockNumber))].filter((n) => !headers.has(n));
-    for (const header of await Promise.all(missing.map((n) => getHeader(provider, n)))) {
-      if (header) headers.set(header.number, header);
     }
     // Logs and headers must come from one chain: a log of a block whose hash changed meanwhile means a reorg is
     // happening under this batch; the next step sees it through the parent check.
@@ -202,8 +195,8 @@ export class Indexer {
       events.push(indexedEvent(chainId, event, header));
     }
 
-    const snapshots = await this.#samples(events, headers);
     const latest = await this.#sampler.read(this.#vaultsAt(to), to, last.timestamp);
+    const snapshots = await this.#points(events, headers, latest);
     snapshots.push(...latest.flatMap((record) => snapshotsOf(record, false)));
 
     await this.#store.putEvents(events);
@@ -217,21 +210,36 @@ export class Indexer {
     return "indexed";
   }
 
-  /** A point sample at each block where a vault event moved its price or assets. */
-  async #samples(events: readonly IndexedEvent[], headers: Map<number, BlockHeader>): Promise<VaultSnapshot[]> {
-    const moved = new Map<number, Set<string>>();
+  /**
+   * Point samples where vault events moved a price or assets: per vault and UTC hour, at the first and the last block
+   * with such an event in the batch. Those are the samples the hour and day buckets and a vault's first snapshot
+   * are made of (the last of an hour, the first ever), so every figure served stays what a point at each event gave,
+   * at a cost per vault-hour rather than per block. Read through the vault's light views, all in one JSON-RPC batch;
+   * `latest` (the batch's last block) gives each vault's share decimals (a vault with an event is deployed by then).
+   */
+  async #points(
+    events: readonly IndexedEvent[],
+    headers: Map<number, BlockHeader>,
+    latest: readonly VaultRecord[],
+  ): Promise<VaultSnapshot[]> {
+    const decimals = new Map(latest.map((record) => [record.address, record.shareDecimals]));
+    const hours = new Map<string, { first: SamplePoint; last: SamplePoint }>();
     for (const event of events) {
       if (!event.contract.startsWith("NapVault:") || !PRICE_MOVING_EVENTS.has(event.name)) continue;
-      let set = moved.get(event.block);
-      if (!set) moved.set(event.block, (set = new Set()));
-      set.add(event.address);
+      const shareDecimals = decimals.get(event.address);
+      if (shareDecimals === undefined || !this.#lensAt(event.block)) continue;
+      const timestamp = (headers.get(event.block) as BlockHeader).timestamp;
+      const point: SamplePoint = { address: event.address, shareDecimals, block: event.block, timestamp };
+      const key = `${event.address}:${timestamp - (timestamp % HOUR)}`;
+      const seen = hours.get(key);
+      if (seen) seen.last = point;
+      else hours.set(key, { first: point, last: point });
     }
-    const reads = [...moved].map(([block, addresses]) => {
-      const vaults = this.#vaultsAt(block).filter((vault) => addresses.has(vault.address.toLowerCase()));
-      return this.#sampler.read(vaults, block, (headers.get(block) as BlockHeader).timestamp);
-    });
-    const records: VaultRecord[] = (await Promise.all(reads)).flat();
-    return records.flatMap((record) => snapshotsOf(record, true));
+    const points = [...hours.values()].flatMap(({ first, last }) =>
+      first.block === last.block ? [first] : [first, last],
+    );
+    const samples = await this.#sampler.readPoints(points);
+    return samples.flatMap((sample) => snapshotsOf(sample, true));
   }
 
   /** Finds the newest checkpoint the chain still has and deletes everything above it; halts past the window. */
@@ -285,11 +293,16 @@ export class Indexer {
     ];
   }
 
+  /** Whether the VaultLens is deployed at `block` (samples are taken from then on). */
+  #lensAt(block: number): boolean {
+    const lens = this.#chain.deployment?.contracts.VaultLens;
+    return lens !== undefined && lens.block <= block;
+  }
+
   /** The vaults the lens can read at `block` (both deployed by then). */
   #vaultsAt(block: number): VaultAddress[] {
     const deployment = this.#chain.deployment;
-    const lens = deployment?.contracts.VaultLens;
-    if (!deployment || !lens || lens.block > block) return [];
+    if (!deployment || !this.#lensAt(block)) return [];
     return this.#chain.contracts
       .vaultList()
       .filter((vault) => (deployment.vaults[vault.id]?.block ?? Infinity) <= block);
