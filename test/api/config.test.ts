@@ -22,6 +22,7 @@ describe("API configuration", function () {
       logLevel: "info",
       serverWalletMnemonic: undefined,
       bodyLimitBytes: 65536,
+      corsAllowedOrigins: [],
       // One worker per core beyond the HTTP thread, at most 2: 1 on the 2-core CI machine, 0 on a single core.
       signatureWorkers: Math.min(2, availableParallelism() - 1),
       strategyScreening: "auto",

@@ -507,6 +507,16 @@ export interface components {
         kind: "mongodb" | "memory";
         connected: boolean;
       };
+      /** @description the data API's indexer (docs/data-api.md) */
+      indexer?: {
+        /** @enum {string} */
+        role: "writer" | "reader" | "halted";
+        indexed_block: number | null;
+        head_block: number | null;
+        lag_blocks: number | null;
+        /** @description why the indexer stopped (a reorg deeper than its window) */
+        halt: string | null;
+      };
     };
     Nonce: {
       /**

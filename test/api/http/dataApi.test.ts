@@ -308,13 +308,20 @@ describe("data API REST /v1 through HTTP", function () {
     expect(typeof live.body.error).to.equal("string");
   });
 
-  it("serves an OpenAPI 3.1 document of every data route", async function () {
+  it("serves an OpenAPI 3.1 document of every data route, the access layer's included", async function () {
     const { status, body } = await get("/v1/openapi.json");
     expect(status).to.equal(200);
     expect(body.openapi).to.equal("3.1.0");
     expect(Object.keys(body.paths).sort()).to.deep.equal(
       [
+        "/v1/auth/keys",
+        "/v1/auth/keys/{id}",
+        "/v1/auth/nonce",
+        "/v1/auth/token-info",
+        "/v1/nodes",
+        "/v1/nodes/heartbeat",
         "/v1/protocol/stats",
+        "/v1/rate-limit-status",
         "/v1/status",
         "/v1/strategies",
         "/v1/strategies/{id}/performance",
