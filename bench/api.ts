@@ -11,54 +11,26 @@
  * which parts to run). The API child inherits the environment, so SIGNATURE_WORKERS and MONGODB_URI apply to it.
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { Wallet, verifyMessage } from "ethers";
 import { recoverSigner } from "../api/src/chain/recoveryPool";
+import { freePort, median, processCpuMs, runToEnd, waitFor } from "./support";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const REGISTRATIONS = Number(process.env.BENCH_REGISTRATIONS ?? 1000);
 /** Registrations sent first and not counted, so that the measured ones run on warmed-up (JIT-compiled) code. */
 const WARM_UP_REGISTRATIONS = 100;
+/** How long the chain, the API and the bare Koa server get to come up. */
+const READY_TIMEOUT_MS = 120_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PARTS = (process.env.BENCH_PARTS ?? "registrations,reads").split(",").map((part) => part.trim());
 const HARDHAT_CLI = require.resolve("hardhat/internal/cli/cli.js");
 const TS_NODE = ["-r", "ts-node/register/transpile-only"];
 const children: ChildProcess[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`${what} did not come up within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-function runToEnd(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"], env });
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(" ")} exited ${code}`))));
-  });
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-}
 
 function httpOk(url: string): () => Promise<boolean> {
   return async () => (await fetch(url)).ok;
@@ -147,17 +119,6 @@ async function registrations(
 }
 
 /** CPU time (user + system, all threads) a process has used so far, in ms; null where /proc is not available. */
-function processCpuMs(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks (100 Hz).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
-
 /** Milliseconds per call of `recover` on a 400-character message, on this thread. */
 function recoveryCost(recover: (message: string, signature: string) => string | null): number {
   const wallet = Wallet.createRandom();
@@ -183,14 +144,18 @@ async function main(): Promise<void> {
         stdio: "ignore",
       }),
     );
-    await waitFor(async () => {
-      const response = await fetch(rpcUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-      });
-      return response.ok;
-    }, "hardhat node");
+    await waitFor(
+      async () => {
+        const response = await fetch(rpcUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+        });
+        return response.ok;
+      },
+      "hardhat node",
+      READY_TIMEOUT_MS,
+    );
     await runToEnd([HARDHAT_CLI, "run", "scripts/deploy.ts", "--network", "localhost"], {
       ...process.env,
       LOCAL_RPC_URL: rpcUrl,
@@ -221,8 +186,8 @@ async function main(): Promise<void> {
       env: { ...process.env, PORT: String(barePort) },
     });
     children.push(bareChild);
-    await waitFor(httpOk(`${api}/health`), "API");
-    await waitFor(httpOk(bare), "bare Koa");
+    await waitFor(httpOk(`${api}/health`), "API", READY_TIMEOUT_MS);
+    await waitFor(httpOk(bare), "bare Koa", READY_TIMEOUT_MS);
 
     if (PARTS.includes("registrations")) {
       console.log(

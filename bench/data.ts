@@ -13,7 +13,6 @@
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -26,9 +25,12 @@ import { getLogs } from "../api/src/indexer/rpc";
 import { createLogger } from "../api/src/logger";
 import { MemoryReadModelStore } from "../api/src/store/memory/readModel";
 import { NapVault__factory, TestUSDC__factory } from "../typechain-types";
+import { freePort, median, runToEnd, waitFor } from "./support";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** How long the chain, the API and the bare Koa server get to come up. */
+const READY_TIMEOUT_MS = 180_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DEPOSITS = Number(process.env.BENCH_DEPOSITS ?? 300);
 const PARTS = new Set((process.env.BENCH_PARTS ?? "http,indexer").split(","));
@@ -38,36 +40,6 @@ const TS_NODE = ["-r", "ts-node/register/transpile-only"];
 /** Hardhat's first dev account (public test key): the local deployer, which may mint TestUSDC. */
 const DEPLOYER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const children: ChildProcess[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 180_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`${what} not ready within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-function runToEnd(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"], env });
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(" ")} exited ${code}`))));
-  });
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-}
 
 async function load(url: string) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
@@ -89,7 +61,7 @@ async function main(): Promise<void> {
       }),
     );
     const provider = jsonRpcProvider(rpcUrl, 31337);
-    await waitFor(async () => (await provider.getBlockNumber()) >= 0, "hardhat node");
+    await waitFor(async () => (await provider.getBlockNumber()) >= 0, "hardhat node", READY_TIMEOUT_MS);
     await runToEnd([HARDHAT_CLI, "run", "scripts/deploy.ts", "--network", "localhost"], {
       ...process.env,
       LOCAL_RPC_URL: rpcUrl,
@@ -171,11 +143,17 @@ async function main(): Promise<void> {
           env: { ...process.env, PORT: String(barePort) },
         }),
       );
-      await waitFor(async () => {
-        const status = (await (await fetch(`${api}/v1/status`)).json()) as { indexer: { indexedBlock: number | null } };
-        return status.indexer.indexedBlock === head;
-      }, "API indexed to the head");
-      await waitFor(async () => (await fetch(bare)).ok, "bare Koa");
+      await waitFor(
+        async () => {
+          const status = (await (await fetch(`${api}/v1/status`)).json()) as {
+            indexer: { indexedBlock: number | null };
+          };
+          return status.indexer.indexedBlock === head;
+        },
+        "API indexed to the head",
+        READY_TIMEOUT_MS,
+      );
+      await waitFor(async () => (await fetch(bare)).ok, "bare Koa", READY_TIMEOUT_MS);
 
       console.log(
         `load: ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} endpoint/baseline pairs per endpoint`,

@@ -25,6 +25,7 @@ import { JsonRpcProvider, Network, Wallet, id, parseEther, toBeHex } from "ether
 import { deploymentSchema } from "../api/src/chain/deployment";
 import { StrategyRegistryV3__factory } from "../typechain-types";
 import { deployTo, kill, rpc, spawnApi, spawnHardhatNode } from "../test/e2e/processes";
+import { median, processCpuMs } from "./support";
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
 const PER_AGENT = Number(process.env.BENCH_TX_PER_AGENT ?? 10);
@@ -53,17 +54,6 @@ interface Run {
 }
 
 /** CPU time (user + system, all threads) a process has used so far, in ms; null where /proc is not available. */
-function processCpuMs(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks (100 Hz).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
-}
-
 function perTx(before: number | null, after: number | null, count: number): number | null {
   return before === null || after === null ? null : (after - before) / count;
 }
@@ -224,10 +214,6 @@ async function reads(url: string, apiKey: string) {
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
 /** A run of the medians of several: rate, CPU, and the latencies of all of them together. */
