@@ -51,11 +51,30 @@ async function fundedAgent(api: string): Promise<string> {
   return key;
 }
 
+/**
+ * Runs schemathesis with every line of its output indented under a "st |" margin. Its summary ends in pytest's
+ * banner ("==== 2 warnings in 91.29s ===="), which a reader of CI logs takes for pytest closing on zero tests; the
+ * margin keeps that line, and its "N passed" tallies, from standing alone as a test runner's closing line.
+ */
 function run(command: string, args: string[], cwd: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "inherit", "inherit"] });
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const indent = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) => {
+      let rest = "";
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk: string) => {
+        const lines = (rest + chunk).split("\n");
+        rest = lines.pop() ?? "";
+        for (const line of lines) out.write(`  st | ${line}\n`);
+      });
+      stream.on("end", () => {
+        if (rest !== "") out.write(`  st | ${rest}\n`);
+      });
+    };
+    indent(child.stdout!, process.stdout);
+    indent(child.stderr!, process.stderr);
     child.once("error", reject);
-    child.once("exit", (code) => resolve(code ?? 1));
+    child.once("close", (code) => resolve(code ?? 1));
   });
 }
 
