@@ -1,17 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { errorFor, NapApiError, NapNetworkError } from "./errors";
+import { NapApiError } from "./errors";
 import type { operations } from "./openapi";
 import { signerAddress, signText, type MessageSigner } from "./signer";
+import { HttpTransport, type TransportOptions } from "./transport";
 
 /**
  * The NAP live API client. Types come from the API's OpenAPI document (openapi.ts, generated), so a field renamed
  * on the server is a compile error here. Every call resolves with the 200 body or rejects with a NapApiError that
  * carries the API's message and status.
  *
- * - Retries: a 429 or 503 with Retry-After is retried after that many seconds (at most `maxRetries` times, and only
- *   when the wait is at most `maxRetryWaitSeconds`; a faucet cooldown of a day is thrown at once, with
- *   retryAfterSeconds). A request that never reached an answer (connection refused or reset) is retried only when
- *   it is safe: reads, and writes that carry an Idempotency-Key.
+ * - Retries: those of the shared transport (transport.ts): Retry-After is honoured, and a request that got no answer
+ *   is resent only when that is safe (reads, and writes that carry an Idempotency-Key).
  * - Idempotency: every call that moves value sends an Idempotency-Key (a new UUID per call unless one is given) and
  *   keeps it across its retries, so a retry never makes a second transaction.
  */
@@ -30,21 +29,9 @@ export type RequestBody<K extends keyof operations> = operations[K] extends {
 
 export type Schemas = import("./openapi").components["schemas"];
 
-export interface NapClientOptions {
-  /** Base URL of the API, e.g. http://127.0.0.1:3000 (no trailing path). */
-  baseUrl: string;
+export interface NapClientOptions extends TransportOptions {
   /** The agent's API key (X-API-Key); register() sets it. */
   apiKey?: string;
-  /** Retries of 429/503 with Retry-After and of requests that never got an answer (default 3). */
-  maxRetries?: number;
-  /** Longest Retry-After honoured by waiting, in seconds (default 30); longer ones are thrown. */
-  maxRetryWaitSeconds?: number;
-  /** Wait before retrying a request that got no answer, in milliseconds (default 500, doubled each time). */
-  networkRetryDelayMs?: number;
-  /** fetch implementation (default: the global one). */
-  fetch?: typeof fetch;
-  /** Called before each retry: attempt number (1-based), the wait in ms and why. */
-  onRetry?: (info: { attempt: number; waitMs: number; reason: string }) => void;
 }
 
 /** Options of a call that moves value. */
@@ -74,25 +61,15 @@ interface CallOptions {
   auth?: boolean;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export class NapClient {
   readonly baseUrl: string;
   apiKey: string | undefined;
-  readonly #maxRetries: number;
-  readonly #maxRetryWaitSeconds: number;
-  readonly #networkRetryDelayMs: number;
-  readonly #fetch: typeof fetch;
-  readonly #onRetry: NapClientOptions["onRetry"];
+  readonly #transport: HttpTransport;
 
   constructor(options: NapClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.#transport = new HttpTransport(options);
+    this.baseUrl = this.#transport.baseUrl;
     this.apiKey = options.apiKey;
-    this.#maxRetries = options.maxRetries ?? 3;
-    this.#maxRetryWaitSeconds = options.maxRetryWaitSeconds ?? 30;
-    this.#networkRetryDelayMs = options.networkRetryDelayMs ?? 500;
-    this.#fetch = options.fetch ?? fetch;
-    this.#onRetry = options.onRetry;
   }
 
   // ------------------------------------------------------------------------------------------------ registration
@@ -247,71 +224,15 @@ export class NapClient {
     return this.#call<T>(method, path, { body, idempotencyKey: options.idempotencyKey ?? randomUUID() });
   }
 
-  async #call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
-    const query =
-      options.query && Object.keys(options.query).length > 0 ? `?${new URLSearchParams(options.query)}` : "";
-    const url = `${this.baseUrl}${path}${query}`;
-    const label = `${method} ${path}`;
-    const headers: Record<string, string> = { accept: "application/json" };
+  #call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
+    const headers: Record<string, string> = {};
     if (options.auth !== false) {
-      if (!this.apiKey)
-        throw new NapApiError("no API key: register first, or pass apiKey", 401, null, undefined, label);
+      if (!this.apiKey) {
+        throw new NapApiError("no API key: register first, or pass apiKey", 401, null, undefined, `${method} ${path}`);
+      }
       headers["X-API-Key"] = this.apiKey;
     }
-    if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
-    if (options.body !== undefined) headers["content-type"] = "application/json";
-    const safeToResend = method === "GET" || options.idempotencyKey !== undefined;
-    for (let attempt = 0; ; attempt++) {
-      let response: Response;
-      try {
-        response = await this.#fetch(url, {
-          method,
-          headers,
-          body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        });
-      } catch (cause) {
-        if (safeToResend && attempt < this.#maxRetries) {
-          const waitMs = this.#networkRetryDelayMs * 2 ** attempt;
-          this.#onRetry?.({ attempt: attempt + 1, waitMs, reason: `no answer: ${(cause as Error).message}` });
-          await sleep(waitMs);
-          continue;
-        }
-        throw new NapNetworkError(
-          `${label}: no answer from ${this.baseUrl}: ${(cause as Error).message}`,
-          label,
-          cause,
-        );
-      }
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = text === "" ? null : JSON.parse(text);
-      } catch {
-        // not JSON: kept as text
-      }
-      if (response.ok) return body as T;
-      const retryAfter = retryAfterSeconds(response.headers.get("retry-after"));
-      const error = errorFor(response.status, body, retryAfter, label);
-      const retryable = response.status === 429 || response.status === 503;
-      if (
-        retryable &&
-        retryAfter !== undefined &&
-        retryAfter <= this.#maxRetryWaitSeconds &&
-        attempt < this.#maxRetries
-      ) {
-        this.#onRetry?.({ attempt: attempt + 1, waitMs: retryAfter * 1000, reason: error.message });
-        await sleep(retryAfter * 1000);
-        continue;
-      }
-      throw error;
-    }
+    const { query, body, idempotencyKey } = options;
+    return this.#transport.request<T>({ method, path, headers, query, body, idempotencyKey });
   }
-}
-
-/** Retry-After as seconds: a number of seconds or an HTTP date (RFC 9110). */
-function retryAfterSeconds(value: string | null): number | undefined {
-  if (value === null) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }

@@ -8,7 +8,7 @@ import type { DataQueries } from "../../readmodel/queries";
 import { SERVICE_VERSION } from "../../version";
 import { dataErrorHandler, DataApiError } from "./errors";
 import { buildDataOpenApi } from "./openapi";
-import { dataRoutes, type DataRoute } from "./routes";
+import { dataRoutes, type DataRoute, type DataRouteDeps } from "./routes";
 
 /**
  * The data API's REST door under /v1: its routes, its OpenAPI document at /v1/openapi.json and its error shape. The
@@ -80,4 +80,12 @@ export function dataApi(options: DataApiOptions): DataApi {
   const middleware: Middleware = (ctx, next) =>
     ctx.path === PREFIX || ctx.path.startsWith(`${PREFIX}/`) ? chain(ctx, next) : next();
   return { middleware, routes, document: openApi };
+}
+
+/**
+ * The data API's OpenAPI document as a server at `serverUrl` serves it at /v1/openapi.json, built without a server
+ * (the routes are declared, never called): the SDK's types are generated from it.
+ */
+export function dataOpenApiDocumentFor(serverUrl: string): Record<string, unknown> {
+  return buildDataOpenApi(dataRoutes({} as DataRouteDeps), { version: SERVICE_VERSION, serverUrl });
 }

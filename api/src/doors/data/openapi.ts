@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { toSchema } from "../live/openapi";
 import { accessOpenApi } from "./access";
 import { DATA_ERRORS } from "./errors";
 import type { DataRoute } from "./routes";
@@ -8,18 +8,9 @@ import { errorBody } from "./schemas";
 
 type JsonSchema = Record<string, unknown>;
 
-function schemaOf(schema: z.ZodType, components: Record<string, JsonSchema>): JsonSchema {
-  const json = z.toJSONSchema(schema, { unrepresentable: "any", target: "draft-2020-12", io: "output" }) as JsonSchema;
-  delete json.$schema;
-  const id = (schema.meta() as { id?: string } | undefined)?.id;
-  if (!id) return json;
-  components[id] = json;
-  return { $ref: `#/components/schemas/${id}` };
-}
-
 export function buildDataOpenApi(routes: readonly DataRoute[], options: { version: string; serverUrl: string }) {
   const components: Record<string, JsonSchema> = {};
-  const errorRef = schemaOf(errorBody, components);
+  const errorRef = toSchema(errorBody, "output", components);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = `/v1${route.path.replace(/:(\w+)/g, "{$1}")}`;
@@ -39,7 +30,10 @@ export function buildDataOpenApi(routes: readonly DataRoute[], options: { versio
       })),
     ];
     const responses: Record<string, unknown> = {
-      200: { description: "OK", content: { "application/json": { schema: schemaOf(route.response, components) } } },
+      200: {
+        description: "OK",
+        content: { "application/json": { schema: toSchema(route.response, "output", components) } },
+      },
     };
     for (const code of [...route.errors, "RATE_LIMITED", "INTERNAL_ERROR"]) {
       const status = String(DATA_ERRORS[code as keyof typeof DATA_ERRORS]);
@@ -58,7 +52,7 @@ export function buildDataOpenApi(routes: readonly DataRoute[], options: { versio
         ? {
             requestBody: {
               required: true,
-              content: { "application/json": { schema: schemaOf(route.body, components) } },
+              content: { "application/json": { schema: toSchema(route.body, "output", components) } },
             },
           }
         : {}),

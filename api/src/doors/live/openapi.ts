@@ -28,7 +28,11 @@ function rewriteRefs(node: unknown): unknown {
   return out;
 }
 
-function toSchema(schema: z.ZodType, io: "input" | "output", components: Components): JsonSchema {
+/**
+ * A zod schema as JSON Schema; the named schemas inside it (zod's `$defs`) move to `components` and are referred
+ * to there, since an OpenAPI document resolves `#/...` from its root.
+ */
+export function toSchema(schema: z.ZodType, io: "input" | "output", components: Components): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
   delete json.$schema;
   const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;

@@ -1,0 +1,181 @@
+import { createClient, type Client } from "graphql-ws";
+import WebSocket from "ws";
+import { NapGraphQLError } from "./errors";
+import { SUBSCRIPTIONS } from "./graphql/operations";
+import type { SubscriptionTypes } from "./graphql/types";
+
+/**
+ * GraphQL subscriptions over graphql-ws with resume. The data API numbers every entry of its event log (`seq` 1, 2,
+ * 3 ...) and sends it as `extensions.seq` on each message; a subscription opened with `afterSeq` first replays the
+ * log after it, then goes live. This helper keeps the last seq it delivered and, when the socket drops, reconnects
+ * (exponential backoff) and subscribes again with `afterSeq` = that seq: no event is missed, none comes twice (a
+ * message at or below the last seq is dropped, in case a replay overlaps). GraphQL errors (NOT_FOUND, INVALID_ADDRESS)
+ * and refusals of the protocol (close codes 4400-4499 but 4408 and 4499) are final: they go to `error` and the
+ * subscription ends.
+ */
+
+export interface SubscriptionEvent<T> {
+  data: T;
+  /** The event log's sequence number of the entry this message was made from. */
+  seq: number;
+}
+
+export interface SubscriptionHandlers<T> {
+  next(event: SubscriptionEvent<T>): void;
+  /** A final error: the subscription has ended. */
+  error?(error: Error): void;
+  /** The socket is open and the subscription sent (after each reconnect too). */
+  connected?(info: { afterSeq: number | undefined; reconnects: number }): void;
+  /** The socket dropped; a reconnect follows after `waitMs`. */
+  reconnecting?(info: { attempt: number; waitMs: number; reason: string; afterSeq: number | undefined }): void;
+}
+
+export interface SubscribeOptions {
+  /** ws:// or wss:// URL of the GraphQL endpoint. */
+  url: string;
+  /** A data API key, sent in the connection's init payload as `Authorization: Bearer <key>`. */
+  apiKey?: string;
+  /** Deliver the events after this seq first (e.g. the last one a previous run saw). */
+  afterSeq?: number;
+  /** First reconnect wait in ms (default 500), doubled each failed attempt up to `maxReconnectDelayMs`. */
+  reconnectDelayMs?: number;
+  /** Longest reconnect wait in ms (default 15,000). */
+  maxReconnectDelayMs?: number;
+  /** Reconnect attempts in a row without receiving anything before giving up (default: never give up). */
+  maxReconnectAttempts?: number;
+  /** graphql-ws keep-alive ping interval in ms (default 10,000): a dead connection is noticed within it. */
+  keepAliveMs?: number;
+  webSocketImpl?: unknown;
+}
+
+export interface Subscription {
+  /** The seq of the last event delivered (undefined before the first). */
+  readonly lastSeq: number | undefined;
+  /** Settles when the subscription has ended (closed, or a final error). */
+  readonly done: Promise<void>;
+  /** Ends the subscription and closes the socket. */
+  close(): Promise<void>;
+}
+
+type Outcome = { kind: "dropped"; reason: string } | { kind: "final"; error: Error };
+
+const RETRYABLE_CLOSE_CODES = new Set([4408, 4499]);
+
+function isFinalClose(event: unknown): boolean {
+  const code = (event as { code?: unknown } | null)?.code;
+  return typeof code === "number" && code >= 4400 && code < 4500 && !RETRYABLE_CLOSE_CODES.has(code);
+}
+
+function describeDrop(event: unknown): string {
+  if (event instanceof Error) return event.message;
+  const { code, reason } = (event ?? {}) as { code?: number; reason?: string };
+  return code !== undefined ? `socket closed (${code}${reason ? `: ${reason}` : ""})` : String(event);
+}
+
+export function subscribe<K extends keyof SubscriptionTypes>(
+  name: K,
+  variables: Omit<SubscriptionTypes[K]["variables"], "afterSeq">,
+  handlers: SubscriptionHandlers<SubscriptionTypes[K]["result"]>,
+  options: SubscribeOptions,
+): Subscription {
+  let lastSeq = options.afterSeq;
+  let closed = false;
+  let client: Client | undefined;
+  let wake: (() => void) | undefined;
+  let settle: ((outcome: Outcome) => void) | undefined;
+  const baseDelay = options.reconnectDelayMs ?? 500;
+  const maxDelay = options.maxReconnectDelayMs ?? 15_000;
+  const maxAttempts = options.maxReconnectAttempts ?? Infinity;
+
+  /** One connection: resolves when it drops or fails for good (never while it is delivering). */
+  const connectOnce = (reconnects: number, onMessage: () => void) =>
+    new Promise<Outcome>((resolve) => {
+      settle = resolve;
+      client = createClient({
+        url: options.url,
+        webSocketImpl: options.webSocketImpl ?? WebSocket,
+        connectionParams: options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : undefined,
+        retryAttempts: 0,
+        lazy: false,
+        keepAlive: options.keepAliveMs ?? 10_000,
+        on: { connected: () => handlers.connected?.({ afterSeq: lastSeq, reconnects }) },
+        onNonLazyError: (event) =>
+          resolve(isFinalClose(event) ? { kind: "final", error: new Error(describeDrop(event)) } : drop(event)),
+      });
+      const drop = (event: unknown): Outcome => ({ kind: "dropped", reason: describeDrop(event) });
+      client.subscribe(
+        { query: SUBSCRIPTIONS[name], variables: { ...variables, afterSeq: lastSeq ?? null } },
+        {
+          next: (message) => {
+            if (message.errors && message.errors.length > 0) {
+              resolve({
+                kind: "final",
+                error: new NapGraphQLError(message.errors, message.data, `subscription ${name}`),
+              });
+              return;
+            }
+            const seq = (message.extensions as { seq?: unknown } | undefined)?.seq;
+            if (typeof seq !== "number") return;
+            onMessage();
+            if (lastSeq !== undefined && seq <= lastSeq) return;
+            lastSeq = seq;
+            handlers.next({ data: message.data as SubscriptionTypes[K]["result"], seq });
+          },
+          error: (error) => {
+            if (Array.isArray(error)) {
+              resolve({ kind: "final", error: new NapGraphQLError(error, null, `subscription ${name}`) });
+            } else {
+              resolve(isFinalClose(error) ? { kind: "final", error: new Error(describeDrop(error)) } : drop(error));
+            }
+          },
+          complete: () => resolve({ kind: "dropped", reason: "the server ended the subscription" }),
+        },
+      );
+    });
+
+  const run = async () => {
+    let attempt = 0;
+    for (let reconnects = 0; !closed; reconnects++) {
+      const outcome = await connectOnce(reconnects, () => (attempt = 0));
+      const ending = client;
+      client = undefined;
+      await ending?.dispose();
+      if (closed) return;
+      if (outcome.kind === "final") {
+        closed = true;
+        handlers.error?.(outcome.error);
+        return;
+      }
+      attempt += 1;
+      if (attempt > maxAttempts) {
+        closed = true;
+        handlers.error?.(new Error(`gave up after ${maxAttempts} reconnect attempts: ${outcome.reason}`));
+        return;
+      }
+      const waitMs = Math.min(maxDelay, baseDelay * 2 ** (attempt - 1));
+      handlers.reconnecting?.({ attempt, waitMs, reason: outcome.reason, afterSeq: lastSeq });
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, waitMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  };
+  const done = run();
+
+  return {
+    get lastSeq() {
+      return lastSeq;
+    },
+    done,
+    async close() {
+      closed = true;
+      wake?.();
+      settle?.({ kind: "dropped", reason: "closed" });
+      await done;
+    },
+  };
+}
