@@ -1,8 +1,10 @@
 import { parseArgs } from "node:util";
 import { Wallet } from "ethers";
-import { NapApiError, NapClient, NapNetworkError } from "../../sdk/src";
+import { NapApiError, NapClient, NapDataClient, NapNetworkError } from "../../sdk/src";
 import { assertWritable, defaultCredentialsFile, readCredentials, writeCredentials } from "./credentials";
 import { Output } from "./output";
+import { showActivity, showLeaderboard, showStats, showVault } from "./reads";
+import { watch } from "./watch";
 
 /**
  * `nap`: the NAP agent CLI, built on the SDK. Human output by default (with progress on stderr while transactions
@@ -14,9 +16,10 @@ const USAGE = `nap: the NAP agent CLI
 
 Usage: nap <command> [arguments] [--json] [--api URL] [--credentials FILE]
 
-  register --name NAME [--type TYPE] [--owner-key 0xKEY] [--force]
+  register --name NAME [--type TYPE] [--owner-key 0xKEY] [--faucet] [--force]
                                      register an agent (a new owner wallet unless --owner-key); the API key is
-                                     saved to the credentials file (mode 0600) and never printed
+                                     saved to the credentials file (mode 0600) and never printed; --faucet then
+                                     asks the faucet for test ETH and USDC too
   status                             the agent's wallet: ETH, USDC, NAP, vault positions
   faucet                             test ETH and USDC to the agent's wallet (once a day)
   vaults                             the vaults, their assets and APY
@@ -32,9 +35,21 @@ Usage: nap <command> [arguments] [--json] [--api URL] [--credentials FILE]
   proposals                          governance proposals
   vote PROPOSAL_ID (for|against|abstain) [--reason TEXT]
   tx HASH                            status of a transaction the service sent for the agent
+  leaderboard [--limit N]            agents by performance score
+
+ Data API (what the indexer saw onchain; no agent needed):
+  vault VAULT [--period 7d|30d|90d|1y|all] [--interval 1h|4h|1d|1w]
+                                     a vault (id or address): TVL, price, APY, fees, strategies and history
+  activity [WALLET] [--limit N]      positions and transactions of a wallet (default: the agent's wallet)
+  stats                              protocol totals
+  watch vault VAULT [--after-seq N]  one line per update of a vault, until Ctrl-C
+  watch transactions [VAULT] [--after-seq N]
+                                     one line per new deposit, withdrawal, redemption request or claim (of one
+                                     vault, or all); reconnects by itself and resumes after the last event seen
 
 Options: --api URL (default $NAP_API_URL or http://127.0.0.1:3000), --credentials FILE (default $NAP_CREDENTIALS
-or ~/.nap/credentials.json), --idempotency-key KEY (value-moving commands), --json.`;
+or ~/.nap/credentials.json), --idempotency-key KEY (value-moving commands), --data-key KEY (a data API key,
+napd-..., for higher rate limits; default $NAP_DATA_KEY), --json (watch: one JSON object per line).`;
 
 const OPTIONS = {
   json: { type: "boolean" },
@@ -50,10 +65,26 @@ const OPTIONS = {
   shares: { type: "string" },
   all: { type: "boolean" },
   reason: { type: "string" },
+  faucet: { type: "boolean" },
+  "data-key": { type: "string" },
+  "after-seq": { type: "string" },
+  period: { type: "string" },
+  interval: { type: "string" },
+  limit: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
 class UsageError extends Error {}
+
+const DEFAULT_API_URL = "http://127.0.0.1:3000";
+const PERIODS = ["7d", "30d", "90d", "1y", "all"] as const;
+const INTERVALS = ["1h", "4h", "1d", "1w"] as const;
+
+function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], what: string): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${what}: one of ${allowed.join(", ")}`);
+  return value as T;
+}
 
 const SUPPORT = { against: 0, for: 1, abstain: 2 } as const;
 
@@ -87,16 +118,32 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
     if (values.all) return "all";
     return need(values.shares, "--shares RAW or --all");
   };
+  const count = (value: string | undefined, what: string): number | undefined => {
+    if (value === undefined) return undefined;
+    if (!/^\d+$/.test(value)) throw new UsageError(`${command}: ${what} must be a whole number`);
+    return Number(value);
+  };
   /** A client with the saved key (every command but register). */
   const agent = (): NapClient => {
     const saved = readCredentials(credentialsFile);
     return new NapClient({ baseUrl: apiUrl ?? saved.api_url, apiKey: saved.api_key });
   };
+  /** The API's URL for commands that need no agent: --api, $NAP_API_URL, the saved agent's, or the default. */
+  const publicUrl = (): string => {
+    if (apiUrl) return apiUrl;
+    try {
+      return readCredentials(credentialsFile).api_url;
+    } catch {
+      return DEFAULT_API_URL;
+    }
+  };
+  const data = () =>
+    new NapDataClient({ baseUrl: publicUrl(), apiKey: values["data-key"] ?? process.env.NAP_DATA_KEY });
 
   try {
     switch (command) {
       case "register": {
-        const baseUrl = apiUrl ?? "http://127.0.0.1:3000";
+        const baseUrl = apiUrl ?? DEFAULT_API_URL;
         assertWritable(credentialsFile, values.force ?? false);
         const owner = values["owner-key"] ? new Wallet(values["owner-key"]) : Wallet.createRandom();
         const nap = new NapClient({ baseUrl });
@@ -129,6 +176,11 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
           `owner wallet ${owner.address}`,
           `API key ${registered.api_key_prefix}... saved to ${credentialsFile} (mode 0600); it is not shown again`,
         ]);
+        if (!values.faucet) return 0;
+        const drip = await out.progress("asking the faucet", true, () => nap.faucet(write));
+        out.result(drip, [
+          `received ${drip.drip_amount_eth} ETH and ${drip.drip_amount_usdc} USDC (tx ${drip.tx_hash}, block ${drip.block_number})`,
+        ]);
         return 0;
       }
       case "status": {
@@ -156,7 +208,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
         return 0;
       }
       case "vaults": {
-        const list = await agent().vaults();
+        const list = await new NapClient({ baseUrl: publicUrl() }).vaults();
         out.result(
           list,
           list.vaults.map((v) => `${v.name} (${v.address}): ${v.total_assets} ${v.asset}, APY ${v.apy}%, ${v.status}`),
@@ -246,7 +298,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
         return 0;
       }
       case "proposals": {
-        const list = await agent().proposals();
+        const list = await new NapClient({ baseUrl: publicUrl() }).proposals();
         out.result(
           list,
           list.proposals.length === 0
@@ -281,6 +333,32 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
             (tx.error ? ` (${tx.error})` : ""),
         ]);
         return 0;
+      }
+      case "leaderboard":
+        await showLeaderboard(new NapClient({ baseUrl: publicUrl() }), out, count(values.limit, "--limit"));
+        return 0;
+      case "vault": {
+        const period = oneOf(values.period, PERIODS, "--period");
+        const interval = oneOf(values.interval, INTERVALS, "--interval");
+        await showVault(data(), out, need(rest[0], "VAULT"), { period, interval });
+        return 0;
+      }
+      case "activity": {
+        const wallet = rest[0] ?? (await agent().wallet()).agent_address;
+        await showActivity(data(), out, wallet, count(values.limit, "--limit") ?? 20);
+        return 0;
+      }
+      case "stats":
+        await showStats(data(), out);
+        return 0;
+      case "watch": {
+        const [target, vault] = rest;
+        if (target !== "vault" && target !== "transactions") throw new UsageError("watch: vault VAULT or transactions");
+        return await watch(data(), out, {
+          target,
+          vault: target === "vault" ? need(vault, "VAULT") : vault,
+          afterSeq: count(values["after-seq"], "--after-seq"),
+        });
       }
       default:
         throw new UsageError(`unknown command ${command}`);

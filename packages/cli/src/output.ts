@@ -18,6 +18,16 @@ export class Output {
     this.stdout.write(this.json ? `${JSON.stringify(value, null, 2)}\n` : `${lines.join("\n")}\n`);
   }
 
+  /** One event of a stream: a JSON object on one line (--json), or its lines. */
+  event(value: unknown, lines: string[]): void {
+    this.stdout.write(this.json ? `${JSON.stringify(value)}\n` : `${lines.join("\n")}\n`);
+  }
+
+  /** A note about the stream on stderr (its state: connected, reconnecting, stopped), as JSON with --json. */
+  note(text: string, fields: Record<string, unknown>): void {
+    this.stderr.write(this.json ? `${JSON.stringify(fields)}\n` : `${text}\n`);
+  }
+
   error(message: string, status: number, retryAfterSeconds?: number): void {
     if (this.json) {
       this.stderr.write(

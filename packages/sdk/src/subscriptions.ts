@@ -24,7 +24,10 @@ export interface SubscriptionHandlers<T> {
   next(event: SubscriptionEvent<T>): void;
   /** A final error: the subscription has ended. */
   error?(error: Error): void;
-  /** The socket is open and the subscription sent (after each reconnect too). */
+  /**
+   * The socket is open (first, and after each reconnect) and the subscription is being sent, resuming after
+   * `afterSeq`; `reconnects` counts the connection attempts made since the start.
+   */
   connected?(info: { afterSeq: number | undefined; reconnects: number }): void;
   /** The socket dropped; a reconnect follows after `waitMs`. */
   reconnecting?(info: { attempt: number; waitMs: number; reason: string; afterSeq: number | undefined }): void;
@@ -41,7 +44,7 @@ export interface SubscribeOptions {
   reconnectDelayMs?: number;
   /** Longest reconnect wait in ms (default 15,000). */
   maxReconnectDelayMs?: number;
-  /** Reconnect attempts in a row without receiving anything before giving up (default: never give up). */
+  /** Failed reconnect attempts in a row before giving up (default: never give up). */
   maxReconnectAttempts?: number;
   /** graphql-ws keep-alive ping interval in ms (default 10,000): a dead connection is noticed within it. */
   keepAliveMs?: number;
@@ -88,7 +91,7 @@ export function subscribe<K extends keyof SubscriptionTypes>(
   const maxAttempts = options.maxReconnectAttempts ?? Infinity;
 
   /** One connection: resolves when it drops or fails for good (never while it is delivering). */
-  const connectOnce = (reconnects: number, onMessage: () => void) =>
+  const connectOnce = (reconnects: number, onAlive: () => void) =>
     new Promise<Outcome>((resolve) => {
       settle = resolve;
       client = createClient({
@@ -98,7 +101,12 @@ export function subscribe<K extends keyof SubscriptionTypes>(
         retryAttempts: 0,
         lazy: false,
         keepAlive: options.keepAliveMs ?? 10_000,
-        on: { connected: () => handlers.connected?.({ afterSeq: lastSeq, reconnects }) },
+        on: {
+          connected: () => {
+            onAlive();
+            handlers.connected?.({ afterSeq: lastSeq, reconnects });
+          },
+        },
         onNonLazyError: (event) =>
           resolve(isFinalClose(event) ? { kind: "final", error: new Error(describeDrop(event)) } : drop(event)),
       });
@@ -116,7 +124,6 @@ export function subscribe<K extends keyof SubscriptionTypes>(
             }
             const seq = (message.extensions as { seq?: unknown } | undefined)?.seq;
             if (typeof seq !== "number") return;
-            onMessage();
             if (lastSeq !== undefined && seq <= lastSeq) return;
             lastSeq = seq;
             handlers.next({ data: message.data as SubscriptionTypes[K]["result"], seq });
