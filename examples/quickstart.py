@@ -3,6 +3,8 @@
     pip install eth-account
     NAP_API_URL=http://127.0.0.1:3000 python3 examples/quickstart.py
 
+`npm run example:python` runs it against a stack of its own (eth-account pinned, cached in ~/.cache/nap).
+
 A new agent registers with a fresh wallet, takes test funds from the faucet, deposits into a vault, submits a
 strategy and withdraws. Every error body is {"error": "..."} and names the field and what to do.
 """
@@ -37,7 +39,20 @@ def call(method, path, body=None, api_key=None, idempotent=False):
         with urllib.request.urlopen(request, timeout=180) as response:
             return json.load(response)
     except urllib.error.HTTPError as error:
-        sys.exit(f"{method} {path}: {error.code}: {json.load(error).get('error')}")
+        sys.exit(f"{method} {path}: {error.code}: {error_message(error.read())}")
+    except urllib.error.URLError as error:
+        sys.exit(f"{method} {path}: no answer from {API} ({error.reason}); is the API running? (npm start)")
+
+
+def error_message(raw):
+    """The API's message: {"error": "..."} (live API) or {"error": {"code", "message"}} (data API), else the text."""
+    try:
+        error = json.loads(raw).get("error")
+    except (ValueError, AttributeError):
+        return raw.decode(errors="replace")[:200]
+    if isinstance(error, dict):
+        return f"{error.get('code')}: {error.get('message')}"
+    return error
 
 
 def main():

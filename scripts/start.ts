@@ -59,15 +59,16 @@ function stopChildren(): void {
   }
 }
 
+/** Where scripts/deploy.ts writes the local chain's deployment. */
+const deploymentFile = () => join(process.env.DEPLOYMENTS_DIR ?? "deployments", "31337.json");
+
 /**
  * The API signs as the relayer of SERVER_WALLET_MNEMONIC; the deployment gave its roles to the parameters' relayer.
  * A mnemonic of one's own needs parameters naming its relayer (DEPLOY_PARAMETERS), or nothing the relayer does works.
  */
 async function checkRelayer(mnemonic: string): Promise<void> {
   const { HDNodeWallet } = await import("ethers");
-  const deployed = JSON.parse(
-    readFileSync(join(process.env.DEPLOYMENTS_DIR ?? "deployments", "31337.json"), "utf8"),
-  ) as {
+  const deployed = JSON.parse(readFileSync(deploymentFile(), "utf8")) as {
     roles: { relayer: string };
   };
   const relayer = HDNodeWallet.fromPhrase(mnemonic, undefined, RELAYER_PATH).address;
@@ -117,6 +118,8 @@ async function main(): Promise<void> {
   Object.assign(process.env, {
     RPC_URL: process.env.RPC_URL ?? RPC_URL,
     SERVER_WALLET_MNEMONIC: env.SERVER_WALLET_MNEMONIC,
+    // The file the deployment above wrote (DEPLOYMENTS_DIR moves it), unless another one is named.
+    DEPLOYMENT_FILE: process.env.DEPLOYMENT_FILE ?? deploymentFile(),
   });
   const { loadConfig } = await import("../api/src/config");
   const { createLogger } = await import("../api/src/logger");
