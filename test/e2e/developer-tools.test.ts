@@ -87,11 +87,14 @@ async function until(condition: () => boolean, what: string, timeoutMs = 60_000)
 
 /**
  * A TCP proxy in front of the API whose connections can be cut: `cut()` drops every open connection and stops
- * accepting (the API looks gone), `restore()` accepts again on the same port.
+ * accepting (the API looks gone), `restore()` accepts again on the same port, and `freeze()` stops passing bytes on
+ * the open connections without closing them (a half-open connection: a peer gone without a word) while new
+ * connections work.
  */
 async function cuttableProxy(targetPort: number) {
   const port = await freePort();
   const sockets = new Set<Socket>();
+  const pairs: [Socket, Socket][] = [];
   let server: Server;
   const listen = () =>
     new Promise<void>((done) => {
@@ -103,6 +106,7 @@ async function cuttableProxy(targetPort: number) {
           socket.on("error", () => undefined);
         }
         client.pipe(upstream).pipe(client);
+        pairs.push([client, upstream]);
       });
       server.listen(port, "127.0.0.1", () => done());
     });
@@ -112,7 +116,13 @@ async function cuttableProxy(targetPort: number) {
       server.close(() => done());
       for (const socket of sockets) socket.destroy();
     });
-  return { url: `http://127.0.0.1:${port}`, cut: stop, restore: listen, close: stop };
+  const freeze = () => {
+    for (const [client, upstream] of pairs.splice(0)) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+    }
+  };
+  return { url: `http://127.0.0.1:${port}`, cut: stop, restore: listen, freeze, close: stop };
 }
 
 /**
@@ -444,6 +454,44 @@ describe("E2E: the CLI, the MCP server and the quickstart against a spawned stac
       ]);
       expect(drops.every((drop) => drop.afterSeq === seqs[0])).to.equal(true);
       expect(subscription.lastSeq).to.equal(seqs[3]);
+    });
+
+    it("SDK subscription: a half-open connection (no pong) is dropped and resumed, with no duplicate and no gap", async function () {
+      const { agent } = await fundedAgent("half-open");
+      const proxy = await cuttableProxy(api.port);
+      const vault = (await new NapDataClient({ baseUrl: api.url }).vaultsBatch(["conservative"])).vaults[0].address;
+      const received: SubscriptionEvent<SubscriptionTypes["transactionCreated"]["result"]>[] = [];
+      const drops: { reason: string; afterSeq: number | undefined }[] = [];
+      let connections = 0;
+      const subscription = new NapDataClient({ baseUrl: proxy.url }).subscribe(
+        "transactionCreated",
+        { vaultAddress: vault },
+        {
+          next: (event) => received.push(event),
+          connected: () => connections++,
+          reconnecting: (info) => drops.push(info),
+        },
+        { keepAliveMs: 300, pongTimeoutMs: 300, reconnectDelayMs: 100 },
+      );
+      try {
+        await until(() => connections === 1, "the subscription");
+        const first = await agent.deposit({ vault_id: "conservative", amount_usdc: 5 });
+        await until(() => received.length === 1, "the first event");
+        proxy.freeze();
+        const second = await agent.deposit({ vault_id: "conservative", amount_usdc: 6 });
+        await until(() => received.length === 2, "the event sent while the connection hung");
+        expect(received.map((e) => e.data.transactionCreated.hash)).to.deep.equal([
+          first.deposit_tx,
+          second.deposit_tx,
+        ]);
+      } finally {
+        await subscription.close();
+        await proxy.close();
+      }
+      expect(drops[0]).to.deep.include({ reason: "no pong from the server within 300 ms" });
+      expect(drops[0].afterSeq).to.equal(received[0].seq);
+      expect(connections).to.equal(2);
+      expect(received[1].seq).to.be.greaterThan(received[0].seq);
     });
   });
 });

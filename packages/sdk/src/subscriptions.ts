@@ -7,11 +7,11 @@ import type { SubscriptionTypes } from "./graphql/types";
 /**
  * GraphQL subscriptions over graphql-ws with resume. The data API numbers every entry of its event log (`seq` 1, 2,
  * 3 ...) and sends it as `extensions.seq` on each message; a subscription opened with `afterSeq` first replays the
- * log after it, then goes live. This helper keeps the last seq it delivered and, when the socket drops, reconnects
- * (exponential backoff) and subscribes again with `afterSeq` = that seq: no event is missed, none comes twice (a
- * message at or below the last seq is dropped, in case a replay overlaps). GraphQL errors (NOT_FOUND, INVALID_ADDRESS)
- * and refusals of the protocol (close codes 4400-4499 but 4408 and 4499) are final: they go to `error` and the
- * subscription ends.
+ * log after it, then goes live. This helper keeps the last seq it delivered and, when the socket drops (or a ping
+ * gets no pong in time: a half-open connection), reconnects with exponential backoff and subscribes again with
+ * `afterSeq` = that seq: no event is missed, none comes twice (a message at or below the last seq is dropped, in
+ * case a replay overlaps). GraphQL errors (NOT_FOUND, INVALID_ADDRESS) and refusals of the protocol (close codes
+ * 4400-4499 but 4408 and 4499) are final: they go to `error` and the subscription ends.
  */
 
 export interface SubscriptionEvent<T> {
@@ -46,8 +46,10 @@ export interface SubscribeOptions {
   maxReconnectDelayMs?: number;
   /** Failed reconnect attempts in a row before giving up (default: never give up). */
   maxReconnectAttempts?: number;
-  /** graphql-ws keep-alive ping interval in ms (default 10,000): a dead connection is noticed within it. */
+  /** Ping interval in ms (default 10,000). */
   keepAliveMs?: number;
+  /** A ping without a pong within this many ms (default 5,000) counts as a dropped connection. */
+  pongTimeoutMs?: number;
   webSocketImpl?: unknown;
 }
 
@@ -63,6 +65,14 @@ export interface Subscription {
 type Outcome = { kind: "dropped"; reason: string } | { kind: "final"; error: Error };
 
 const RETRYABLE_CLOSE_CODES = new Set([4408, 4499]);
+/** What the pong timeout needs of a socket (`terminate` is the `ws` package's). */
+interface ActiveSocket {
+  readyState: number;
+  close(code: number, reason: string): void;
+  terminate?(): void;
+}
+/** WebSocket.OPEN. */
+const OPEN = 1;
 
 function isFinalClose(event: unknown): boolean {
   const code = (event as { code?: unknown } | null)?.code;
@@ -89,28 +99,56 @@ export function subscribe<K extends keyof SubscriptionTypes>(
   const baseDelay = options.reconnectDelayMs ?? 500;
   const maxDelay = options.maxReconnectDelayMs ?? 15_000;
   const maxAttempts = options.maxReconnectAttempts ?? Infinity;
+  const keepAliveMs = options.keepAliveMs ?? 10_000;
+  const pongTimeoutMs = options.pongTimeoutMs ?? 5_000;
+  let activeSocket: ActiveSocket | undefined;
+  let pongTimer: ReturnType<typeof setTimeout> | undefined;
+  let pongMissed = false;
 
   /** One connection: resolves when it drops or fails for good (never while it is delivering). */
   const connectOnce = (reconnects: number, onAlive: () => void) =>
     new Promise<Outcome>((resolve) => {
       settle = resolve;
+      pongMissed = false;
+      const drop = (event: unknown): Outcome => ({
+        kind: "dropped",
+        reason: pongMissed ? `no pong from the server within ${pongTimeoutMs} ms` : describeDrop(event),
+      });
       client = createClient({
         url: options.url,
         webSocketImpl: options.webSocketImpl ?? WebSocket,
         connectionParams: options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : undefined,
         retryAttempts: 0,
         lazy: false,
-        keepAlive: options.keepAliveMs ?? 10_000,
+        keepAlive: keepAliveMs,
         on: {
-          connected: () => {
+          connected: (socket) => {
+            activeSocket = socket as ActiveSocket;
             onAlive();
             handlers.connected?.({ afterSeq: lastSeq, reconnects });
           },
+          // graphql-ws sends the pings but does nothing when no pong comes back (a half-open connection would
+          // wait forever): a missing pong closes the socket as a timeout, which reconnects and resumes.
+          ping: (received) => {
+            if (received) return;
+            clearTimeout(pongTimer);
+            pongTimer = setTimeout(() => {
+              if (activeSocket?.readyState !== OPEN) return;
+              pongMissed = true;
+              // A close handshake cannot pass a hung connection either (ws waits 30 s for it): `ws` sockets are
+              // terminated at once; others are closed as a timeout.
+              if (activeSocket.terminate) activeSocket.terminate();
+              else activeSocket.close(4408, "no pong from the server");
+            }, pongTimeoutMs);
+          },
+          pong: (received) => {
+            if (received) clearTimeout(pongTimer);
+          },
+          closed: () => clearTimeout(pongTimer),
         },
         onNonLazyError: (event) =>
           resolve(isFinalClose(event) ? { kind: "final", error: new Error(describeDrop(event)) } : drop(event)),
       });
-      const drop = (event: unknown): Outcome => ({ kind: "dropped", reason: describeDrop(event) });
       client.subscribe(
         { query: SUBSCRIPTIONS[name], variables: { ...variables, afterSeq: lastSeq ?? null } },
         {
