@@ -210,6 +210,12 @@ describe("data API WebSocket channel /ws", function () {
       );
     });
 
+    it("a client message larger than 4 KiB closes the socket with 1009", async function () {
+      const socket = await connect();
+      socket.send({ type: "auth", token: "x".repeat(5_000) });
+      expect((await socket.closed).code).to.equal(1009);
+    });
+
     it("a WebSocket upgrade on any other path is refused with 404", async function () {
       let refusal: unknown;
       try {

@@ -39,6 +39,7 @@ export interface WsSocket {
   ping(): void;
   on(event: "message", listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): unknown;
   on(event: "close" | "pong", listener: () => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
 }
 
 const OPEN = 1;
@@ -95,10 +96,12 @@ export class Connection {
       this.#alive = true;
     });
     socket.on("close", () => this.#cleanUp());
+    // A protocol violation by the client (an oversized or malformed frame): ws closes the socket itself (1009, 1002).
+    socket.on("error", (error) => this.#deps.logger.debug({ err: error, ip }, "ws: client protocol error"));
     socket.on("message", (data, isBinary) => {
       this.#idle.refresh();
       const text = isBinary ? null : Buffer.isBuffer(data) ? data.toString("utf8") : null;
-      this.#inbox = this.#inbox.then(() => this.#handle(text));
+      this.#inbox = this.#inbox.then(() => this.#handle(text)).catch((error: unknown) => this.#failed(error));
     });
     this.#send({
       type: "welcome",
@@ -158,22 +161,24 @@ export class Connection {
       }
     } catch (error) {
       if (this.#closed) return;
-      if (!(error instanceof WsError)) {
-        this.#deps.logger.error({ err: error }, "ws: message failed");
-        this.#send(new WsError("INTERNAL_ERROR", "internal error").toMessage());
-        return;
-      }
+      if (!(error instanceof WsError)) return this.#failed(error);
       // An invalid message counts as a request (a subscribe was counted already; a failed auth counts itself).
       if (message === undefined) {
         try {
           await this.#count();
         } catch (refusal) {
           if (refusal instanceof WsError) return this.#send(refusal.toMessage());
-          throw refusal;
+          return this.#failed(refusal);
         }
       }
       this.#send(error.toMessage());
     }
+  }
+
+  /** An unexpected failure while handling a message: logged, answered without detail; the next message is handled. */
+  #failed(error: unknown): void {
+    this.#deps.logger.error({ err: error }, "ws: message failed");
+    this.#send(new WsError("INTERNAL_ERROR", "internal error").toMessage());
   }
 
   /** One request against the connection's tier; throws RATE_LIMITED or UNAVAILABLE. */

@@ -180,6 +180,20 @@ describe("/ws connection: backpressure, heartbeat, key checks", function () {
     expect(caps.count({ kind: "key", keyId: "dk_1" })).to.equal(0);
   });
 
+  it("a store failure while subscribing answers INTERNAL_ERROR without detail, and the next message is handled", async function () {
+    const { socket } = open();
+    store.readModel.vaults = async () => {
+      throw new Error("connection refused: mongodb://secret-host");
+    };
+    socket.receive({ type: "subscribe", id: "v", channel: "vault", vault: VAULT });
+    socket.receive({ type: "ping" });
+    await until(() => socket.sent.some((m) => m.type === "pong"));
+    expect(socket.sent.slice(1)).to.deep.equal([
+      { type: "error", code: "INTERNAL_ERROR", message: "internal error" },
+      { type: "pong" },
+    ]);
+  });
+
   it("a subscription whose message cannot be made ends with UNAVAILABLE and the seq to resume after", async function () {
     const { socket } = open();
     // A transaction entry whose block the read model never reaches.
