@@ -64,7 +64,7 @@ export interface WsErrorMessage {
   id?: string;
   /** RATE_LIMITED: seconds until the window that refused ends. */
   retryAfterSeconds?: number;
-  /** UNAVAILABLE on a subscription: the last seq it delivered (resubscribe with afterSeq = this). */
+  /** UNAVAILABLE of a subscription: resubscribe with afterSeq = this. INVALID_AFTER_SEQ: the log's newest seq. */
   seq?: number;
 }
 
