@@ -1,13 +1,17 @@
+import type { IncomingMessage, Server } from "node:http";
+import { ServerResponse } from "node:http";
 import Koa from "koa";
 import type { ChainAccess } from "./chain";
 import type { Config } from "./config";
 import cors from "@koa/cors";
 import { accessLog, responseHeaders } from "./doors/middleware";
-import { dataApi, type DataAccess } from "./doors/data";
-import { createDataAccess, type DataAccessStores } from "./doors/data/access";
+import { dataApi } from "./doors/data";
+import { createDataAccess, type DataAccess, type DataAccessStores } from "./doors/data/access";
 import { graphqlDoor, type GraphQLDoor } from "./doors/graphql";
 import { indexerStatus } from "./doors/data/routes";
 import { liveApi } from "./doors/live";
+import { routeUpgrades } from "./doors/upgrades";
+import { wsDoor, type WsDoor } from "./doors/ws";
 import { Indexer } from "./indexer/indexer";
 import { EventFeed } from "./readmodel/feed";
 import { DataQueries } from "./readmodel/queries";
@@ -48,8 +52,15 @@ export interface NapApp extends Koa {
   rateLimiters: RateLimiters;
   /** The data API's query layer (REST /v1 today, GraphQL later). */
   queries: DataQueries;
-  /** The GraphQL door: its HTTP middleware is mounted; `graphql.attach(server)` serves its subscriptions. */
+  /** The GraphQL door: its HTTP middleware is mounted; its subscriptions are served once `attachSockets` ran. */
   graphql: GraphQLDoor;
+  /** The WebSocket channel /ws, served once `attachSockets` ran. */
+  ws: WsDoor;
+  /**
+   * Serves the WebSocket doors (GraphQL subscriptions, /ws) on the server's upgrade requests; answers the function
+   * that stops listening and closes their connections.
+   */
+  attachSockets(server: Server): () => Promise<void>;
   /** The tail of the read model's event log that subscriptions fan out from. */
   feed: EventFeed;
   /** This instance's indexer (not started: the server starts it), or null when INDEXER_ENABLED is off. */
@@ -144,6 +155,17 @@ export function createApp(deps: AppDeps): NapApp {
   // Client IPs: X-Forwarded-For is believed only for the configured number of trusted proxy hops.
   app.proxy = config.trustedProxyCount > 0;
   app.maxIpsCount = config.trustedProxyCount;
+
+  const ws = wsDoor({
+    feed,
+    queries,
+    keys: access.keys,
+    limiter: access.limiter,
+    settings: config.ws,
+    logger,
+    // The IP Koa would give the same request, so that /ws and REST count a caller alike.
+    clientIp: (request: IncomingMessage) => app.createContext(request, new ServerResponse(request)).ip,
+  });
   // Errors are answered (and logged) by the doors; silence Koa's default stderr printing.
   app.silent = true;
 
@@ -184,6 +206,14 @@ export function createApp(deps: AppDeps): NapApp {
   app.queries = queries;
   app.indexer = indexer;
   app.graphql = graphql;
+  app.ws = ws;
+  app.attachSockets = (server) => {
+    const detach = routeUpgrades(server, [graphql, ws]);
+    return async () => {
+      detach();
+      await Promise.all([graphql.close(), ws.close()]);
+    };
+  };
   app.feed = feed;
   app.drain = (timeoutMs) =>
     running === 0
@@ -193,7 +223,7 @@ export function createApp(deps: AppDeps): NapApp {
           setTimeout(resolve, timeoutMs).unref();
         });
   app.closeResources = async () => {
-    await graphql.close();
+    await Promise.all([graphql.close(), ws.close()]);
     feed.close();
     await indexer?.stop();
     live.rateLimiters.close();

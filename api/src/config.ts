@@ -89,6 +89,13 @@ const envSchema = z.object({
   INDEXER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   INDEXER_REORG_WINDOW: z.coerce.number().int().min(1).max(100_000).default(128),
   INDEXER_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+  WS_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(90_000),
+  WS_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  WS_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
+  WS_MAX_CONNECTIONS_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(50),
+  WS_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(10_000).default(50),
+  WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(8_388_608),
+  WS_MAX_REPLAY: z.coerce.number().int().min(0).max(1_000_000).default(2_000),
 });
 
 export interface Config {
@@ -125,6 +132,25 @@ export interface Config {
   strategyScreening: ScreeningMode;
   /** The data API's indexer (docs/data-api.md). */
   indexer: IndexerConfig;
+  /** The data API's WebSocket channel /ws (docs/websocket.md). */
+  ws: WsConfig;
+}
+
+export interface WsConfig {
+  /** A connection that sends no message for this long is closed (clients ping every 30 s). */
+  idleTimeoutMs: number;
+  /** Interval of the server's ping frames; a socket that did not answer the previous one is dropped. */
+  heartbeatMs: number;
+  /** Connections not (yet) authenticated, per client IP, on this instance. */
+  maxConnectionsPerIp: number;
+  /** Authenticated connections per data API key, on this instance. */
+  maxConnectionsPerKey: number;
+  /** Subscriptions open at once on one connection. */
+  maxSubscriptions: number;
+  /** Bytes waiting to be sent to one client beyond which it is closed as too slow. */
+  maxBufferedBytes: number;
+  /** How many log entries behind the newest a resuming subscription (afterSeq) may start. */
+  maxReplay: number;
 }
 
 export interface IndexerConfig {
@@ -197,6 +223,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: e.INDEXER_POLL_MS,
       reorgWindow: e.INDEXER_REORG_WINDOW,
       leaseTtlMs: e.INDEXER_LEASE_TTL_MS,
+    },
+    ws: {
+      idleTimeoutMs: e.WS_IDLE_TIMEOUT_MS,
+      heartbeatMs: e.WS_HEARTBEAT_MS,
+      maxConnectionsPerIp: e.WS_MAX_CONNECTIONS_PER_IP,
+      maxConnectionsPerKey: e.WS_MAX_CONNECTIONS_PER_KEY,
+      maxSubscriptions: e.WS_MAX_SUBSCRIPTIONS,
+      maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
+      maxReplay: e.WS_MAX_REPLAY,
     },
   };
 }

@@ -75,7 +75,7 @@ export async function startServer(
   // side that closes an idle keep-alive connection a client is about to reuse ("other side closed").
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  const detach = app.graphql.attach(server);
+  const detach = app.attachSockets(server);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;

@@ -34,6 +34,15 @@ describe("API configuration", function () {
         reorgWindow: 128,
         leaseTtlMs: 10_000,
       },
+      ws: {
+        idleTimeoutMs: 90_000,
+        heartbeatMs: 30_000,
+        maxConnectionsPerIp: 20,
+        maxConnectionsPerKey: 50,
+        maxSubscriptions: 50,
+        maxBufferedBytes: 8_388_608,
+        maxReplay: 2_000,
+      },
     });
   });
 
@@ -60,6 +69,22 @@ describe("API configuration", function () {
       INDEXER_POLL_MS: "250",
       INDEXER_REORG_WINDOW: "64",
       INDEXER_LEASE_TTL_MS: "5000",
+      WS_IDLE_TIMEOUT_MS: "60000",
+      WS_HEARTBEAT_MS: "15000",
+      WS_MAX_CONNECTIONS_PER_IP: "5",
+      WS_MAX_CONNECTIONS_PER_KEY: "10",
+      WS_MAX_SUBSCRIPTIONS: "8",
+      WS_MAX_BUFFERED_BYTES: "65536",
+      WS_MAX_REPLAY: "100",
+    });
+    expect(config.ws).to.deep.equal({
+      idleTimeoutMs: 60_000,
+      heartbeatMs: 15_000,
+      maxConnectionsPerIp: 5,
+      maxConnectionsPerKey: 10,
+      maxSubscriptions: 8,
+      maxBufferedBytes: 65_536,
+      maxReplay: 100,
     });
     expect(config.indexer).to.deep.equal({
       enabled: false,
@@ -98,6 +123,9 @@ describe("API configuration", function () {
     [{ INDEXER_FINALITY_DEPTH: "-1" }, "INDEXER_FINALITY_DEPTH"],
     [{ INDEXER_BATCH_BLOCKS: "0" }, "INDEXER_BATCH_BLOCKS"],
     [{ INDEXER_ENABLED: "perhaps" }, "INDEXER_ENABLED"],
+    [{ WS_IDLE_TIMEOUT_MS: "10" }, "WS_IDLE_TIMEOUT_MS"],
+    [{ WS_MAX_CONNECTIONS_PER_IP: "0" }, "WS_MAX_CONNECTIONS_PER_IP"],
+    [{ WS_MAX_SUBSCRIPTIONS: "many" }, "WS_MAX_SUBSCRIPTIONS"],
   ] as Array<[Record<string, string>, string]>) {
     it(`fails fast naming ${Object.keys(env)[0]}`, function () {
       let error: unknown;

@@ -2,9 +2,9 @@ import { getAddress } from "ethers";
 import { TtlCache } from "../ttlCache";
 import { foldPositions, isOpen, valuePosition, type PositionState } from "./folds/positions";
 import { foldStrategies, type StrategyRecord } from "./folds/strategies";
-import { foldTransactions, type TransactionType, type VaultTransaction } from "./folds/transactions";
+import { foldTransactions, makesTransaction, type TransactionType, type VaultTransaction } from "./folds/transactions";
 import { maxDrawdown, sharpeRatio, windowApy, type PricePoint } from "./metrics";
-import type { IndexerCursor, IndexerHalt, VaultRecord, VaultSnapshot } from "./records";
+import type { IndexedEvent, IndexerCursor, IndexerHalt, VaultRecord, VaultSnapshot } from "./records";
 import type { ReadModelReader } from "./store";
 
 /**
@@ -364,6 +364,20 @@ export class DataQueries {
     });
     const filtered = page.type ? all.filter((tx) => tx.type === page.type) : all;
     return { items: filtered.slice(page.offset, page.offset + page.limit), total: filtered.length };
+  }
+
+  /**
+   * The transaction a vault event made, as `transactions` folds it (status included); null when the event makes none
+   * or its block is not in the read model yet.
+   */
+  async transactionOfEvent(event: IndexedEvent): Promise<TransactionView | null> {
+    if (!makesTransaction(event)) return null;
+    for (const user of event.users) {
+      const { items } = await this.transactions(user, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+      const found = items.find((tx) => tx.eventId === event.id);
+      if (found) return found;
+    }
+    return null;
   }
 
   async protocolStats(): Promise<ProtocolStats> {

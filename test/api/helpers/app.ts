@@ -58,7 +58,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  const detach = app.graphql.attach(server);
+  const detach = app.attachSockets(server);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

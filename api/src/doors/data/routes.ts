@@ -1,5 +1,5 @@
 import type { Context } from "koa";
-import { getAddress, isAddress } from "ethers";
+import { isAddress } from "ethers";
 import type { z } from "zod";
 import type { ChainAccess } from "../../chain";
 import type { Indexer } from "../../indexer/indexer";
@@ -10,16 +10,14 @@ import {
   type DataQueries,
   type Interval,
   type Period,
-  type PositionView,
-  type StrategyView,
   type TransactionView,
   type VaultList,
-  type VaultView,
 } from "../../readmodel/queries";
 import { SERVICE_VERSION } from "../../version";
 import { readJsonBody } from "../live/validation";
 import { SerializedJson } from "../live/serializedJson";
 import { DataApiError } from "./errors";
+import { iso, positionItem, strategyItem, transactionItem, vaultDetail, vaultListItem } from "./serializers";
 import * as schemas from "./schemas";
 
 /**
@@ -48,8 +46,6 @@ export interface DataRouteDeps {
   indexer: Indexer | null;
   bodyLimitBytes: number;
 }
-
-const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 function requireAddress(value: string, field = "address"): string {
   if (!isAddress(value)) {
@@ -93,102 +89,15 @@ function rejectUnknown(ctx: Context, allowed: readonly string[]): void {
   }
 }
 
-const RISK = { CONSERVATIVE: "conservative", MODERATE: "moderate", AGGRESSIVE: "aggressive" } as const;
-
-function listItem(v: VaultView): z.input<typeof schemas.vaultListItem> {
-  return {
-    address: v.address,
-    name: v.name,
-    symbol: v.symbol,
-    tvl: v.tvl.toString(),
-    tvlUsd: v.tvlUsd,
-    apy: v.apy.current,
-    riskLevel: RISK[v.riskLevel],
-    strategies: v.strategies.length,
-    isERC7540: v.isERC7540,
-    fulfillmentDelay: v.fulfillmentDelay,
-  };
-}
-
-function detail(v: VaultView): z.input<typeof schemas.vaultDetail> {
-  return {
-    address: v.address,
-    name: v.name,
-    symbol: v.symbol,
-    asset: v.asset,
-    tvl: v.tvl.toString(),
-    tvlUsd: v.tvlUsd,
-    totalShares: v.totalShares.toString(),
-    pricePerShare: v.pricePerShare.toString(),
-    shareDecimals: v.shareDecimals,
-    apy: { current: v.apy.current, "7d": v.apy.day7, "30d": v.apy.day30, inception: v.apy.inception },
-    fees: v.fees,
-    riskLevel: RISK[v.riskLevel],
-    strategies: v.strategies.map((s) => ({ id: s.id, name: s.name, allocation: s.allocation, apy: s.apy })),
-    isERC7540: v.isERC7540,
-    fulfillmentDelay: v.fulfillmentDelay,
-    paused: v.paused,
-    createdAt: iso(v.createdAt),
-    indexedBlock: v.block,
-  };
-}
-
-function strategyItem(s: StrategyView) {
-  return {
-    id: s.id,
-    name: s.name,
-    owner: s.owner,
-    status: s.status,
-    stage: s.stage,
-    allocation: s.allocation,
-    apy: s.apy,
-    riskScore: s.riskScore,
-    sharpeRatio: s.sharpeRatio,
-    maxDrawdown: s.maxDrawdown,
-    createdAt: iso(s.createdAt),
-  };
-}
-
-const vaultRef = (v: VaultView) => ({ address: v.address, name: v.name, symbol: v.symbol });
-
-function positionItem(p: PositionView) {
-  return {
-    vault: vaultRef(p.vault),
-    shares: (p.shares + p.pendingRedeemShares + p.canceledShares).toString(),
-    pendingRedeemShares: p.pendingRedeemShares.toString(),
-    claimableAssets: p.claimableAssets.toString(),
-    value: p.value.toString(),
-    costBasis: p.costBasis.toString(),
-    realizedPnl: p.realizedPnl.toString(),
-    pnl: p.pnl.toString(),
-    pnlPercent: p.pnlPercent,
-    depositedAt: iso(p.depositedAt),
-  };
-}
-
-function transactionItem(tx: TransactionView) {
-  return {
-    hash: tx.hash,
-    type: tx.type,
-    vault: vaultRef(tx.vault),
-    user: getAddress(tx.user),
-    amount: tx.amount.toString(),
-    shares: tx.shares === null ? null : tx.shares.toString(),
-    status: tx.status,
-    timestamp: iso(tx.timestamp),
-    block: tx.block,
-  };
-}
-
 export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRouteDeps): DataRoute[] {
   // The two hottest reads: their bodies are built once per indexed block (the query layer hands out one object).
   const listBody = new SerializedJson((list: VaultList) => ({
-    vaults: list.vaults.map(listItem),
+    vaults: list.vaults.map(vaultListItem),
     totalTvl: list.totalTvl.toString(),
     totalTvlUsd: list.totalTvlUsd,
     indexedBlock: list.indexedBlock,
   }));
-  const detailBody = new SerializedJson(detail);
+  const detailBody = new SerializedJson(vaultDetail);
 
   /** Read-your-writes: `minBlock` (query) or `X-Min-Block` (header) makes the read wait for that indexed block. */
   const consistent = async (ctx: Context) => {
@@ -260,7 +169,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
         });
         for (const id of parsed.data.vaultIds) {
           const vault = await queries.vault(id);
-          if (vault) vaults.push(detail(vault));
+          if (vault) vaults.push(vaultDetail(vault));
           else notFound.push(id);
         }
         return { vaults, notFound };

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import { GraphQLError, parse, printSchema, validate, specifiedRules, type ExecutionArgs } from "graphql";
@@ -14,6 +14,7 @@ import type { EventFeed } from "../../readmodel/feed";
 import type { DataQueries } from "../../readmodel/queries";
 import type { DataAccess } from "../data";
 import { DataApiError } from "../data/errors";
+import type { UpgradeDoor } from "../upgrades";
 import { errorFormatter } from "./errors";
 import { limitRules } from "./limits";
 import { resolvers, type GraphQLContext } from "./resolvers";
@@ -39,13 +40,11 @@ export interface GraphQLDoorOptions {
   access?: DataAccess;
 }
 
-export interface GraphQLDoor {
+export interface GraphQLDoor extends UpgradeDoor {
   middleware: Middleware;
   /** The schema as SDL (the published contract). */
   sdl: string;
-  /** Serves subscriptions on the server's upgrade requests to the GraphQL paths; answers a function that stops. */
-  attach(server: Server): () => Promise<void>;
-  /** Answers whether the door took this upgrade request (for sharing one server's upgrade event with /ws). */
+  /** Takes the upgrade requests to the GraphQL paths (subscriptions); see doors/upgrades.ts. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   close(): Promise<void>;
 }
@@ -145,16 +144,6 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     middleware,
     sdl,
     handleUpgrade,
-    attach(server: Server) {
-      const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-        if (!handleUpgrade(request, socket, head)) socket.destroy();
-      };
-      server.on("upgrade", onUpgrade);
-      return async () => {
-        server.off("upgrade", onUpgrade);
-        await close();
-      };
-    },
     close,
   };
 }

@@ -14,7 +14,7 @@ import {
   type VaultView,
 } from "../../readmodel/queries";
 import type { EventLogEntry } from "../../readmodel/records";
-import type { TransactionType } from "../../readmodel/folds/transactions";
+import { makesTransaction, type TransactionType } from "../../readmodel/folds/transactions";
 import { indexerStatus } from "../data/routes";
 import { apiError } from "./errors";
 
@@ -115,10 +115,6 @@ const ORDERS: Record<string, (a: VaultView, b: VaultView) => number> = {
 const compareBig = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 const tieBreak = (a: VaultView, b: VaultView) => a.createdAt - b.createdAt || a.address.localeCompare(b.address);
 
-/** Vault events that make a transaction (folds/transactions), and the contracts that are vaults. */
-const TRANSACTION_EVENTS = new Set(["Deposit", "Withdraw", "RedeemRequest"]);
-const isVaultEvent = (entry: EventLogEntry) => entry.event.contract.startsWith("NapVault");
-
 /**
  * A subscription's source: the feed's entries that `accept` keeps, as an async iterator whose `return()` stops
  * listening at once (graphql-ws calls it when the client completes or leaves).
@@ -158,12 +154,9 @@ async function feedSource(
 /** The transaction a log entry made, as the query layer folds it (status included), once its block is indexed. */
 async function transactionOf(queries: DataQueries, entry: EventLogEntry): Promise<TransactionView> {
   await queries.waitForBlock(entry.event.block);
-  for (const user of entry.event.users) {
-    const { items } = await queries.transactions(user, { limit: MAX_TRANSACTIONS_LIMIT, offset: 0 });
-    const found = items.find((tx) => tx.eventId === entry.event.id);
-    if (found) return found;
-  }
-  throw apiError("NOT_FOUND", `no transaction for event ${entry.event.id}`);
+  const found = await queries.transactionOfEvent(entry.event);
+  if (!found) throw apiError("NOT_FOUND", `no transaction for event ${entry.event.id}`);
+  return found;
 }
 
 export const resolvers = {
@@ -267,8 +260,7 @@ export const resolvers = {
           context,
           (entry) =>
             entry.action === "added" &&
-            isVaultEvent(entry) &&
-            TRANSACTION_EVENTS.has(entry.event.name) &&
+            makesTransaction(entry.event) &&
             (wanted === undefined || entry.event.address === wanted),
           args.afterSeq,
         );

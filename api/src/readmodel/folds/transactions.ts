@@ -38,6 +38,13 @@ export interface VaultTransaction {
   logIndex: number;
 }
 
+/** Vault events that make a transaction (the fold's table above); other vault events only change state. */
+const TRANSACTION_EVENT_NAMES: ReadonlySet<string> = new Set(["Deposit", "Withdraw", "RedeemRequest"]);
+
+export function makesTransaction(event: IndexedEvent): boolean {
+  return event.contract.startsWith("NapVault:") && TRANSACTION_EVENT_NAMES.has(event.name);
+}
+
 const lower = (value: unknown) => String(value).toLowerCase();
 const big = (value: unknown) => BigInt(String(value));
 

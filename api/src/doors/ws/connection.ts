@@ -1,0 +1,436 @@
+import type { WsConfig } from "../../config";
+import type { Logger } from "../../logger";
+import type { EventFeed } from "../../readmodel/feed";
+import type { DataQueries } from "../../readmodel/queries";
+import type { EventLogEntry } from "../../readmodel/records";
+import {
+  DataAccessError,
+  type DataKeyRecord,
+  type DataKeyService,
+  type DataTier,
+  type TierLimiter,
+} from "../data/access";
+import type { ConnectionCaps, Holder } from "./caps";
+import { channelFilter, type ChannelFilter } from "./channels";
+import {
+  CLIENT_PING_INTERVAL_SECONDS,
+  CLOSE,
+  WsError,
+  parseClientMessage,
+  type AuthMessage,
+  type ClientMessage,
+  type SubscribeMessage,
+} from "./protocol";
+
+/**
+ * One client of /ws: its messages handled one at a time and in order, its tier (Public by IP until it authenticates
+ * with a data API key), its subscriptions, the idle timer and the heartbeat. Each subscription listens to the event
+ * feed from its own point (the log's tail, or `afterSeq`) and sends its messages in log order through one queue, so
+ * a message is never overtaken by a later one of the same subscription.
+ */
+
+/** What the connection needs of a socket (ws's WebSocket has it; tests may pass a stand-in). */
+export interface WsSocket {
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  send(data: string): void;
+  close(code: number, reason: string): void;
+  terminate(): void;
+  ping(): void;
+  on(event: "message", listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): unknown;
+  on(event: "close" | "pong", listener: () => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
+
+const OPEN = 1;
+
+export interface ConnectionDeps {
+  feed: EventFeed;
+  queries: DataQueries;
+  keys: DataKeyService;
+  /** Absent: rate limits disabled. */
+  limiter?: TierLimiter;
+  caps: ConnectionCaps;
+  settings: WsConfig;
+  logger: Logger;
+}
+
+interface Subscription {
+  id: string;
+  filter: ChannelFilter;
+  /** Kept entries not yet sent, oldest first. */
+  queue: EventLogEntry[];
+  /** False until `subscribed` is sent: replayed entries wait behind it. */
+  started: boolean;
+  pumping: boolean;
+  stopped: boolean;
+  stopListening?: () => void;
+}
+
+const MESSAGE_TYPE = { vault: "vault", transactions: "transaction" } as const;
+
+export class Connection {
+  readonly #socket: WsSocket;
+  readonly #ip: string;
+  readonly #deps: ConnectionDeps;
+  #holder: Holder;
+  #tier: DataTier = "public";
+  #key: DataKeyRecord | undefined;
+  #token: string | undefined;
+  readonly #subscriptions = new Map<string, Subscription>();
+  #nextId = 1;
+  #inbox: Promise<void> = Promise.resolve();
+  #idle: NodeJS.Timeout;
+  #alive = true;
+  #closed = false;
+  readonly #onClosed: () => void;
+
+  constructor(socket: WsSocket, ip: string, holder: Holder, deps: ConnectionDeps, onClosed: () => void) {
+    this.#socket = socket;
+    this.#ip = ip;
+    this.#holder = holder;
+    this.#deps = deps;
+    this.#onClosed = onClosed;
+    this.#idle = setTimeout(() => this.#idleTimeout(), deps.settings.idleTimeoutMs);
+    socket.on("pong", () => {
+      this.#alive = true;
+    });
+    socket.on("close", () => this.#cleanUp());
+    // A protocol violation by the client (an oversized or malformed frame): ws closes the socket itself (1009, 1002).
+    socket.on("error", (error) => this.#deps.logger.debug({ err: error, ip }, "ws: client protocol error"));
+    socket.on("message", (data, isBinary) => {
+      this.#idle.refresh();
+      const text = isBinary ? null : Buffer.isBuffer(data) ? data.toString("utf8") : null;
+      this.#inbox = this.#inbox.then(() => this.#handle(text)).catch((error: unknown) => this.#failed(error));
+    });
+    this.#send({
+      type: "welcome",
+      tier: this.#tier,
+      idleTimeoutSeconds: deps.settings.idleTimeoutMs / 1000,
+      pingIntervalSeconds: CLIENT_PING_INTERVAL_SECONDS,
+      maxSubscriptions: deps.settings.maxSubscriptions,
+    });
+  }
+
+  get subscriptionCount(): number {
+    return this.#subscriptions.size;
+  }
+
+  /**
+   * The server's heartbeat: a socket that did not answer the previous ping frame is dropped, and an authenticated
+   * connection whose key has since been revoked or has expired is closed.
+   */
+  heartbeat(): void {
+    if (this.#closed) return;
+    if (!this.#alive) {
+      this.#socket.terminate();
+      this.#cleanUp();
+      return;
+    }
+    this.#alive = false;
+    this.#socket.ping();
+    if (this.#token !== undefined) {
+      this.#deps.keys.authenticate(this.#token).catch((error: unknown) => this.#keyRejected(error));
+    }
+  }
+
+  /** Closes with `code` (the subscriptions stop at once). */
+  close(code: number, reason: string): void {
+    if (this.#closed) return;
+    this.#cleanUp();
+    this.#socket.close(code, reason);
+  }
+
+  async #handle(text: string | null): Promise<void> {
+    if (this.#closed) return;
+    let message: ClientMessage | undefined;
+    try {
+      if (text === null) throw new WsError("INVALID_BODY", "messages are JSON text frames, not binary");
+      message = parseClientMessage(text);
+      switch (message.type) {
+        case "ping":
+          this.#send({ type: "pong" });
+          return;
+        case "unsubscribe":
+          return this.#unsubscribe(message.id);
+        case "auth":
+          return await this.#authenticate(message);
+        case "subscribe":
+          await this.#count();
+          return await this.#subscribe(message);
+      }
+    } catch (error) {
+      if (this.#closed) return;
+      if (!(error instanceof WsError)) return this.#failed(error);
+      // An invalid message counts as a request (a subscribe was counted already; a failed auth counts itself).
+      if (message === undefined) {
+        try {
+          await this.#count();
+        } catch (refusal) {
+          if (refusal instanceof WsError) return this.#send(refusal.toMessage());
+          return this.#failed(refusal);
+        }
+      }
+      this.#send(error.toMessage());
+    }
+  }
+
+  /** An unexpected failure while handling a message: logged, answered without detail; the next message is handled. */
+  #failed(error: unknown): void {
+    this.#deps.logger.error({ err: error }, "ws: message failed");
+    this.#send(new WsError("INTERNAL_ERROR", "internal error").toMessage());
+  }
+
+  /** One request against the connection's tier; throws RATE_LIMITED or UNAVAILABLE. */
+  async #count(tier: DataTier = this.#tier, subject = this.#subject()): Promise<void> {
+    const limiter = this.#deps.limiter;
+    if (!limiter) return;
+    let decision;
+    try {
+      decision = await limiter.consume(tier, subject);
+    } catch (error) {
+      if (error instanceof DataAccessError) throw new WsError("UNAVAILABLE", error.message);
+      throw error;
+    }
+    if (!decision.allowed) {
+      const { binding, retryAfterSeconds } = decision;
+      const per = binding.window === "minute" ? "per minute" : "per day";
+      throw new WsError(
+        "RATE_LIMITED",
+        `rate limit exceeded: ${binding.limit} requests ${per} on the ${tier} tier; retry in ${retryAfterSeconds} s`,
+        { retryAfterSeconds },
+      );
+    }
+  }
+
+  #subject(): string {
+    return this.#key ? `key:${this.#key.keyId}` : `ip:${this.#ip}`;
+  }
+
+  async #authenticate(message: AuthMessage): Promise<void> {
+    if (this.#key) {
+      throw new WsError(
+        "ALREADY_AUTHENTICATED",
+        "this connection is authenticated already: reconnect to use another key",
+      );
+    }
+    let key: DataKeyRecord;
+    try {
+      key = await this.#deps.keys.authenticate(message.token);
+    } catch (error) {
+      if (!(error instanceof DataAccessError)) throw error;
+      // A bad key is counted on the IP's Public budget, as on REST, so that guessing keys is as slow as that budget.
+      await this.#count("public", `ip:${this.#ip}`);
+      throw new WsError("UNAUTHORIZED", error.message, { field: "token" });
+    }
+    if (this.#closed) return;
+    const holder = this.#deps.caps.moveToKey(this.#holder, key.keyId);
+    if (!holder) {
+      this.#send(
+        new WsError(
+          "CONNECTION_LIMIT_REACHED",
+          `this key already holds ${this.#deps.caps.maxPerKey} connections on this server: close one first`,
+        ).toMessage(),
+      );
+      this.close(CLOSE.CONNECTION_LIMIT, "connection limit of the key reached");
+      return;
+    }
+    this.#holder = holder;
+    this.#key = key;
+    this.#token = message.token;
+    this.#tier = key.tier;
+    this.#send({
+      type: "authenticated",
+      tier: key.tier,
+      keyId: key.keyId,
+      scopes: key.scopes,
+      expiresAt: key.expiresAt.toISOString(),
+    });
+  }
+
+  async #subscribe(message: SubscribeMessage): Promise<void> {
+    const { settings, feed, queries } = this.#deps;
+    // Errors name the subscription by the id the client gave; an id is assigned only to a subscription that opens.
+    const id = message.id;
+    if (id !== undefined && this.#subscriptions.has(id)) {
+      throw new WsError("INVALID_ID", `id: ${id} is already a subscription of this connection`, { field: "id", id });
+    }
+    if (this.#subscriptions.size >= settings.maxSubscriptions) {
+      throw new WsError(
+        "SUBSCRIPTION_LIMIT_REACHED",
+        `at most ${settings.maxSubscriptions} subscriptions per connection: unsubscribe one first`,
+        { id },
+      );
+    }
+    const filter = await channelFilter(queries, message).catch((error: unknown) => {
+      if (error instanceof WsError) throw new WsError(error.code, error.message, { ...error.extra, id });
+      throw error;
+    });
+    await this.#checkAccess(filter, id);
+    if (message.afterSeq !== undefined) await this.#checkReplay(message.afterSeq, id);
+    if (this.#closed) return;
+
+    const subscription: Subscription = {
+      id: id ?? this.#newId(),
+      filter,
+      queue: [],
+      started: false,
+      pumping: false,
+      stopped: false,
+    };
+    this.#subscriptions.set(subscription.id, subscription);
+    const stop = await feed.listen((entry) => {
+      if (subscription.stopped || !filter.accept(entry)) return;
+      subscription.queue.push(entry);
+      void this.#pump(subscription);
+    }, message.afterSeq);
+    if (subscription.stopped) {
+      stop();
+      return;
+    }
+    subscription.stopListening = stop;
+    this.#send({
+      type: "subscribed",
+      id: subscription.id,
+      channel: filter.channel,
+      ...filter.params,
+      ...(message.afterSeq !== undefined && { afterSeq: message.afterSeq }),
+    });
+    subscription.started = true;
+    void this.#pump(subscription);
+  }
+
+  /** A key is needed for some filters; a key, when there is one, must hold the channel's scope and still be valid. */
+  async #checkAccess(filter: ChannelFilter, id: string | undefined): Promise<void> {
+    if (!this.#key) {
+      if (filter.requiresKey) {
+        throw new WsError("UNAUTHORIZED", `${filter.requiresKey}: send { type: "auth", token } first`, {
+          field: "user",
+          id,
+        });
+      }
+      return;
+    }
+    try {
+      this.#key = await this.#deps.keys.authenticate(this.#token as string);
+    } catch (error) {
+      if (!(error instanceof DataAccessError)) throw error;
+      // Revoked or expired since the connection authenticated: the connection closes (4401).
+      this.#keyRejected(error);
+      throw new WsError("UNAUTHORIZED", error.message, { id });
+    }
+    if (!this.#key.scopes.includes(filter.scope)) {
+      throw new WsError(
+        "INSUFFICIENT_SCOPE",
+        `this key lacks the scope ${filter.scope} that this subscription needs; its scopes: ${this.#key.scopes.join(", ")}`,
+        { id },
+      );
+    }
+  }
+
+  async #checkReplay(afterSeq: number, id: string | undefined): Promise<void> {
+    const { feed, settings } = this.#deps;
+    const last = await feed.lastSeq();
+    if (afterSeq > last) {
+      throw new WsError("INVALID_AFTER_SEQ", `afterSeq: ${afterSeq} is past the newest log entry (${last})`, {
+        field: "afterSeq",
+        id,
+        seq: last,
+      });
+    }
+    if (last - afterSeq > settings.maxReplay) {
+      throw new WsError(
+        "INVALID_AFTER_SEQ",
+        `afterSeq: ${last - afterSeq} entries behind the newest (${last}), more than the ${settings.maxReplay} a ` +
+          "subscription replays: read the current state over REST and subscribe without afterSeq",
+        { field: "afterSeq", id, seq: last },
+      );
+    }
+  }
+
+  #unsubscribe(id: string): void {
+    const subscription = this.#subscriptions.get(id);
+    if (!subscription) {
+      throw new WsError("SUBSCRIPTION_NOT_FOUND", `id: no subscription ${id} on this connection`, { field: "id", id });
+    }
+    this.#stop(subscription);
+    this.#send({ type: "unsubscribed", id });
+  }
+
+  #newId(): string {
+    let id: string;
+    do id = String(this.#nextId++);
+    while (this.#subscriptions.has(id));
+    return id;
+  }
+
+  /** Sends the subscription's queued entries in order, one message at a time. */
+  async #pump(subscription: Subscription): Promise<void> {
+    if (!subscription.started || subscription.pumping) return;
+    subscription.pumping = true;
+    try {
+      while (subscription.queue.length > 0 && !subscription.stopped) {
+        const entry = subscription.queue.shift() as EventLogEntry;
+        let fields: Record<string, unknown> | null;
+        try {
+          fields = await subscription.filter.build(entry);
+        } catch (error) {
+          // Nothing is skipped silently: the subscription ends and says where to resume.
+          this.#deps.logger.warn({ err: error, seq: entry.seq }, "ws: a subscription message could not be made");
+          this.#stop(subscription);
+          this.#send(
+            new WsError(
+              "UNAVAILABLE",
+              `subscription ${subscription.id} stopped: the message for seq ${entry.seq} could not be made; ` +
+                `subscribe again with afterSeq ${entry.seq - 1}`,
+              { id: subscription.id, seq: entry.seq - 1 },
+            ).toMessage(),
+          );
+          return;
+        }
+        if (fields === null || subscription.stopped) continue;
+        this.#send({ type: MESSAGE_TYPE[subscription.filter.channel], id: subscription.id, seq: entry.seq, ...fields });
+      }
+    } finally {
+      subscription.pumping = false;
+    }
+  }
+
+  #stop(subscription: Subscription): void {
+    subscription.stopped = true;
+    subscription.queue.length = 0;
+    subscription.stopListening?.();
+    this.#subscriptions.delete(subscription.id);
+  }
+
+  #send(message: object): void {
+    if (this.#closed || this.#socket.readyState !== OPEN) return;
+    this.#socket.send(JSON.stringify(message));
+    if (this.#socket.bufferedAmount > this.#deps.settings.maxBufferedBytes) {
+      this.close(CLOSE.SLOW_CONSUMER, "the client reads too slowly");
+    }
+  }
+
+  #idleTimeout(): void {
+    this.close(CLOSE.IDLE, `no message for ${this.#deps.settings.idleTimeoutMs / 1000} s`);
+  }
+
+  #keyRejected(error: unknown): void {
+    if (!(error instanceof DataAccessError)) {
+      // The key store did not answer: the key is checked again at the next heartbeat.
+      this.#deps.logger.warn({ err: error }, "ws: key check failed");
+      return;
+    }
+    this.#send(new WsError("UNAUTHORIZED", error.message, { field: "token" }).toMessage());
+    this.close(CLOSE.KEY_REJECTED, "the key was revoked or expired");
+  }
+
+  #cleanUp(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#idle);
+    for (const subscription of [...this.#subscriptions.values()]) this.#stop(subscription);
+    this.#deps.caps.release(this.#holder);
+    this.#onClosed();
+  }
+}

@@ -1,0 +1,211 @@
+import { expect } from "chai";
+import { EventEmitter } from "node:events";
+import { loadConfig } from "../../../../api/src/config";
+import { DataAccessError, type DataKeyRecord, type DataKeyService } from "../../../../api/src/doors/data/access";
+import { ConnectionCaps } from "../../../../api/src/doors/ws/caps";
+import { Connection, type WsSocket } from "../../../../api/src/doors/ws/connection";
+import { createLogger } from "../../../../api/src/logger";
+import { EventFeed } from "../../../../api/src/readmodel/feed";
+import { DataQueries } from "../../../../api/src/readmodel/queries";
+import type { VaultRecord } from "../../../../api/src/readmodel/records";
+import { createMemoryStore, type MemoryStore } from "../../../../api/src/store/memory";
+import { sampleEvent } from "../../store/readModelConformance";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+const VAULT = "0x00000000000000000000000000000000000000aa";
+
+/** A socket that records what the connection does to it; its buffered amount is set by the test. */
+class RecordingSocket extends EventEmitter implements WsSocket {
+  readyState = 1;
+  bufferedAmount = 0;
+  readonly sent: any[] = [];
+  closedWith: [number, string] | undefined;
+  terminated = false;
+  pings = 0;
+
+  send(data: string): void {
+    this.sent.push(JSON.parse(data));
+  }
+  close(code: number, reason: string): void {
+    this.closedWith = [code, reason];
+    this.readyState = 2;
+  }
+  terminate(): void {
+    this.terminated = true;
+    this.readyState = 3;
+  }
+  ping(): void {
+    this.pings += 1;
+  }
+  receive(message: unknown): void {
+    this.emit("message", Buffer.from(JSON.stringify(message)), false);
+  }
+}
+
+const vaultRecord: VaultRecord = {
+  address: VAULT,
+  id: "moderate",
+  name: "NAP Moderate",
+  symbol: "napMOD",
+  asset: "0x00000000000000000000000000000000000000c0",
+  assetDecimals: 6,
+  shareDecimals: 12,
+  totalAssets: "1000000",
+  totalSupply: "1000000000000",
+  pricePerShare: "1000000",
+  managementFeeBps: 100,
+  performanceFeeBps: 1000,
+  hurdleRateBps: 0,
+  riskLevel: "MODERATE",
+  isERC7540: false,
+  fulfillmentDelay: 0,
+  paused: false,
+  createdAt: 1,
+  allocations: [],
+  block: 5,
+  timestamp: 1_800_000_010,
+};
+
+const until = async (condition: () => boolean) => {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition(), "condition not reached").to.equal(true);
+};
+
+describe("/ws connection: backpressure, heartbeat, key checks", function () {
+  let store: MemoryStore;
+  let feed: EventFeed;
+  let caps: ConnectionCaps;
+  let keyValid: boolean;
+  const key = { keyId: "dk_1", tier: "authenticated", scopes: ["vaults:read"], expiresAt: new Date(0) };
+  const keys = {
+    authenticate: async () => {
+      if (!keyValid) throw new DataAccessError("UNAUTHORIZED", "API key revoked at 2026-11-22T00:00:00.000Z");
+      return key as unknown as DataKeyRecord;
+    },
+  } as unknown as DataKeyService;
+
+  const open = (overrides: Partial<ReturnType<typeof loadConfig>["ws"]> = {}) => {
+    const socket = new RecordingSocket();
+    let closed = false;
+    const connection = new Connection(
+      socket,
+      "10.0.0.1",
+      caps.openForIp("10.0.0.1")!,
+      {
+        feed,
+        queries: new DataQueries(store.readModel, { cursorTtlMs: 0 }),
+        keys,
+        caps,
+        settings: { ...loadConfig({}).ws, ...overrides },
+        logger: createLogger("silent"),
+      },
+      () => (closed = true),
+    );
+    return { socket, connection, isClosed: () => closed };
+  };
+
+  beforeEach(async function () {
+    store = createMemoryStore();
+    await store.readModel.putVaults([vaultRecord]);
+    await store.readModel.setCursor({ height: 5, hash: "0x05" });
+    await store.readModel.appendEventLog([{ action: "added", event: sampleEvent(5, 0) }]);
+    feed = new EventFeed(store.readModel, { pollMs: 10 });
+    caps = new ConnectionCaps(20, 50);
+    keyValid = true;
+  });
+
+  afterEach(function () {
+    feed.close();
+  });
+
+  it("closes a client whose unsent bytes pass WS_MAX_BUFFERED_BYTES with 4413 and stops its subscriptions", async function () {
+    const { socket, connection, isClosed } = open({ maxBufferedBytes: 1_024 });
+    socket.receive({ type: "subscribe", id: "v", channel: "vault", vault: VAULT, afterSeq: 0 });
+    await until(() => socket.sent.some((m) => m.type === "vault"));
+    expect(socket.sent.map((m) => [m.type, m.seq])).to.deep.equal([
+      ["welcome", undefined],
+      ["subscribed", undefined],
+      ["vault", 1],
+    ]);
+    expect(connection.subscriptionCount).to.equal(1);
+
+    // The client stops reading: what the server sends piles up.
+    socket.bufferedAmount = 2_048;
+    await store.readModel.putVaults([{ ...vaultRecord, block: 6 }]);
+    await store.readModel.appendEventLog([{ action: "added", event: sampleEvent(6, 0) }]);
+    await store.readModel.setCursor({ height: 6, hash: "0x06" });
+    await until(() => socket.closedWith !== undefined);
+    expect(socket.closedWith).to.deep.equal([4413, "the client reads too slowly"]);
+    expect(connection.subscriptionCount).to.equal(0);
+    expect(isClosed()).to.equal(true);
+    expect(caps.count({ kind: "ip", ip: "10.0.0.1" })).to.equal(0);
+
+    // Nothing more is sent once closed.
+    const sent = socket.sent.length;
+    await store.readModel.appendEventLog([{ action: "added", event: sampleEvent(7, 0) }]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(socket.sent.length).to.equal(sent);
+  });
+
+  it("heartbeat: pings, and terminates a socket that did not answer the previous ping", function () {
+    const { socket, connection, isClosed } = open();
+    connection.heartbeat();
+    expect(socket.pings).to.equal(1);
+    socket.emit("pong");
+    connection.heartbeat();
+    expect(socket.pings).to.equal(2);
+    expect(socket.terminated).to.equal(false);
+    connection.heartbeat();
+    expect(socket.terminated).to.equal(true);
+    expect(isClosed()).to.equal(true);
+  });
+
+  it("heartbeat: an authenticated connection whose key was revoked is told so and closed with 4401", async function () {
+    const { socket, connection } = open();
+    socket.receive({ type: "auth", token: "napd-" + "a".repeat(32) });
+    await until(() => socket.sent.some((m) => m.type === "authenticated"));
+    expect(caps.count({ kind: "key", keyId: "dk_1" })).to.equal(1);
+    expect(caps.count({ kind: "ip", ip: "10.0.0.1" })).to.equal(0);
+    keyValid = false;
+    connection.heartbeat();
+    await until(() => socket.closedWith !== undefined);
+    expect(socket.sent.at(-1)).to.deep.equal({
+      type: "error",
+      code: "UNAUTHORIZED",
+      message: "API key revoked at 2026-11-22T00:00:00.000Z",
+      field: "token",
+    });
+    expect(socket.closedWith).to.deep.equal([4401, "the key was revoked or expired"]);
+    expect(caps.count({ kind: "key", keyId: "dk_1" })).to.equal(0);
+  });
+
+  it("a store failure while subscribing answers INTERNAL_ERROR without detail, and the next message is handled", async function () {
+    const { socket } = open();
+    store.readModel.vaults = async () => {
+      throw new Error("connection refused: mongodb://secret-host");
+    };
+    socket.receive({ type: "subscribe", id: "v", channel: "vault", vault: VAULT });
+    socket.receive({ type: "ping" });
+    await until(() => socket.sent.some((m) => m.type === "pong"));
+    expect(socket.sent.slice(1)).to.deep.equal([
+      { type: "error", code: "INTERNAL_ERROR", message: "internal error" },
+      { type: "pong" },
+    ]);
+  });
+
+  it("a subscription whose message cannot be made ends with UNAVAILABLE and the seq to resume after", async function () {
+    const { socket } = open();
+    // A transaction entry whose block the read model never reaches.
+    await store.readModel.appendEventLog([{ action: "added", event: sampleEvent(9, 0) }]);
+    socket.receive({ type: "subscribe", id: "t", channel: "transactions", afterSeq: 1 });
+    await until(() => socket.sent.some((m) => m.type === "error"));
+    expect(socket.sent.at(-1)).to.deep.equal({
+      type: "error",
+      code: "UNAVAILABLE",
+      message: "subscription t stopped: the message for seq 2 could not be made; subscribe again with afterSeq 1",
+      id: "t",
+      seq: 1,
+    });
+  });
+});
