@@ -60,8 +60,8 @@ export class VaultSampler {
     );
   }
 
-  /** The state of `vaults` at `block` (timestamp: the block's). */
-  async read(vaults: readonly VaultAddress[], block: number, timestamp: number): Promise<VaultRecord[]> {
+  /** The state of `vaults` at `block` (the caller adds the block's timestamp). */
+  async read(vaults: readonly VaultAddress[], block: number): Promise<Omit<VaultRecord, "timestamp">[]> {
     if (vaults.length === 0) return [];
     const views = await this.contracts.lens.vaults(
       vaults.map((vault) => vault.address),
@@ -91,7 +91,6 @@ export class VaultSampler {
         createdAt: Number(view.createdAt),
         allocations: view.allocations.map((a) => ({ strategyId: a.strategyId, targetBps: Number(a.targetBps) })),
         block,
-        timestamp,
       };
     });
   }
