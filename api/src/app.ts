@@ -103,6 +103,7 @@ export function createApp(deps: AppDeps): NapApp {
         settings: {
           finalityDepth: config.indexer.finalityDepth ?? defaultFinalityDepth(deps.chain.chainId),
           batchBlocks: config.indexer.batchBlocks,
+          minBlockInterval: config.indexer.minBlockInterval,
           pollMs: config.indexer.pollMs,
           reorgWindow: config.indexer.reorgWindow,
           leaseTtlMs: config.indexer.leaseTtlMs,

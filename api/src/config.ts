@@ -86,6 +86,7 @@ const envSchema = z.object({
     z.coerce.number<string | undefined>().int().min(0).max(10_000).optional(),
   ),
   INDEXER_BATCH_BLOCKS: z.coerce.number().int().min(1).max(100_000).default(2_000),
+  INDEXER_MIN_BLOCK_INTERVAL: z.coerce.number().int().min(0).max(3_600).default(1),
   INDEXER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   INDEXER_REORG_WINDOW: z.coerce.number().int().min(1).max(100_000).default(128),
   INDEXER_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
@@ -159,6 +160,8 @@ export interface IndexerConfig {
   /** Absent: 0 on a local chain (31337, 1337), DEFAULT_FINALITY_DEPTH elsewhere. */
   finalityDepth?: number;
   batchBlocks: number;
+  /** Least seconds between a block's time stamp and its parent's (Indexer settings). */
+  minBlockInterval: number;
   pollMs: number;
   reorgWindow: number;
   leaseTtlMs: number;
@@ -220,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: e.INDEXER_ENABLED,
       finalityDepth: e.INDEXER_FINALITY_DEPTH,
       batchBlocks: e.INDEXER_BATCH_BLOCKS,
+      minBlockInterval: e.INDEXER_MIN_BLOCK_INTERVAL,
       pollMs: e.INDEXER_POLL_MS,
       reorgWindow: e.INDEXER_REORG_WINDOW,
       leaseTtlMs: e.INDEXER_LEASE_TTL_MS,

@@ -1,4 +1,15 @@
-import { AbiCoder, getBytes, ParamType, type BaseContract, type Result } from "ethers";
+import {
+  AbiCoder,
+  fromTwos,
+  getBytes,
+  isHexString,
+  mask,
+  ParamType,
+  toBeHex,
+  type BaseContract,
+  type Result,
+} from "ethers";
+import { checksumAddress } from "./keccak";
 
 /**
  * Text read from the chain as it is, never as a reason to fail. The ABI encodes `string` exactly like `bytes`, so
@@ -11,27 +22,40 @@ import { AbiCoder, getBytes, ParamType, type BaseContract, type Result } from "e
 const coder = AbiCoder.defaultAbiCoder();
 const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
-/** Lenient forms already built, per ABI parameter (fragments live as long as their interfaces). */
-const lenientForms = new WeakMap<ParamType, ParamType>();
+/** Decoding forms already built, per ABI parameter (fragments live as long as their interfaces). */
+const decodingForms = new WeakMap<ParamType, ParamType>();
 
-/** The same parameter with each `string` (at any depth) declared as `bytes`. */
-function readStringsAsBytes(type: ParamType): ParamType {
-  let lenient = lenientForms.get(type);
-  if (!lenient) {
-    const json = type.format("json").replace(/"type":"string((?:\[\d*\])*)"/g, '"type":"bytes$1"');
-    lenient = ParamType.from(JSON.parse(json) as Record<string, unknown>, true);
-    lenientForms.set(type, lenient);
+/**
+ * The same parameter with each `string` (at any depth) declared as `bytes`, and each `address` as `uint256`: ethers
+ * checksums a decoded address with its JavaScript keccak, which costs more than the rest of decoding an event; the
+ * word is turned into the same checksummed address in `toPlain` with the WebAssembly one (chain/keccak.ts).
+ */
+function decodingForm(type: ParamType): ParamType {
+  let form = decodingForms.get(type);
+  if (!form) {
+    const json = type
+      .format("json")
+      .replace(/"type":"string((?:\[\d*\])*)"/g, '"type":"bytes$1"')
+      .replace(/"type":"address((?:\[\d*\])*)"/g, '"type":"uint256$1"');
+    form = ParamType.from(JSON.parse(json) as Record<string, unknown>, true);
+    decodingForms.set(type, form);
   }
-  return lenient;
+  return form;
+}
+
+/** An address word as ethers decodes it: checksummed, refused (by `toBeHex`) when bits above the low 160 are set. */
+function addressOf(word: bigint): string {
+  return checksumAddress(toBeHex(word, 20));
 }
 
 /**
- * Turns a value decoded with `readStringsAsBytes(type)` into a plain JavaScript value of `type`: text for strings,
+ * Turns a value decoded with `decodingForm(type)` into a plain JavaScript value of `type`: text for strings,
  * objects keyed by component name (by position when unnamed) for tuples, arrays for arrays, and ethers' values
  * (bigint, checksummed address, hex) for the rest.
  */
 function toPlain(type: ParamType, value: unknown): unknown {
   if (type.baseType === "string") return utf8.decode(getBytes(value as string));
+  if (type.baseType === "address") return addressOf(value as bigint);
   if (type.isArray()) return Array.from(value as Result, (item) => toPlain(type.arrayChildren, item));
   if (type.isTuple()) {
     const tuple = value as Result;
@@ -42,9 +66,45 @@ function toPlain(type: ParamType, value: unknown): unknown {
   return value;
 }
 
+type WordDecoder = (word: string) => unknown;
+
+/** Word decoders already chosen, per ABI parameter (null: not a one-word elementary type). */
+const wordDecoders = new WeakMap<ParamType, WordDecoder | null>();
+
+/**
+ * How ethers' coders decode one word of an elementary type (NumberCoder, AddressCoder, BooleanCoder,
+ * FixedBytesCoder), with ethers' own helpers, or null for any other type. ethers builds a coder object for every
+ * parameter of every `decode` call, which costs far more than decoding a word; the indexer decodes every log of the
+ * chain, most of them made of such words only (test/api/chain/abiText.test.ts holds the two to the same values).
+ */
+function wordDecoder(type: ParamType): WordDecoder | null {
+  let decoder = wordDecoders.get(type);
+  if (decoder === undefined) {
+    const number = /^(u?)int(\d*)$/.exec(type.type);
+    const bytes = /^bytes(\d+)$/.exec(type.type);
+    if (type.type === "address") decoder = (word) => addressOf(BigInt(word));
+    else if (type.type === "bool") decoder = (word) => BigInt(word) !== 0n;
+    else if (number) {
+      const bits = Number(number[2] || 256);
+      decoder = number[1] ? (word) => mask(BigInt(word), bits) : (word) => fromTwos(mask(BigInt(word), bits), bits);
+    } else if (bytes) {
+      const size = Number(bytes[1]);
+      decoder = (word) => word.slice(0, 2 + 2 * size).toLowerCase();
+    } else decoder = null;
+    wordDecoders.set(type, decoder);
+  }
+  return decoder;
+}
+
 /** Decodes ABI `data` of `types`; strings are decoded leniently (above). Values come back as plain objects. */
 export function decodeLenient(types: readonly ParamType[], data: string): unknown[] {
-  const values = coder.decode(types.map(readStringsAsBytes), data);
+  const words = types.map(wordDecoder);
+  // Elementary types only, and data long enough: each value is the word at its position. Anything else goes to
+  // ethers' decoder, which also gives the errors (data too short, not hex).
+  if (words.every((word) => word !== null) && data.length >= 2 + 64 * types.length && isHexString(data)) {
+    return words.map((decode, i) => (decode as WordDecoder)(`0x${data.slice(2 + 64 * i, 66 + 64 * i)}`));
+  }
+  const values = coder.decode(types.map(decodingForm), data);
   return types.map((type, i) => toPlain(type, values[i]));
 }
 

@@ -83,6 +83,29 @@ function hashedWhenIndexed(type: ParamType): boolean {
   return type.isArray() || type.isTuple() || type.baseType === "string" || type.baseType === "bytes";
 }
 
+/** An event's inputs by where their values are: the data, the topics, and the topics that are values (not hashes). */
+interface Layout {
+  plain: ParamType[];
+  indexed: ParamType[];
+  wordTypes: ParamType[];
+}
+
+const layouts = new WeakMap<EventFragment, Layout>();
+
+function layoutOf(fragment: EventFragment): Layout {
+  let layout = layouts.get(fragment);
+  if (!layout) {
+    const indexed = fragment.inputs.filter((input) => input.indexed);
+    layout = {
+      plain: fragment.inputs.filter((input) => !input.indexed),
+      indexed,
+      wordTypes: indexed.filter((input) => !hashedWhenIndexed(input)),
+    };
+    layouts.set(fragment, layout);
+  }
+  return layout;
+}
+
 export class EventDecoder {
   readonly #sources = new Map<string, Source>();
 
@@ -108,16 +131,22 @@ export class EventDecoder {
     const source = this.#sources.get(log.address.toLowerCase());
     const fragment = source && log.topics.length > 0 ? source.events.get(log.topics[0]) : undefined;
     if (!source || !fragment) return null;
-    const plain = fragment.inputs.filter((input) => !input.indexed);
-    const dataValues = decodeLenient(plain, log.data);
+    const layout = layoutOf(fragment);
+    const dataValues = layout.plain.length > 0 ? decodeLenient(layout.plain, log.data) : [];
+    // The indexed values that are not hashes are one 32-byte word each: decoded together, in one call.
+    const firstTopic = fragment.anonymous ? 0 : 1;
+    const words = layout.indexed.flatMap((input, i) => (hashedWhenIndexed(input) ? [] : [log.topics[firstTopic + i]]));
+    const wordValues =
+      words.length > 0 ? decodeLenient(layout.wordTypes, `0x${words.map((w) => w.slice(2)).join("")}`) : [];
     const args: Record<string, unknown> = {};
-    let topic = fragment.anonymous ? 0 : 1;
+    let topic = firstTopic;
     let position = 0;
+    let word = 0;
     fragment.inputs.forEach((input, i) => {
       const key = input.name || String(i);
       if (input.indexed) {
         const value = log.topics[topic++];
-        args[key] = hashedWhenIndexed(input) ? value : decodeLenient([input], value)[0];
+        args[key] = hashedWhenIndexed(input) ? value : wordValues[word++];
       } else {
         args[key] = dataValues[position++];
       }

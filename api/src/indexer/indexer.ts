@@ -6,7 +6,8 @@ import type { Logger } from "../logger";
 import type { IndexedEvent, IndexerCursor, IndexerHalt, VaultRecord, VaultSnapshot } from "../readmodel/records";
 import type { ReadModelStore } from "../readmodel/store";
 import { indexedEvent, PRICE_MOVING_EVENTS } from "./facts";
-import { getHeader, getHeaders, getLogs, type BlockHeader } from "./rpc";
+import { blockTimes, probes } from "./blockTimes";
+import { getHeader, getHeaders, getLogs } from "./rpc";
 import { snapshotsOf, VaultSampler, type SamplePoint } from "./sampler";
 
 /**
@@ -29,6 +30,12 @@ export interface IndexerSettings {
   finalityDepth: number;
   /** Largest block range of one eth_getLogs. */
   batchBlocks: number;
+  /**
+   * Least seconds between a block's time stamp and its parent's (1 where a block must be later than its parent, 0
+   * where blocks may share a time stamp): where the headers around a block allow one time stamp only, its own
+   * header is not read (blockTimes.ts).
+   */
+  minBlockInterval: number;
   /** Pause between steps when caught up or in standby. */
   pollMs: number;
   /** Deepest reorg rewound; a deeper one halts. Also the number of checkpoints kept. */
@@ -39,6 +46,7 @@ export interface IndexerSettings {
 export const DEFAULT_INDEXER_SETTINGS: IndexerSettings = {
   finalityDepth: 0,
   batchBlocks: 2_000,
+  minBlockInterval: 1,
   pollMs: 1_000,
   reorgWindow: 128,
   leaseTtlMs: 10_000,
@@ -167,39 +175,59 @@ export class Indexer {
     if (!this.#writer) return "standby";
 
     const provider = this.#chain.provider;
-    const head = await this.#chain.head.latest();
+    const [head, stored] = await Promise.all([this.#chain.head.latest(), this.#store.cursor()]);
     const target = head - this.settings.finalityDepth;
-    const cursor = (await this.#store.cursor()) ?? { height: this.#startBlock() - 1, hash: "" };
+    const cursor = stored ?? { height: this.#startBlock() - 1, hash: "" };
     if (cursor.height >= target) return "caught-up";
     const from = cursor.height + 1;
     const to = Math.min(from + this.settings.batchBlocks - 1, target);
 
-    const logs = await getLogs(provider, this.#addresses(), from, to);
-    // Every header the batch needs (its ends and each block with a log) in one JSON-RPC batch.
-    const headers = await getHeaders(provider, [from, to, ...logs.map((log) => log.blockNumber)]);
-    const first = headers.get(from);
-    const last = headers.get(to);
+    // JSON-RPC in few rounds, each one batch: the logs with a few headers (the batch's ends and probes between) and
+    // the vaults' state at its last block; the headers still needed to decide the time stamps of the blocks with a
+    // log, often none (blockTimes.ts; the logs are decoded meanwhile); the snapshot points (the events are written
+    // meanwhile).
+    const probing = getHeaders(provider, probes(from, to));
+    const vaults = this.#vaultsAt(to);
+    const views = this.#sampler.read(vaults, to);
+    views.catch(() => undefined); // awaited below, unless the step ends first
+    const [logs, probed] = await Promise.all([getLogs(provider, this.#addresses(), from, to), probing]);
+    const first = probed.get(from);
+    const last = probed.get(to);
     if (!first || !last) return "caught-up";
     if (cursor.hash && first.parentHash !== cursor.hash) {
       await this.#rewind(cursor);
       return "reorg";
     }
-    // Logs and headers must come from one chain: a log of a block whose hash changed meanwhile means a reorg is
-    // happening under this batch; the next step sees it through the parent check.
-    if (logs.some((log) => headers.get(log.blockNumber)?.hash !== log.blockHash)) return "reorg";
-
-    const chainId = this.#chain.chainId;
-    const events: IndexedEvent[] = [];
-    for (const event of this.#chain.events.decodeAll(logs)) {
-      const header = headers.get(event.blockNumber) as BlockHeader;
-      events.push(indexedEvent(chainId, event, header));
+    // Every log's block must keep one hash, and the hash of each header read: a log of a block whose hash changed
+    // meanwhile means a reorg is happening under this batch; the next step sees it through the parent check.
+    const hashes = new Map<number, string>();
+    for (const log of logs) {
+      if ((hashes.get(log.blockNumber) ?? log.blockHash) !== log.blockHash) return "reorg";
+      hashes.set(log.blockNumber, log.blockHash);
+    }
+    const times = blockTimes(hashes.keys(), probed, this.settings.minBlockInterval, (numbers) =>
+      getHeaders(provider, numbers),
+    );
+    times.catch(() => undefined); // awaited below, once the logs are decoded
+    const decoded = this.#chain.events.decodeAll(logs);
+    const known = await times;
+    const latest = (await views).map((record) => ({ ...record, timestamp: last.timestamp }));
+    if (!known || [...hashes].some(([block, hash]) => (known.headers.get(block)?.hash ?? hash) !== hash)) {
+      return "reorg";
     }
 
-    const latest = await this.#sampler.read(this.#vaultsAt(to), to, last.timestamp);
-    const snapshots = await this.#points(events, headers, latest);
-    snapshots.push(...latest.flatMap((record) => snapshotsOf(record, false)));
+    const chainId = this.#chain.chainId;
+    const events = decoded.map((event) =>
+      indexedEvent(chainId, event, {
+        hash: hashes.get(event.blockNumber) as string,
+        timestamp: known.timestamps.get(event.blockNumber) as number,
+      }),
+    );
 
+    const points = this.#points(events, latest);
+    points.catch(() => undefined); // awaited below, once the events are written
     await this.#store.putEvents(events);
+    const snapshots = [...(await points), ...latest.flatMap((record) => snapshotsOf(record, false))];
     await this.#store.putSnapshots(snapshots);
     await this.#store.putVaults(latest);
     await this.#store.appendEventLog(events.map((event) => ({ action: "added" as const, event })));
@@ -217,20 +245,16 @@ export class Indexer {
    * at a cost per vault-hour rather than per block. Read through the vault's light views, all in one JSON-RPC batch;
    * `latest` (the batch's last block) gives each vault's share decimals (a vault with an event is deployed by then).
    */
-  async #points(
-    events: readonly IndexedEvent[],
-    headers: Map<number, BlockHeader>,
-    latest: readonly VaultRecord[],
-  ): Promise<VaultSnapshot[]> {
+  async #points(events: readonly IndexedEvent[], latest: readonly VaultRecord[]): Promise<VaultSnapshot[]> {
     const decimals = new Map(latest.map((record) => [record.address, record.shareDecimals]));
     const hours = new Map<string, { first: SamplePoint; last: SamplePoint }>();
     for (const event of events) {
       if (!event.contract.startsWith("NapVault:") || !PRICE_MOVING_EVENTS.has(event.name)) continue;
       const shareDecimals = decimals.get(event.address);
       if (shareDecimals === undefined || !this.#lensAt(event.block)) continue;
-      const timestamp = (headers.get(event.block) as BlockHeader).timestamp;
-      const point: SamplePoint = { address: event.address, shareDecimals, block: event.block, timestamp };
-      const key = `${event.address}:${timestamp - (timestamp % HOUR)}`;
+      const { address, block, timestamp } = event;
+      const point: SamplePoint = { address, shareDecimals, block, timestamp };
+      const key = `${address}:${timestamp - (timestamp % HOUR)}`;
       const seen = hours.get(key);
       if (seen) seen.last = point;
       else hours.set(key, { first: point, last: point });
