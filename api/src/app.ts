@@ -9,7 +9,8 @@ import { graphqlDoor, type GraphQLDoor } from "./doors/graphql";
 import { indexerStatus } from "./doors/data/routes";
 import { liveApi } from "./doors/live";
 import { Indexer } from "./indexer/indexer";
-import { EventFeed } from "./readmodel/feed";
+import { EventFeed, type FeedOptions } from "./readmodel/feed";
+import { RedisFeedNotices } from "./readmodel/notice";
 import { DataQueries } from "./readmodel/queries";
 import type { ReadModelStore } from "./readmodel/store";
 import type { RateLimitBackend, RateLimiters } from "./doors/live/rateLimit";
@@ -37,6 +38,8 @@ export interface AppDeps {
   signatureVerifier?: UseCaseDeps["signatureVerifier"];
   engineOptions?: UseCaseDeps["engineOptions"];
   napGrantWei?: bigint;
+  /** The event feed's poll interval and page size (default: FeedOptions' defaults). */
+  feed?: FeedOptions;
   /** Routes mounted beside the live API's, with the same auth, limits, validation and OpenAPI (tests). */
   extraRoutes?: (useCases: UseCases) => RouteDefinition[];
 }
@@ -83,6 +86,13 @@ export function createApp(deps: AppDeps): NapApp {
   });
 
   const queries = new DataQueries(deps.stores.readModel);
+  // The feed reads the event log when this instance's indexer has written to it, when another instance's indexer
+  // says so through Redis (the same Redis that shares the rate limits), and at every poll in case a notice was lost.
+  const feed = new EventFeed(deps.stores.readModel, deps.feed);
+  const notices =
+    rateLimitBackend.driver === "redis"
+      ? new RedisFeedNotices({ redis: rateLimitBackend.db, logger, onNotice: () => feed.wake() })
+      : null;
   const indexer = config.indexer.enabled
     ? new Indexer({
         chain: deps.chain,
@@ -95,6 +105,10 @@ export function createApp(deps: AppDeps): NapApp {
           pollMs: config.indexer.pollMs,
           reorgWindow: config.indexer.reorgWindow,
           leaseTtlMs: config.indexer.leaseTtlMs,
+        },
+        onIndexed: (cursor) => {
+          feed.wake();
+          notices?.publish(cursor.height);
         },
       })
     : null;
@@ -130,7 +144,6 @@ export function createApp(deps: AppDeps): NapApp {
     access,
   });
 
-  const feed = new EventFeed(deps.stores.readModel);
   const graphql = graphqlDoor({
     queries,
     chain: deps.chain,
@@ -196,6 +209,7 @@ export function createApp(deps: AppDeps): NapApp {
     await graphql.close();
     feed.close();
     await indexer?.stop();
+    await notices?.close();
     live.rateLimiters.close();
     await useCases.close();
   };

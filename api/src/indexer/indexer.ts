@@ -70,6 +70,11 @@ export interface IndexerDeps {
   clock?: () => Date;
   /** Lease holder name (default: host, process id and a random suffix). */
   holder?: string;
+  /**
+   * Called when the event log has grown (a batch with events indexed, or a reorg's removals written) and the cursor has
+   * moved past it: the app wakes its feed and publishes the notice that wakes the other instances' feeds.
+   */
+  onIndexed?: (cursor: IndexerCursor) => void;
 }
 
 export class Indexer {
@@ -80,6 +85,7 @@ export class Indexer {
   readonly #logger: Logger;
   readonly #clock: () => Date;
   readonly #sampler: VaultSampler;
+  readonly #onIndexed: (cursor: IndexerCursor) => void;
   #running: Promise<void> | undefined;
   #stopped = false;
   #wake: (() => void) | undefined;
@@ -94,6 +100,7 @@ export class Indexer {
     this.#logger = deps.logger;
     this.#clock = deps.clock ?? (() => new Date());
     this.#sampler = new VaultSampler(deps.chain.contracts, deps.chain.provider);
+    this.#onIndexed = deps.onIndexed ?? (() => undefined);
   }
 
   /** Runs steps in the background until `stop`. A halt left by an earlier run is cleared: the check runs again. */
@@ -205,6 +212,7 @@ export class Indexer {
     await this.#store.appendEventLog(events.map((event) => ({ action: "added" as const, event })));
     const next: IndexerCursor = { height: to, hash: last.hash };
     await this.#store.setCursor(next);
+    if (events.length > 0) this.#onIndexed(next);
     await this.#store.putCheckpoint(next, this.settings.reorgWindow);
     this.#logger.debug({ from, to, events: events.length }, "indexed");
     return "indexed";
@@ -271,6 +279,7 @@ export class Indexer {
     await this.#store.deleteSnapshotsAbove(ancestor.height);
     await this.#store.deleteCheckpointsAbove(ancestor.height);
     await this.#store.setCursor(ancestor);
+    if (doomed.length > 0) this.#onIndexed(ancestor);
   }
 
   #startBlock(): number {
