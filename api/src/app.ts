@@ -3,8 +3,8 @@ import type { ChainAccess } from "./chain";
 import type { Config } from "./config";
 import cors from "@koa/cors";
 import { accessLog, responseHeaders } from "./doors/middleware";
-import { dataApi, type DataAccess } from "./doors/data";
-import { createDataAccess, type DataAccessStores } from "./doors/data/access";
+import { dataApi } from "./doors/data";
+import { createDataAccess, type DataAccess, type DataAccessStores } from "./doors/data/access";
 import { graphqlDoor, type GraphQLDoor } from "./doors/graphql";
 import { indexerStatus } from "./doors/data/routes";
 import { liveApi } from "./doors/live";
@@ -151,6 +151,8 @@ export function createApp(deps: AppDeps): NapApp {
     feed,
     logger,
     access,
+    trustedProxyCount: config.trustedProxyCount,
+    subscriptionCaps: config.subscriptionCaps,
   });
 
   const app = new Koa() as NapApp;

@@ -34,6 +34,12 @@ describe("API configuration", function () {
         reorgWindow: 128,
         leaseTtlMs: 10_000,
       },
+      subscriptionCaps: {
+        connectionsPerIp: 100,
+        connectionsPerKey: 50,
+        subscriptionsPerIp: 100,
+        subscriptionsPerKey: 500,
+      },
     });
   });
 
@@ -60,6 +66,16 @@ describe("API configuration", function () {
       INDEXER_POLL_MS: "250",
       INDEXER_REORG_WINDOW: "64",
       INDEXER_LEASE_TTL_MS: "5000",
+      GRAPHQL_WS_CONNECTIONS_PER_IP: "10",
+      GRAPHQL_WS_CONNECTIONS_PER_KEY: "20",
+      GRAPHQL_WS_SUBSCRIPTIONS_PER_IP: "30",
+      GRAPHQL_WS_SUBSCRIPTIONS_PER_KEY: "40",
+    });
+    expect(config.subscriptionCaps).to.deep.equal({
+      connectionsPerIp: 10,
+      connectionsPerKey: 20,
+      subscriptionsPerIp: 30,
+      subscriptionsPerKey: 40,
     });
     expect(config.indexer).to.deep.equal({
       enabled: false,
@@ -98,6 +114,8 @@ describe("API configuration", function () {
     [{ INDEXER_FINALITY_DEPTH: "-1" }, "INDEXER_FINALITY_DEPTH"],
     [{ INDEXER_BATCH_BLOCKS: "0" }, "INDEXER_BATCH_BLOCKS"],
     [{ INDEXER_ENABLED: "perhaps" }, "INDEXER_ENABLED"],
+    [{ GRAPHQL_WS_CONNECTIONS_PER_IP: "0" }, "GRAPHQL_WS_CONNECTIONS_PER_IP"],
+    [{ GRAPHQL_WS_SUBSCRIPTIONS_PER_KEY: "many" }, "GRAPHQL_WS_SUBSCRIPTIONS_PER_KEY"],
   ] as Array<[Record<string, string>, string]>) {
     it(`fails fast naming ${Object.keys(env)[0]}`, function () {
       let error: unknown;

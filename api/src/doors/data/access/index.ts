@@ -7,7 +7,7 @@ import type { AgentRecord } from "../../../usecases/agents";
 import type { NonceStore, SignatureVerifier } from "../../../usecases/registration";
 import { DataKeyService } from "./keyService";
 import type { DataKeyStore } from "./keys";
-import { TIER_LIMITS, createTierLimiter, type DataTier, type TierLimit } from "./limits";
+import { TIER_LIMITS, createTierLimiter, type DataTier, type TierLimit, type TierLimiter } from "./limits";
 import { accessMiddleware } from "./middleware";
 import type { NodeStore } from "./nodes";
 import { accessRoutes } from "./routes";
@@ -59,6 +59,8 @@ export interface DataAccess {
   /** The access routes (mount routes() and allowedMethods()); their errors are answered in the data API's shape. */
   routes: Router;
   keys: DataKeyService;
+  /** The tiers' limiter, for doors that count requests themselves (subscriptions); absent when limits are disabled. */
+  limiter?: TierLimiter;
 }
 
 export function createDataAccess(deps: DataAccessDeps): DataAccess {
@@ -85,7 +87,7 @@ export function createDataAccess(deps: DataAccessDeps): DataAccess {
     logError: (error: unknown, ctx: Context) =>
       deps.logger.error({ err: error, requestId: ctx.state.requestId }, "data access: unhandled error"),
   });
-  return { middleware: accessMiddleware({ keys, limiter }), routes, keys };
+  return { middleware: accessMiddleware({ keys, limiter }), routes, keys, limiter };
 }
 
 export { DataAccessError, renderError } from "./errors";
