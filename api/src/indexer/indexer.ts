@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { ChainAccess } from "../chain";
 import type { VaultAddress } from "../chain/contracts";
+import { readChain } from "../chain/rpcErrors";
 import type { Logger } from "../logger";
 import type { IndexedEvent, IndexerCursor, IndexerHalt, VaultRecord, VaultSnapshot } from "../readmodel/records";
 import type { ReadModelStore } from "../readmodel/store";
@@ -86,6 +87,8 @@ export class Indexer {
   readonly #clock: () => Date;
   readonly #sampler: VaultSampler;
   readonly #onIndexed: (cursor: IndexerCursor) => void;
+  /** Share decimals of each vault read so far, by lowercase address (immutable in an ERC-4626 vault). */
+  readonly #shareDecimals = new Map<string, number>();
   #running: Promise<void> | undefined;
   #stopped = false;
   #wake: (() => void) | undefined;
@@ -174,7 +177,9 @@ export class Indexer {
     if (!this.#writer) return "standby";
 
     const provider = this.#chain.provider;
-    const head = await this.#chain.head.latest();
+    // Asked of the node at every step, not the head kept for reads (250 ms): the poll already spaces these calls, and a
+    // kept head would hold each new block back by up to its age (the delay subscribers see).
+    const head = await readChain("the block number", () => provider.getBlockNumber());
     const target = head - this.settings.finalityDepth;
     const cursor = (await this.#store.cursor()) ?? { height: this.#startBlock() - 1, hash: "" };
     if (cursor.height >= target) return "caught-up";
@@ -202,8 +207,14 @@ export class Indexer {
       events.push(indexedEvent(chainId, event, header));
     }
 
-    const latest = await this.#sampler.read(this.#vaultsAt(to), to, last.timestamp);
-    const snapshots = await this.#points(events, headers, latest);
+    // The latest state and the points at events are read at once when the share decimals of every vault with an event
+    // are known from an earlier read (they never change); otherwise the latest state gives them first.
+    const reading = this.#sampler.read(this.#vaultsAt(to), to, last.timestamp);
+    if (events.some((event) => event.contract.startsWith("NapVault:") && !this.#shareDecimals.has(event.address))) {
+      this.#learnDecimals(await reading);
+    }
+    const [latest, snapshots] = await Promise.all([reading, this.#points(events, headers)]);
+    this.#learnDecimals(latest);
     snapshots.push(...latest.flatMap((record) => snapshotsOf(record, false)));
 
     await this.#store.putEvents(events);
@@ -223,14 +234,10 @@ export class Indexer {
    * with such an event in the batch. Those are the samples the hour and day buckets and a vault's first snapshot
    * are made of (the last of an hour, the first ever), so every figure served stays what a point at each event gave,
    * at a cost per vault-hour rather than per block. Read through the vault's light views, all in one JSON-RPC batch;
-   * `latest` (the batch's last block) gives each vault's share decimals (a vault with an event is deployed by then).
+   * A vault whose share decimals are not known yet (not read at the batch's last block) gets no point.
    */
-  async #points(
-    events: readonly IndexedEvent[],
-    headers: Map<number, BlockHeader>,
-    latest: readonly VaultRecord[],
-  ): Promise<VaultSnapshot[]> {
-    const decimals = new Map(latest.map((record) => [record.address, record.shareDecimals]));
+  async #points(events: readonly IndexedEvent[], headers: Map<number, BlockHeader>): Promise<VaultSnapshot[]> {
+    const decimals = this.#shareDecimals;
     const hours = new Map<string, { first: SamplePoint; last: SamplePoint }>();
     for (const event of events) {
       if (!event.contract.startsWith("NapVault:") || !PRICE_MOVING_EVENTS.has(event.name)) continue;
@@ -248,6 +255,10 @@ export class Indexer {
     );
     const samples = await this.#sampler.readPoints(points);
     return samples.flatMap((sample) => snapshotsOf(sample, true));
+  }
+
+  #learnDecimals(records: readonly VaultRecord[]): void {
+    for (const record of records) this.#shareDecimals.set(record.address, record.shareDecimals);
   }
 
   /** Finds the newest checkpoint the chain still has and deletes everything above it; halts past the window. */
