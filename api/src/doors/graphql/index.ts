@@ -48,7 +48,7 @@ export interface GraphQLDoorOptions {
 }
 
 /** Close codes of refused graphql-ws connections (the protocol's 4401; 4429 for a cap, with the code as reason). */
-export const SOCKET_CLOSE = { UNAUTHENTICATED: 4401, RATE_LIMITED: 4429, UNAVAILABLE: 4503 } as const;
+export const SOCKET_CLOSE = { UNAUTHENTICATED: 4401, RATE_LIMITED: 4429 } as const;
 
 /** Who a socket belongs to and what it holds open. */
 interface SocketState {
