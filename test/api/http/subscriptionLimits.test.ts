@@ -94,16 +94,24 @@ describe("GraphQL subscription sockets: caps and rate limits", function () {
       );
     });
 
-  /** Opens a subscription and answers the function that completes it, or the errors it was refused with. */
-  const subscribe = (client: Client): { complete: () => void; refused: Promise<any[]> } => {
+  /**
+   * Opens a subscription: answers the function that completes it, the errors it is refused with, and whether it was
+   * refused so far (a subscription the server holds open says nothing until an event).
+   */
+  const subscribe = (client: Client) => {
     let complete: () => void = () => undefined;
+    const state = { wasRefused: false };
     const refused = new Promise<any[]>((resolve) => {
       complete = client.subscribe(
         { query: SUBSCRIPTION },
-        { next: () => undefined, error: (errors: any) => resolve(errors), complete: () => undefined },
+        {
+          next: () => undefined,
+          error: (errors: any) => ((state.wasRefused = true), resolve(errors)),
+          complete: () => undefined,
+        },
       );
     });
-    return { complete, refused };
+    return { complete, refused, wasRefused: () => state.wasRefused };
   };
 
   const upgradeStatus = (ip: string) =>
@@ -157,9 +165,10 @@ describe("GraphQL subscription sockets: caps and rate limits", function () {
     const two = await connect(ip);
     expect([one.result, two.result]).to.deep.equal(["connected", "connected"]);
     const first = subscribe(one.client);
-    subscribe(one.client);
+    const second = subscribe(one.client);
     // Messages of one socket are taken in order: these two hold both places when the next operation arrives.
     const probe = await operate(one.client, "{ __typename }");
+    expect([first.wasRefused(), second.wasRefused()]).to.deep.equal([false, false]);
     expect(probe.errors).to.deep.equal([
       {
         message: "at most 2 open subscriptions per IP address: complete one before opening another",
@@ -204,14 +213,13 @@ describe("GraphQL subscription sockets: caps and rate limits", function () {
     expect((await connect("203.0.113.33")).result).to.equal("connected");
 
     // Subscriptions count against the key, whichever socket and IP they come from: 3 at most.
-    subscribe(a.client);
-    subscribe(a.client);
-    subscribe(b.client);
+    const held = [subscribe(a.client), subscribe(a.client), subscribe(b.client)];
     let refused: any;
     for (let attempt = 0; attempt < 20 && !refused; attempt++) {
       const probe = await operate(a.client, "{ __typename }");
       if (probe.errors) refused = probe.errors;
     }
+    expect(held.map((subscription) => subscription.wasRefused())).to.deep.equal([false, false, false]);
     expect(refused).to.deep.equal([
       {
         message: "at most 3 open subscriptions per API key: complete one before opening another",

@@ -135,11 +135,14 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     if (state.key) connections.release(`key:${state.key.keyId}`);
   };
 
-  /** Opening a subscription: the owner's cap, then one request on its tier's rate limits. Errors when refused. */
+  /**
+   * Opening an operation, whose place is already taken: the owner's cap, then one request on its tier's rate limits.
+   * Errors when refused.
+   */
   const admit = async (state: SocketState): Promise<GraphQLError[] | undefined> => {
     const owner = ownerOf(state);
     const cap = state.key ? caps.subscriptionsPerKey : caps.subscriptionsPerIp;
-    if (openSubscriptions.count(owner) >= cap) {
+    if (openSubscriptions.count(owner) > cap) {
       const per = state.key ? "API key" : "IP address";
       return [
         apiError("RATE_LIMITED", `at most ${cap} open subscriptions per ${per}: complete one before opening another`, {
