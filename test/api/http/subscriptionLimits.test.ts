@@ -247,4 +247,37 @@ describe("GraphQL subscription sockets: caps and rate limits", function () {
     const http = await request(api.url, "GET", "/v1/status", { headers: { "X-Forwarded-For": ip } });
     expect(http.status).to.equal(429);
   });
+
+  it("attack: one IP posts to /graphql instead of /v1/graphql to get past the rate limits: one budget, GraphQL's error shape", async function () {
+    const ip = "203.0.113.50";
+    const post = (path: string) =>
+      request<any>(api.url, "POST", path, {
+        body: { query: "{ __typename }" },
+        headers: { "X-Forwarded-For": ip, accept: "application/graphql-response+json" },
+      });
+    for (let i = 0; i < 30; i++) {
+      expect((await post("/graphql")).status).to.equal(200);
+      expect((await post("/v1/graphql")).status).to.equal(200);
+    }
+    for (const path of ["/graphql", "/v1/graphql"]) {
+      const refused = await post(path);
+      expect(refused.status, path).to.equal(429);
+      expect(refused.body).to.deep.equal({
+        errors: [
+          {
+            message: "rate limit exceeded: 60 requests per minute on the public tier; retry in 50 s",
+            extensions: {
+              code: "RATE_LIMITED",
+              tier: "public",
+              window: "minute",
+              limit: 60,
+              reset: Math.floor(now.getTime() / 60_000 + 1) * 60,
+            },
+          },
+        ],
+      });
+      expect(refused.headers.get("retry-after")).to.equal("50");
+      expect(refused.headers.get("content-type")).to.equal("application/graphql-response+json; charset=utf-8");
+    }
+  });
 });

@@ -14,7 +14,6 @@ import type { EventFeed } from "../../readmodel/feed";
 import type { DataQueries } from "../../readmodel/queries";
 import type { DataAccess } from "../data/access";
 import { DataAccessError, type DataKeyRecord } from "../data/access";
-import { DataApiError } from "../data/errors";
 import { apiError, errorFormatter } from "./errors";
 import { limitRules } from "./limits";
 import { resolvers, type GraphQLContext } from "./resolvers";
@@ -90,17 +89,21 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
 
   /** Access-layer refusals (no key, bad key, rate limit) in the GraphQL error shape, with REST's status. */
   const accessErrors: Middleware = async (ctx, next) => {
-    try {
-      await next();
-    } catch (error) {
-      if (!(error instanceof DataApiError)) throw error;
-      ctx.status = error.status;
-      if (error.retryAfterSeconds !== undefined) ctx.set("Retry-After", String(error.retryAfterSeconds));
-      ctx.type = "application/graphql-response+json";
-      ctx.body = {
-        errors: [{ message: error.message, extensions: { code: ACCESS_CODES[error.code] ?? error.code } }],
-      };
-    }
+    await next();
+    // The access layer answers its refusals itself, in REST's shape `{ error: { code, message, details } }`: the
+    // same refusal (status and headers kept) in GraphQL's.
+    const refusal = (ctx.body as { error?: { code?: string; message?: string; details?: object } } | null)?.error;
+    if (ctx.status < 400 || typeof refusal?.code !== "string") return;
+    ctx.body = {
+      errors: [
+        {
+          message: refusal.message,
+          extensions: { ...refusal.details, code: ACCESS_CODES[refusal.code] ?? refusal.code },
+        },
+      ],
+    };
+    // After the body: Koa types an object body as JSON.
+    ctx.type = "application/graphql-response+json; charset=utf-8";
   };
   const serve = compose([accessErrors, ...(options.access ? [options.access.middleware] : []), handler]);
   const middleware: Middleware = async (ctx, next) => {
