@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { makeExecutableSchema } from "@graphql-tools/schema";
-import { GraphQLError, parse, printSchema, validate, specifiedRules, type ExecutionArgs } from "graphql";
+import { GraphQLError, printSchema, specifiedRules, type ExecutionArgs } from "graphql";
 import { createHandler } from "graphql-http/lib/use/koa";
 import { useServer } from "graphql-ws/use/ws";
 import type { Middleware } from "koa";
@@ -14,6 +14,7 @@ import type { EventFeed } from "../../readmodel/feed";
 import type { DataQueries } from "../../readmodel/queries";
 import type { DataAccess } from "../data/access";
 import { DataAccessError, type DataKeyRecord } from "../data/access";
+import { DocumentCache } from "./documentCache";
 import { apiError, errorFormatter } from "./errors";
 import { limitRules } from "./limits";
 import { resolvers, type GraphQLContext } from "./resolvers";
@@ -80,8 +81,11 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     feed: options.feed,
   });
 
+  const documents = new DocumentCache();
   const handler = createHandler({
     schema,
+    parse: documents.parse,
+    validate: documents.validate,
     context: () => context() as never,
     validationRules: (_req, args, rules) => [...rules, ...limitRules(args.variableValues)],
     formatError,
@@ -209,11 +213,11 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         if (refused) return done(refused);
         let document;
         try {
-          document = parse(payload.query);
+          document = documents.parse(payload.query);
         } catch (error) {
           return done([error as GraphQLError]);
         }
-        const errors = validate(schema, document, [...specifiedRules, ...limitRules(payload.variables)]);
+        const errors = documents.validate(schema, document, [...specifiedRules, ...limitRules(payload.variables)]);
         if (errors.length > 0) return done(errors);
         // The socket may have closed while the limiter was asked: then its places were already given back.
         if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return done([]);
