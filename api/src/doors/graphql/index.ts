@@ -220,7 +220,9 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         const errors = documents.validate(schema, document, [...specifiedRules, ...limitRules(payload.variables)]);
         if (errors.length > 0) return done(errors);
         // The socket may have closed while the limiter was asked: then its places were already given back.
-        if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return done([]);
+        if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) {
+          return done([apiError("UNAVAILABLE", "the socket closed before the operation started")]);
+        }
         state.subscriptions.add(id);
         const args: ExecutionArgs = {
           schema,
