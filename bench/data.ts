@@ -67,7 +67,9 @@ async function load(url: string, body?: string) {
     ...(body === undefined ? {} : { method: "POST", body, headers: { "content-type": "application/json" } }),
   });
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${url}: ${result.non2xx} non-2xx responses and ${result.errors} errors (${result.timeouts} timeouts) under load`);
+    throw new Error(
+      `${url}: ${result.non2xx} non-2xx responses and ${result.errors} errors (${result.timeouts} timeouts) under load`,
+    );
   }
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
