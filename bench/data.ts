@@ -1,6 +1,7 @@
 /**
- * `npm run bench:data`: the data API's hot reads beside a bare Koa JSON handler, and the indexer's throughput beside
- * a raw `eth_getLogs` fetch of the same block range.
+ * `npm run bench:data`: the data API's hot reads beside a bare Koa JSON handler, GraphQL `vaults` beside REST
+ * `/v1/vaults`, the indexer's throughput beside a raw `eth_getLogs` fetch of the same block range, and GraphQL
+ * subscriptions: the delay from a deposit to its message, and the fan-out of one deposit to many subscribers.
  *
  * Separate processes on loopback: a Hardhat node with the whole system deployed and BENCH_DEPOSITS deposits spread
  * over the six vaults (one block each), the API (`api/src/main.ts`, in-memory store, its own indexer) and the bare
@@ -8,8 +9,17 @@
  * the deployment's contracts in the indexer's batch size; the indexer is a fresh Indexer on an empty in-memory read
  * model doing everything it does (logs, headers, vault samples, writes). Settings: BENCH_DURATION (seconds per
  * HTTP run, default 10), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (pairs per endpoint and indexer runs, default
- * 3; medians printed), BENCH_DEPOSITS (default 300), BENCH_PARTS
- * (default "http,indexer"; "indexer" skips the HTTP runs).
+ * 3; medians printed), BENCH_DEPOSITS (default 300), BENCH_PARTS (default "http,indexer,subscriptions": which
+ * parts run).
+ *
+ * Subscriptions (graphql-ws clients in this process, `transactionCreated` of one vault): the delay is measured from
+ * the moment the node has answered the deposit's `eth_sendRawTransaction` (Hardhat mines each transaction in its own
+ * block before answering) to the moment the client has the message; it spans the indexer's poll of the chain
+ * (INDEXER_POLL_MS, 50 ms here), one indexing step, the feed's read of the event log and the socket. Deposits are
+ * spaced by a random pause so that they fall anywhere in the indexer's poll. BENCH_LATENCY_DEPOSITS (default 40)
+ * deposits with one subscriber; then BENCH_SUBSCRIBERS (default 1,000) sockets, one subscription each, and
+ * BENCH_FANOUT_DEPOSITS (default 20) deposits; the API process's resident memory is read before the sockets open and
+ * once they all listen.
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,6 +27,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { MaxUint256, NonceManager, Wallet } from "ethers";
+import { createClient, type Client } from "graphql-ws";
+import WebSocket from "ws";
 import { createChainAccess, jsonRpcProvider } from "../api/src/chain";
 import { loadDeployment } from "../api/src/chain/deployment";
 import { VAULT_IDS } from "../api/src/domain/model";
@@ -24,8 +36,8 @@ import { Indexer } from "../api/src/indexer/indexer";
 import { getLogs } from "../api/src/indexer/rpc";
 import { createLogger } from "../api/src/logger";
 import { MemoryReadModelStore } from "../api/src/store/memory/readModel";
-import { NapVault__factory, TestUSDC__factory } from "../typechain-types";
-import { freePort, median, runToEnd, waitFor } from "./support";
+import { NapVault__factory, TestUSDC__factory, type NapVault } from "../typechain-types";
+import { freePort, median, percentile, processRssBytes, runToEnd, waitFor } from "./support";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -33,7 +45,13 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const READY_TIMEOUT_MS = 180_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DEPOSITS = Number(process.env.BENCH_DEPOSITS ?? 300);
-const PARTS = new Set((process.env.BENCH_PARTS ?? "http,indexer").split(","));
+const PARTS = new Set((process.env.BENCH_PARTS ?? "http,indexer,subscriptions").split(","));
+const LATENCY_DEPOSITS = Number(process.env.BENCH_LATENCY_DEPOSITS ?? 40);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1_000);
+const FANOUT_DEPOSITS = Number(process.env.BENCH_FANOUT_DEPOSITS ?? 20);
+/** The Vault fields of GraphQL `vaults` that REST `/v1/vaults` lists too. */
+const VAULTS_QUERY = `{ vaults { address name symbol tvl tvlUsd totalShares pricePerShare apy { current day7 day30 inception }
+  fees { management performance hurdle } riskLevel isERC7540 fulfillmentDelay createdAt } }`;
 const BATCH_BLOCKS = 2_000;
 const HARDHAT_CLI = require.resolve("hardhat/internal/cli/cli.js");
 const TS_NODE = ["-r", "ts-node/register/transpile-only"];
@@ -41,10 +59,17 @@ const TS_NODE = ["-r", "ts-node/register/transpile-only"];
 const DEPLOYER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const children: ChildProcess[] = [];
 
-async function load(url: string) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
+async function load(url: string, body?: string) {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    ...(body === undefined ? {} : { method: "POST", body, headers: { "content-type": "application/json" } }),
+  });
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${url}: ${result.non2xx} non-2xx responses and ${result.errors} errors under load`);
+    throw new Error(
+      `${url}: ${result.non2xx} non-2xx responses and ${result.errors} errors (${result.timeouts} timeouts) under load`,
+    );
   }
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
@@ -82,67 +107,29 @@ async function main(): Promise<void> {
     }
     const head = await provider.getBlockNumber();
 
-    // Indexer beside the raw fetch of the same range, alternating, on one provider.
-    const chain = createChainAccess(provider, 31337, deployment, { head: { latestTtlMs: 0 } });
-    const addresses = [
-      ...Object.values(deployment.contracts).map((c) => c.address),
-      ...VAULT_IDS.map((id) => deployment.vaults[id]!.address),
-    ];
-    const start = Math.min(
-      ...Object.values(deployment.contracts).map((c) => c.block),
-      ...VAULT_IDS.map((id) => deployment.vaults[id]!.block),
-    );
-    const blocks = head - start + 1;
-    const raw: number[] = [];
-    const indexed: number[] = [];
-    let logCount = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      let started = performance.now();
-      logCount = 0;
-      for (let from = start; from <= head; from += BATCH_BLOCKS) {
-        logCount += (await getLogs(provider, addresses, from, Math.min(head, from + BATCH_BLOCKS - 1))).length;
-      }
-      raw.push(blocks / ((performance.now() - started) / 1000));
-      const indexer = new Indexer({
-        chain,
-        store: new MemoryReadModelStore(),
-        logger: createLogger("silent"),
-        settings: { batchBlocks: BATCH_BLOCKS },
-      });
-      started = performance.now();
-      while ((await indexer.step()) === "indexed");
-      indexed.push(blocks / ((performance.now() - started) / 1000));
-    }
-
     const rows: string[] = [];
-    if (PARTS.has("http")) {
+    if (PARTS.has("indexer")) rows.push(await indexerRow(provider, deployment, head));
+    if (PARTS.has("http") || PARTS.has("subscriptions")) {
       const apiPort = await freePort();
       const api = `http://127.0.0.1:${apiPort}`;
-      children.push(
-        fork(join(__dirname, "../api/src/main.ts"), [], {
-          execArgv: TS_NODE,
-          stdio: ["ignore", "inherit", "inherit", "ipc"],
-          env: {
-            ...process.env,
-            PORT: String(apiPort),
-            RPC_URL: rpcUrl,
-            CHAIN_ID: "31337",
-            DEPLOYMENT_FILE: deploymentFile,
-            RATE_LIMITS_DISABLED: "true",
-            INDEXER_POLL_MS: "200",
-            LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
-          },
-        }),
-      );
-      const barePort = await freePort();
-      const bare = `http://127.0.0.1:${barePort}`;
-      children.push(
-        fork(join(__dirname, "bareKoa.ts"), [], {
-          execArgv: TS_NODE,
-          stdio: ["ignore", "ignore", "inherit", "ipc"],
-          env: { ...process.env, PORT: String(barePort) },
-        }),
-      );
+      const apiProcess = fork(join(__dirname, "../api/src/main.ts"), [], {
+        execArgv: TS_NODE,
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+        env: {
+          ...process.env,
+          PORT: String(apiPort),
+          RPC_URL: rpcUrl,
+          CHAIN_ID: "31337",
+          DEPLOYMENT_FILE: deploymentFile,
+          RATE_LIMITS_DISABLED: "true",
+          INDEXER_POLL_MS: "50",
+          // Every subscriber of the fan-out part comes from this process's one IP.
+          GRAPHQL_WS_CONNECTIONS_PER_IP: String(SUBSCRIBERS + 10),
+          GRAPHQL_WS_SUBSCRIPTIONS_PER_IP: String(SUBSCRIBERS + 10),
+          LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
+        },
+      });
+      children.push(apiProcess);
       await waitFor(
         async () => {
           const status = (await (await fetch(`${api}/v1/status`)).json()) as {
@@ -153,36 +140,203 @@ async function main(): Promise<void> {
         "API indexed to the head",
         READY_TIMEOUT_MS,
       );
-      await waitFor(async () => (await fetch(bare)).ok, "bare Koa", READY_TIMEOUT_MS);
-
-      console.log(
-        `load: ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} endpoint/baseline pairs per endpoint`,
-      );
-      for (const path of ["/v1/vaults", `/v1/vaults/${deployment.vaults.moderate!.address}`]) {
-        await autocannon({ url: api + path, connections: CONNECTIONS, duration: 1 });
-        const pairs: { base: Awaited<ReturnType<typeof load>>; result: Awaited<ReturnType<typeof load>> }[] = [];
-        for (let round = 0; round < ROUNDS; round++)
-          pairs.push({ base: await load(bare), result: await load(api + path) });
-        const label = path.startsWith("/v1/vaults/") ? "/v1/vaults/:address" : path;
-        rows.push(
-          `| ${label} | ${Math.round(median(pairs.map((p) => p.result.rps)))} | ${median(pairs.map((p) => p.result.p99))} | ` +
-            `${Math.round(median(pairs.map((p) => p.base.rps)))} | ` +
-            `${median(pairs.map((p) => p.result.rps / p.base.rps)).toFixed(2)} | 0.60 |`,
-        );
+      if (PARTS.has("http")) rows.push(...(await httpRows(api, deployment.vaults.moderate!.address)));
+      if (PARTS.has("subscriptions")) {
+        const moderate = vaults[VAULT_IDS.indexOf("moderate")];
+        rows.push(...(await subscriptionRows(api, moderate, owner, apiProcess.pid)));
       }
     }
-    const ratio = median(indexed.map((rate, i) => rate / raw[i]));
     console.log("");
     console.log("| measure | value | p99 (ms) | reference | ratio | target |");
     console.log("|---|---:|---:|---:|---:|---:|");
     for (const row of rows) console.log(row);
-    console.log(
-      `| indexer, blocks/s (${blocks} blocks, ${logCount} logs, batches of ${BATCH_BLOCKS}) | ` +
-        `${Math.round(median(indexed))} | | ${Math.round(median(raw))} (raw eth_getLogs) | ${ratio.toFixed(2)} | 0.50 |`,
-    );
   } finally {
     for (const child of children) child.kill("SIGTERM");
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The indexer beside the raw fetch of the same range, alternating, on one provider. */
+async function indexerRow(
+  provider: ReturnType<typeof jsonRpcProvider>,
+  deployment: Awaited<ReturnType<typeof loadDeployment>>,
+  head: number,
+): Promise<string> {
+  const chain = createChainAccess(provider, 31337, deployment, { head: { latestTtlMs: 0 } });
+  const addresses = [
+    ...Object.values(deployment.contracts).map((c) => c.address),
+    ...VAULT_IDS.map((id) => deployment.vaults[id]!.address),
+  ];
+  const start = Math.min(
+    ...Object.values(deployment.contracts).map((c) => c.block),
+    ...VAULT_IDS.map((id) => deployment.vaults[id]!.block),
+  );
+  const blocks = head - start + 1;
+  const raw: number[] = [];
+  const indexed: number[] = [];
+  let logCount = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    let started = performance.now();
+    logCount = 0;
+    for (let from = start; from <= head; from += BATCH_BLOCKS) {
+      logCount += (await getLogs(provider, addresses, from, Math.min(head, from + BATCH_BLOCKS - 1))).length;
+    }
+    raw.push(blocks / ((performance.now() - started) / 1000));
+    const indexer = new Indexer({
+      chain,
+      store: new MemoryReadModelStore(),
+      logger: createLogger("silent"),
+      settings: { batchBlocks: BATCH_BLOCKS },
+    });
+    started = performance.now();
+    while ((await indexer.step()) === "indexed");
+    indexed.push(blocks / ((performance.now() - started) / 1000));
+  }
+  const ratio = median(indexed.map((rate, i) => rate / raw[i]));
+  return (
+    `| indexer, blocks/s (${blocks} blocks, ${logCount} logs, batches of ${BATCH_BLOCKS}) | ` +
+    `${Math.round(median(indexed))} | | ${Math.round(median(raw))} (raw eth_getLogs) | ${ratio.toFixed(2)} | 0.50 |`
+  );
+}
+
+/** REST reads beside bare Koa, and GraphQL `vaults` beside REST `/v1/vaults`, each pair alternating. */
+async function httpRows(api: string, vaultAddress: string): Promise<string[]> {
+  const barePort = await freePort();
+  const bare = `http://127.0.0.1:${barePort}`;
+  children.push(
+    fork(join(__dirname, "bareKoa.ts"), [], {
+      execArgv: TS_NODE,
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+      env: { ...process.env, PORT: String(barePort) },
+    }),
+  );
+  await waitFor(async () => (await fetch(bare)).ok, "bare Koa", READY_TIMEOUT_MS);
+  type Run = Awaited<ReturnType<typeof load>>;
+  const rows: string[] = [];
+  console.log(`load: ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} pairs per measure`);
+  for (const path of ["/v1/vaults", `/v1/vaults/${vaultAddress}`]) {
+    await autocannon({ url: api + path, connections: CONNECTIONS, duration: 1 });
+    const pairs: { base: Run; result: Run }[] = [];
+    for (let round = 0; round < ROUNDS; round++) pairs.push({ base: await load(bare), result: await load(api + path) });
+    const label = path.startsWith("/v1/vaults/") ? "/v1/vaults/:address" : path;
+    rows.push(
+      `| ${label} | ${Math.round(median(pairs.map((p) => p.result.rps)))} | ${median(pairs.map((p) => p.result.p99))} | ` +
+        `${Math.round(median(pairs.map((p) => p.base.rps)))} (bare Koa) | ` +
+        `${median(pairs.map((p) => p.result.rps / p.base.rps)).toFixed(2)} | 0.60 |`,
+    );
+  }
+  const body = JSON.stringify({ query: VAULTS_QUERY });
+  const probe = (await (
+    await fetch(`${api}/graphql`, { method: "POST", body, headers: { "content-type": "application/json" } })
+  ).json()) as { data?: { vaults: unknown[] } };
+  if (probe.data?.vaults.length !== VAULT_IDS.length) throw new Error(`GraphQL vaults: ${JSON.stringify(probe)}`);
+  await autocannon({ url: `${api}/graphql`, connections: CONNECTIONS, duration: 1, method: "POST", body });
+  const pairs: { rest: Run; graphql: Run }[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    pairs.push({ rest: await load(`${api}/v1/vaults`), graphql: await load(`${api}/graphql`, body) });
+  }
+  rows.push(
+    `| GraphQL vaults (POST /graphql, the list's fields) | ${Math.round(median(pairs.map((p) => p.graphql.rps)))} | ` +
+      `${median(pairs.map((p) => p.graphql.p99))} | ${Math.round(median(pairs.map((p) => p.rest.rps)))} (REST /v1/vaults) | ` +
+      `${median(pairs.map((p) => p.graphql.rps / p.rest.rps)).toFixed(2)} | |`,
+  );
+  return rows;
+}
+
+/**
+ * Deposit-to-message delays with one subscriber, then the fan-out of each deposit to SUBSCRIBERS subscribers (one
+ * socket each) and the API's memory with them. Every client subscribes to `transactionCreated` of the vault.
+ */
+async function subscriptionRows(api: string, vault: NapVault, owner: string, apiPid?: number): Promise<string[]> {
+  const url = `${api.replace("http", "ws")}/graphql`;
+  const query = `subscription($v: String) { transactionCreated(vaultAddress: $v) { hash } }`;
+  const variables = { v: await vault.getAddress() };
+  /** Arrival times of each transaction's message, per hash, one entry per client that had it. */
+  const arrivals = new Map<string, number[]>();
+  const clients: Client[] = [];
+  const subscribe = async () => {
+    const client = createClient({ url, webSocketImpl: WebSocket, lazy: false, retryAttempts: 0 });
+    clients.push(client);
+    await new Promise<void>((resolve, reject) => {
+      client.on("connected", () => resolve());
+      client.on("closed", () => reject(new Error("subscriber socket closed")));
+    });
+    client.subscribe<{ transactionCreated: { hash: string } }>(
+      { query, variables },
+      {
+        next: ({ data }) => {
+          const at = performance.now();
+          const hash = data!.transactionCreated.hash.toLowerCase();
+          const list = arrivals.get(hash) ?? [];
+          list.push(at);
+          arrivals.set(hash, list);
+        },
+        error: (error) => console.error("subscription error", error),
+        complete: () => undefined,
+      },
+    );
+  };
+  let amount = 5_000_000n;
+  /** One deposit: answers when every client has its message, with the send's answer time and the arrivals. */
+  const depositTo = async (expected: number) => {
+    await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 250));
+    amount += 1n;
+    const tx = await vault.deposit(amount, owner);
+    const mined = performance.now();
+    const hash = tx.hash.toLowerCase();
+    await waitUntil(() => (arrivals.get(hash)?.length ?? 0) >= expected, 30_000, `messages of ${hash}`);
+    return { mined, times: arrivals.get(hash)! };
+  };
+
+  const rows: string[] = [];
+  try {
+    await subscribe();
+    // The first deposit makes sure the subscription listens before anything is timed.
+    await depositTo(1);
+    const delays: number[] = [];
+    for (let i = 0; i < LATENCY_DEPOSITS; i++) {
+      const { mined, times } = await depositTo(1);
+      delays.push(times[0] - mined);
+    }
+    rows.push(
+      `| deposit to subscriber, 1 subscriber, ${LATENCY_DEPOSITS} deposits: p50 / p95 (ms) | ` +
+        `${percentile(delays, 50).toFixed(0)} / ${percentile(delays, 95).toFixed(0)} | ${percentile(delays, 99).toFixed(0)} | | | p95 ≤ 250 |`,
+    );
+
+    const rssBefore = processRssBytes(apiPid);
+    console.log(`${SUBSCRIBERS} subscribers ...`);
+    while (clients.length < SUBSCRIBERS) {
+      await Promise.all(Array.from({ length: Math.min(50, SUBSCRIBERS - clients.length) }, () => subscribe()));
+    }
+    await depositTo(SUBSCRIBERS);
+    const rssListening = processRssBytes(apiPid);
+    const fanout: number[] = [];
+    const spreads: number[] = [];
+    for (let i = 0; i < FANOUT_DEPOSITS; i++) {
+      const { mined, times } = await depositTo(SUBSCRIBERS);
+      for (const at of times) fanout.push(at - mined);
+      spreads.push(Math.max(...times) - Math.min(...times));
+    }
+    const mb = (bytes: number | null) => (bytes === null ? "n/a" : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
+    rows.push(
+      `| deposit to subscriber, ${SUBSCRIBERS} subscribers, ${FANOUT_DEPOSITS} deposits: p50 / p95 (ms) | ` +
+        `${percentile(fanout, 50).toFixed(0)} / ${percentile(fanout, 95).toFixed(0)} | ${percentile(fanout, 99).toFixed(0)} | | | |`,
+      `| first to last of the ${SUBSCRIBERS} subscribers, per deposit: p50 / p95 (ms) | ` +
+        `${percentile(spreads, 50).toFixed(0)} / ${percentile(spreads, 95).toFixed(0)} | | | | |`,
+      `| API resident memory: before the sockets / with ${SUBSCRIBERS} listening | ` +
+        `${mb(rssBefore)} / ${mb(rssListening)} | | | | |`,
+    );
+  } finally {
+    await Promise.all(clients.map((client) => client.dispose()));
+  }
+  return rows;
+}
+
+async function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not there within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
 

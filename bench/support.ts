@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
-/** What the benchmarks share: ports, waiting for a process, running one to its end, medians and process CPU. */
+/** What the benchmarks share: ports, waiting for a process, running one to its end, medians, percentiles, process CPU and memory. */
 
 /** Asks the OS for a free loopback port. */
 export function freePort(): Promise<number> {
@@ -44,6 +44,25 @@ export function processCpuMs(pid: number | undefined): number | null {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks (100 Hz).
     return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** The `p`-th percentile (0-100) of `values`, nearest rank. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** Resident memory of process `pid` in bytes, from /proc; null where /proc cannot tell. */
+export function processRssBytes(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((entry) => entry.startsWith("VmRSS:"));
+    return line ? Number(line.split(/\s+/)[1]) * 1024 : null;
   } catch {
     return null;
   }

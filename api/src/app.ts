@@ -13,7 +13,8 @@ import { liveApi } from "./doors/live";
 import { routeUpgrades } from "./doors/upgrades";
 import { wsDoor, type WsDoor } from "./doors/ws";
 import { Indexer } from "./indexer/indexer";
-import { EventFeed } from "./readmodel/feed";
+import { EventFeed, type FeedOptions } from "./readmodel/feed";
+import { RedisFeedNotices } from "./readmodel/notice";
 import { DataQueries } from "./readmodel/queries";
 import type { ReadModelStore } from "./readmodel/store";
 import type { RateLimitBackend, RateLimiters } from "./doors/live/rateLimit";
@@ -41,6 +42,8 @@ export interface AppDeps {
   signatureVerifier?: UseCaseDeps["signatureVerifier"];
   engineOptions?: UseCaseDeps["engineOptions"];
   napGrantWei?: bigint;
+  /** The event feed's poll interval and page size (default: FeedOptions' defaults). */
+  feed?: FeedOptions;
   /** Routes mounted beside the live API's, with the same auth, limits, validation and OpenAPI (tests). */
   extraRoutes?: (useCases: UseCases) => RouteDefinition[];
 }
@@ -94,6 +97,13 @@ export function createApp(deps: AppDeps): NapApp {
   });
 
   const queries = new DataQueries(deps.stores.readModel);
+  // The feed reads the event log when this instance's indexer has written to it, when another instance's indexer
+  // says so through Redis (the same Redis that shares the rate limits), and at every poll in case a notice was lost.
+  const feed = new EventFeed(deps.stores.readModel, deps.feed);
+  const notices =
+    rateLimitBackend.driver === "redis"
+      ? new RedisFeedNotices({ redis: rateLimitBackend.db, logger, onNotice: () => feed.wake() })
+      : null;
   const indexer = config.indexer.enabled
     ? new Indexer({
         chain: deps.chain,
@@ -107,6 +117,10 @@ export function createApp(deps: AppDeps): NapApp {
           pollMs: config.indexer.pollMs,
           reorgWindow: config.indexer.reorgWindow,
           leaseTtlMs: config.indexer.leaseTtlMs,
+        },
+        onIndexed: (cursor) => {
+          feed.wake();
+          notices?.publish(cursor.height);
         },
       })
     : null;
@@ -142,7 +156,6 @@ export function createApp(deps: AppDeps): NapApp {
     access,
   });
 
-  const feed = new EventFeed(deps.stores.readModel);
   const graphql = graphqlDoor({
     queries,
     chain: deps.chain,
@@ -150,6 +163,8 @@ export function createApp(deps: AppDeps): NapApp {
     feed,
     logger,
     access,
+    trustedProxyCount: config.trustedProxyCount,
+    subscriptionCaps: config.subscriptionCaps,
   });
 
   const app = new Koa() as NapApp;
@@ -227,6 +242,7 @@ export function createApp(deps: AppDeps): NapApp {
     await Promise.all([graphql.close(), ws.close()]);
     feed.close();
     await indexer?.stop();
+    await notices?.close();
     live.rateLimiters.close();
     await useCases.close();
   };

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { SCREENING_MODES, type ScreeningMode } from "./domain/screening";
+import { DEFAULT_SUBSCRIPTION_CAPS, type SubscriptionCaps } from "./doors/graphql/socketLimits";
 
 /**
  * Service configuration, read from the environment once at start-up and validated.
@@ -32,6 +33,8 @@ const mnemonicSetting = z
   .refine((value) => value === undefined || [12, 15, 18, 21, 24].includes(value.split(" ").length), {
     message: "must be a BIP-39 mnemonic of 12 to 24 words",
   });
+
+const capSetting = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback);
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -97,6 +100,10 @@ const envSchema = z.object({
   WS_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(10_000).default(50),
   WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(8_388_608),
   WS_MAX_REPLAY: z.coerce.number().int().min(0).max(1_000_000).default(2_000),
+  GRAPHQL_WS_CONNECTIONS_PER_IP: capSetting(DEFAULT_SUBSCRIPTION_CAPS.connectionsPerIp),
+  GRAPHQL_WS_CONNECTIONS_PER_KEY: capSetting(DEFAULT_SUBSCRIPTION_CAPS.connectionsPerKey),
+  GRAPHQL_WS_SUBSCRIPTIONS_PER_IP: capSetting(DEFAULT_SUBSCRIPTION_CAPS.subscriptionsPerIp),
+  GRAPHQL_WS_SUBSCRIPTIONS_PER_KEY: capSetting(DEFAULT_SUBSCRIPTION_CAPS.subscriptionsPerKey),
 });
 
 export interface Config {
@@ -133,6 +140,8 @@ export interface Config {
   strategyScreening: ScreeningMode;
   /** The data API's indexer (docs/data-api.md). */
   indexer: IndexerConfig;
+  /** Caps on GraphQL subscription sockets and subscriptions per IP and per data key, in this instance. */
+  subscriptionCaps: SubscriptionCaps;
   /** The data API's WebSocket channel /ws (docs/websocket.md). */
   ws: WsConfig;
 }
@@ -236,6 +245,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSubscriptions: e.WS_MAX_SUBSCRIPTIONS,
       maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
       maxReplay: e.WS_MAX_REPLAY,
+    },
+    subscriptionCaps: {
+      connectionsPerIp: e.GRAPHQL_WS_CONNECTIONS_PER_IP,
+      connectionsPerKey: e.GRAPHQL_WS_CONNECTIONS_PER_KEY,
+      subscriptionsPerIp: e.GRAPHQL_WS_SUBSCRIPTIONS_PER_IP,
+      subscriptionsPerKey: e.GRAPHQL_WS_SUBSCRIPTIONS_PER_KEY,
     },
   };
 }

@@ -44,6 +44,12 @@ describe("API configuration", function () {
         maxBufferedBytes: 8_388_608,
         maxReplay: 2_000,
       },
+      subscriptionCaps: {
+        connectionsPerIp: 100,
+        connectionsPerKey: 50,
+        subscriptionsPerIp: 100,
+        subscriptionsPerKey: 500,
+      },
     });
   });
 
@@ -78,6 +84,10 @@ describe("API configuration", function () {
       WS_MAX_SUBSCRIPTIONS: "8",
       WS_MAX_BUFFERED_BYTES: "65536",
       WS_MAX_REPLAY: "100",
+      GRAPHQL_WS_CONNECTIONS_PER_IP: "10",
+      GRAPHQL_WS_CONNECTIONS_PER_KEY: "20",
+      GRAPHQL_WS_SUBSCRIPTIONS_PER_IP: "30",
+      GRAPHQL_WS_SUBSCRIPTIONS_PER_KEY: "40",
     });
     expect(config.ws).to.deep.equal({
       idleTimeoutMs: 60_000,
@@ -87,6 +97,12 @@ describe("API configuration", function () {
       maxSubscriptions: 8,
       maxBufferedBytes: 65_536,
       maxReplay: 100,
+    });
+    expect(config.subscriptionCaps).to.deep.equal({
+      connectionsPerIp: 10,
+      connectionsPerKey: 20,
+      subscriptionsPerIp: 30,
+      subscriptionsPerKey: 40,
     });
     expect(config.indexer).to.deep.equal({
       enabled: false,
@@ -129,6 +145,8 @@ describe("API configuration", function () {
     [{ WS_IDLE_TIMEOUT_MS: "10" }, "WS_IDLE_TIMEOUT_MS"],
     [{ WS_MAX_CONNECTIONS_PER_IP: "0" }, "WS_MAX_CONNECTIONS_PER_IP"],
     [{ WS_MAX_SUBSCRIPTIONS: "many" }, "WS_MAX_SUBSCRIPTIONS"],
+    [{ GRAPHQL_WS_CONNECTIONS_PER_IP: "0" }, "GRAPHQL_WS_CONNECTIONS_PER_IP"],
+    [{ GRAPHQL_WS_SUBSCRIPTIONS_PER_KEY: "many" }, "GRAPHQL_WS_SUBSCRIPTIONS_PER_KEY"],
   ] as Array<[Record<string, string>, string]>) {
     it(`fails fast naming ${Object.keys(env)[0]}`, function () {
       let error: unknown;

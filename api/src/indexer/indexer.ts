@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { ChainAccess } from "../chain";
 import type { VaultAddress } from "../chain/contracts";
+import { readChain } from "../chain/rpcErrors";
 import type { Logger } from "../logger";
 import type { IndexedEvent, IndexerCursor, IndexerHalt, VaultRecord, VaultSnapshot } from "../readmodel/records";
 import type { ReadModelStore } from "../readmodel/store";
@@ -78,6 +79,11 @@ export interface IndexerDeps {
   clock?: () => Date;
   /** Lease holder name (default: host, process id and a random suffix). */
   holder?: string;
+  /**
+   * Called when the event log has grown (a batch with events indexed, or a reorg's removals written) and the cursor has
+   * moved past it: the app wakes its feed and publishes the notice that wakes the other instances' feeds.
+   */
+  onIndexed?: (cursor: IndexerCursor) => void;
 }
 
 export class Indexer {
@@ -88,6 +94,7 @@ export class Indexer {
   readonly #logger: Logger;
   readonly #clock: () => Date;
   readonly #sampler: VaultSampler;
+  readonly #onIndexed: (cursor: IndexerCursor) => void;
   #running: Promise<void> | undefined;
   #stopped = false;
   #wake: (() => void) | undefined;
@@ -102,6 +109,7 @@ export class Indexer {
     this.#logger = deps.logger;
     this.#clock = deps.clock ?? (() => new Date());
     this.#sampler = new VaultSampler(deps.chain.contracts, deps.chain.provider);
+    this.#onIndexed = deps.onIndexed ?? (() => undefined);
   }
 
   /** Runs steps in the background until `stop`. A halt left by an earlier run is cleared: the check runs again. */
@@ -175,7 +183,12 @@ export class Indexer {
     if (!this.#writer) return "standby";
 
     const provider = this.#chain.provider;
-    const [head, stored] = await Promise.all([this.#chain.head.latest(), this.#store.cursor()]);
+    // The head is asked of the node at every step, not the head kept for reads (250 ms): the poll already spaces these
+    // calls, and a kept head would hold each new block back by up to its age (the delay subscribers see).
+    const [head, stored] = await Promise.all([
+      readChain("the block number", () => provider.getBlockNumber()),
+      this.#store.cursor(),
+    ]);
     const target = head - this.settings.finalityDepth;
     const cursor = stored ?? { height: this.#startBlock() - 1, hash: "" };
     if (cursor.height >= target) return "caught-up";
@@ -233,6 +246,7 @@ export class Indexer {
     await this.#store.appendEventLog(events.map((event) => ({ action: "added" as const, event })));
     const next: IndexerCursor = { height: to, hash: last.hash };
     await this.#store.setCursor(next);
+    if (events.length > 0) this.#onIndexed(next);
     await this.#store.putCheckpoint(next, this.settings.reorgWindow);
     this.#logger.debug({ from, to, events: events.length }, "indexed");
     return "indexed";
@@ -243,7 +257,7 @@ export class Indexer {
    * with such an event in the batch. Those are the samples the hour and day buckets and a vault's first snapshot
    * are made of (the last of an hour, the first ever), so every figure served stays what a point at each event gave,
    * at a cost per vault-hour rather than per block. Read through the vault's light views, all in one JSON-RPC batch;
-   * `latest` (the batch's last block) gives each vault's share decimals (a vault with an event is deployed by then).
+   * A vault whose share decimals are not known yet (not read at the batch's last block) gets no point.
    */
   async #points(events: readonly IndexedEvent[], latest: readonly VaultRecord[]): Promise<VaultSnapshot[]> {
     const decimals = new Map(latest.map((record) => [record.address, record.shareDecimals]));
@@ -295,6 +309,7 @@ export class Indexer {
     await this.#store.deleteSnapshotsAbove(ancestor.height);
     await this.#store.deleteCheckpointsAbove(ancestor.height);
     await this.#store.setCursor(ancestor);
+    if (doomed.length > 0) this.#onIndexed(ancestor);
   }
 
   #startBlock(): number {

@@ -5,9 +5,10 @@ import type { ReadModelReader } from "./store";
  * The tail of the read model's durable, ordered event log, for the push doors (GraphQL subscriptions, /ws).
  *
  * Every instance reads the log from the store, whichever instance's indexer wrote it, so several instances fan out
- * the same events in the same order. The feed polls the log every `pollMs` while anyone listens (no notice channel
- * yet: the delay from the indexer's write to a listener is at most one poll), and `wake()` polls at once (for a
- * notice from the indexer of the same process or from Redis).
+ * the same events in the same order. `wake()` reads it at once: the indexer of the same process calls it after each
+ * batch, and a notice on Redis (notice.ts) from another instance's indexer does. The feed also polls the log every
+ * `pollMs` while anyone listens, so that a notice lost while Redis is down delays an event by one poll at most and
+ * never loses it (the log is durable and read by seq).
  *
  * A listener may start after a sequence number it already has (a client resuming after a reconnect): it first gets
  * the log's entries after it, page by page, then the live ones, each entry once and in order.

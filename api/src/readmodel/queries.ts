@@ -209,6 +209,12 @@ export class DataQueries {
   async waitForBlock(block: number, timeoutMs = READ_YOUR_WRITES_WAIT_MS): Promise<number | null> {
     const deadline = Date.now() + timeoutMs;
     let cursor = await this.cursor();
+    // A kept cursor below the block is read again at once (the indexer may have moved since it was kept), then
+    // every 50 ms.
+    if ((cursor?.height ?? -1) < block) {
+      this.#cursors.clear();
+      cursor = await this.cursor();
+    }
     while ((cursor?.height ?? -1) < block && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       this.#cursors.clear();

@@ -15,6 +15,7 @@ import type { Logger } from "../../logger";
  * | INVALID_LIMIT, INVALID_OFFSET, TOO_MANY_POINTS | out-of-range paging or history arguments        | 200  |
  * | NOT_FOUND                 | vault, vaultHistory: no such vault                                   | 200  |
  * | UNAUTHENTICATED, RATE_LIMITED | the access layer refused the request (REST's 401 and 429)        | 401, 429 |
+ * | UNAVAILABLE               | a subscription's rate limiter cannot be reached (Redis down)         | (socket) |
  * | INTERNAL_ERROR            | anything unexpected (logged; the message says nothing more)          | 200  |
  *
  * Errors raised while executing a field follow GraphQL over HTTP: status 200, the field is null and the error names
@@ -34,6 +35,7 @@ export type GraphQLErrorCode =
   | "NOT_FOUND"
   | "UNAUTHENTICATED"
   | "RATE_LIMITED"
+  | "UNAVAILABLE"
   | "INTERNAL_ERROR";
 
 /** An error a resolver or rule raises on purpose, with its code and details (e.g. the argument at fault). */

@@ -1,30 +1,34 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { makeExecutableSchema } from "@graphql-tools/schema";
-import { GraphQLError, parse, printSchema, validate, specifiedRules, type ExecutionArgs } from "graphql";
+import { GraphQLError, printSchema, specifiedRules, type ExecutionArgs } from "graphql";
 import { createHandler } from "graphql-http/lib/use/koa";
 import { useServer } from "graphql-ws/use/ws";
 import type { Middleware } from "koa";
 import compose from "koa-compose";
-import { WebSocketServer } from "ws";
+import { WebSocketServer, type WebSocket } from "ws";
 import type { ChainAccess } from "../../chain";
 import type { Indexer } from "../../indexer/indexer";
 import type { Logger } from "../../logger";
 import type { EventFeed } from "../../readmodel/feed";
 import type { DataQueries } from "../../readmodel/queries";
-import type { DataAccess } from "../data";
-import { DataApiError } from "../data/errors";
+import type { DataAccess } from "../data/access";
+import { DataAccessError, type DataKeyRecord } from "../data/access";
 import type { UpgradeDoor } from "../upgrades";
-import { errorFormatter } from "./errors";
+import { DocumentCache } from "./documentCache";
+import { apiError, errorFormatter } from "./errors";
 import { limitRules } from "./limits";
 import { resolvers, type GraphQLContext } from "./resolvers";
 import { typeDefs } from "./schema";
+import { DEFAULT_SUBSCRIPTION_CAPS, SocketCounts, clientIp, presentedKey, type SubscriptionCaps } from "./socketLimits";
 
 /**
  * The data API's GraphQL door: queries over HTTP (graphql-http, GraphQL over HTTP: POST, or GET for queries) and
  * subscriptions over WebSocket (graphql-ws protocol) on the same paths, /graphql and /v1/graphql, and the schema as
  * SDL at /graphql/schema.graphql. The access layer, when mounted, runs in front of the HTTP handler: one operation
- * is one request against the caller's tier (its errors become GraphQL errors with REST's status).
+ * is one request against the caller's tier (its errors become GraphQL errors with REST's status). On the sockets,
+ * a data key given when the connection is initialised sets the tier, each subscription opened is one request
+ * against it, and socketLimits.ts caps the sockets and subscriptions of each IP and key.
  */
 
 export const GRAPHQL_PATHS = ["/graphql", "/v1/graphql"] as const;
@@ -38,6 +42,20 @@ export interface GraphQLDoorOptions {
   feed: EventFeed;
   logger: Logger;
   access?: DataAccess;
+  /** Proxy hops whose X-Forwarded-For is believed for a socket's client IP (as the app's TRUSTED_PROXY_COUNT). */
+  trustedProxyCount?: number;
+  /** Default DEFAULT_SUBSCRIPTION_CAPS. */
+  subscriptionCaps?: SubscriptionCaps;
+}
+
+/** Close codes of refused graphql-ws connections (the protocol's 4401; 4429 for a cap, with the code as reason). */
+export const SOCKET_CLOSE = { UNAUTHENTICATED: 4401, RATE_LIMITED: 4429 } as const;
+
+/** Who a socket belongs to and what it holds open. */
+interface SocketState {
+  ip: string;
+  key?: DataKeyRecord;
+  subscriptions: Set<string>;
 }
 
 export interface GraphQLDoor extends UpgradeDoor {
@@ -62,8 +80,11 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     feed: options.feed,
   });
 
+  const documents = new DocumentCache();
   const handler = createHandler({
     schema,
+    parse: documents.parse,
+    validate: documents.validate,
     context: () => context() as never,
     validationRules: (_req, args, rules) => [...rules, ...limitRules(args.variableValues)],
     formatError,
@@ -71,17 +92,21 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
 
   /** Access-layer refusals (no key, bad key, rate limit) in the GraphQL error shape, with REST's status. */
   const accessErrors: Middleware = async (ctx, next) => {
-    try {
-      await next();
-    } catch (error) {
-      if (!(error instanceof DataApiError)) throw error;
-      ctx.status = error.status;
-      if (error.retryAfterSeconds !== undefined) ctx.set("Retry-After", String(error.retryAfterSeconds));
-      ctx.type = "application/graphql-response+json";
-      ctx.body = {
-        errors: [{ message: error.message, extensions: { code: ACCESS_CODES[error.code] ?? error.code } }],
-      };
-    }
+    await next();
+    // The access layer answers its refusals itself, in REST's shape `{ error: { code, message, details } }`: the
+    // same refusal (status and headers kept) in GraphQL's.
+    const refusal = (ctx.body as { error?: { code?: string; message?: string; details?: object } } | null)?.error;
+    if (ctx.status < 400 || typeof refusal?.code !== "string") return;
+    ctx.body = {
+      errors: [
+        {
+          message: refusal.message,
+          extensions: { ...refusal.details, code: ACCESS_CODES[refusal.code] ?? refusal.code },
+        },
+      ],
+    };
+    // After the body: Koa types an object body as JSON.
+    ctx.type = "application/graphql-response+json; charset=utf-8";
   };
   const serve = compose([accessErrors, ...(options.access ? [options.access.middleware] : []), handler]);
   const middleware: Middleware = async (ctx, next) => {
@@ -95,20 +120,109 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     await serve(ctx, next);
   };
 
+  const caps = options.subscriptionCaps ?? DEFAULT_SUBSCRIPTION_CAPS;
+  const limiter = options.access?.limiter;
+  const states = new WeakMap<WebSocket, SocketState>();
+  const connections = new SocketCounts();
+  const openSubscriptions = new SocketCounts();
+  const ownerOf = (state: SocketState) => (state.key ? `key:${state.key.keyId}` : `ip:${state.ip}`);
+  const stateOf = (ctx: { extra: { socket: WebSocket } }) => states.get(ctx.extra.socket) as SocketState;
+  const refuse = (socket: WebSocket, code: keyof typeof SOCKET_CLOSE, message: string) => {
+    // A close reason is at most 123 bytes.
+    let reason = `${code}: ${message}`;
+    while (Buffer.byteLength(reason) > 123) reason = reason.slice(0, -1);
+    socket.close(SOCKET_CLOSE[code], reason);
+    return false;
+  };
+  const release = (state: SocketState) => {
+    for (const _ of state.subscriptions) openSubscriptions.release(ownerOf(state));
+    state.subscriptions.clear();
+    connections.release(`ip:${state.ip}`);
+    if (state.key) connections.release(`key:${state.key.keyId}`);
+  };
+
+  /**
+   * Opening an operation, whose place is already taken: the owner's cap, then one request on its tier's rate limits.
+   * Errors when refused.
+   */
+  const admit = async (state: SocketState): Promise<GraphQLError[] | undefined> => {
+    const owner = ownerOf(state);
+    const cap = state.key ? caps.subscriptionsPerKey : caps.subscriptionsPerIp;
+    if (openSubscriptions.count(owner) > cap) {
+      const per = state.key ? "API key" : "IP address";
+      return [
+        apiError("RATE_LIMITED", `at most ${cap} open subscriptions per ${per}: complete one before opening another`, {
+          limit: cap,
+        }),
+      ];
+    }
+    if (!limiter) return undefined;
+    const tier = state.key?.tier ?? "public";
+    try {
+      const decision = await limiter.consume(tier, owner);
+      if (decision.allowed) return undefined;
+      const { binding, retryAfterSeconds } = decision;
+      const per = binding.window === "minute" ? "per minute" : "per day";
+      return [
+        apiError(
+          "RATE_LIMITED",
+          `rate limit exceeded: ${binding.limit} requests ${per} on the ${tier} tier; retry in ${retryAfterSeconds} s`,
+          { tier, window: binding.window, limit: binding.limit, reset: binding.reset, retryAfter: retryAfterSeconds },
+        ),
+      ];
+    } catch (error) {
+      if (error instanceof DataAccessError) return [apiError("UNAVAILABLE", error.message, { retryAfter: 5 })];
+      throw error;
+    }
+  };
+
   const sockets = new WebSocketServer({ noServer: true });
-  const subscriptions = useServer<Record<string, unknown>>(
+  const subscriptions = useServer<Record<string, unknown>, { socket: WebSocket }>(
     {
       schema,
       context: () => context() as never,
-      onSubscribe: (_ctx, _id, payload) => {
+      // A key in the connection_init payload (or the upgrade's Authorization header) sets the socket's tier.
+      onConnect: async (ctx) => {
+        const state = stateOf(ctx);
+        const token = presentedKey(ctx.connectionParams, (ctx.extra as { request: IncomingMessage }).request);
+        if (token === undefined || !options.access) return true;
+        let key: DataKeyRecord;
+        try {
+          key = await options.access.keys.authenticate(token);
+        } catch (error) {
+          if (error instanceof DataAccessError) return refuse(ctx.extra.socket, "UNAUTHENTICATED", error.message);
+          throw error;
+        }
+        if (connections.count(`key:${key.keyId}`) >= caps.connectionsPerKey) {
+          return refuse(ctx.extra.socket, "RATE_LIMITED", `at most ${caps.connectionsPerKey} connections per API key`);
+        }
+        // The socket may have closed while the key was looked up: then it was released without a key.
+        if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
+        state.key = key;
+        connections.add(`key:${key.keyId}`);
+        return true;
+      },
+      onSubscribe: async (ctx, id, payload) => {
+        const state = stateOf(ctx);
+        // The slot is taken before the rate limiter is asked, so that concurrent subscribes cannot pass one cap.
+        const owner = ownerOf(state);
+        openSubscriptions.add(owner);
+        const refused = await admit(state).catch((error: unknown) => [formatError(error as Error)]);
+        const done = (errors: readonly GraphQLError[]) => (openSubscriptions.release(owner), errors.map(formatError));
+        if (refused) return done(refused);
         let document;
         try {
-          document = parse(payload.query);
+          document = documents.parse(payload.query);
         } catch (error) {
-          return [formatError(error as GraphQLError)];
+          return done([error as GraphQLError]);
         }
-        const errors = validate(schema, document, [...specifiedRules, ...limitRules(payload.variables)]);
-        if (errors.length > 0) return errors.map(formatError);
+        const errors = documents.validate(schema, document, [...specifiedRules, ...limitRules(payload.variables)]);
+        if (errors.length > 0) return done(errors);
+        // The socket may have closed while the limiter was asked: then its places were already given back.
+        if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) {
+          return done([apiError("UNAVAILABLE", "the socket closed before the operation started")]);
+        }
+        state.subscriptions.add(id);
         const args: ExecutionArgs = {
           schema,
           document,
@@ -118,11 +232,17 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         };
         return args;
       },
+      onComplete: (ctx, id) => {
+        const state = stateOf(ctx);
+        if (state.subscriptions.delete(id)) openSubscriptions.release(ownerOf(state));
+      },
       // Each message says which log entry it came from, so that a client can resume with afterSeq.
       onNext: (_ctx, _id, _payload, args, result) => {
         const seq = (args.contextValue as GraphQLContext).seq;
         const errors = result.errors?.map((error) => formatError(error).toJSON());
-        return { ...result, errors, extensions: { ...result.extensions, seq } };
+        return seq === undefined
+          ? { ...result, errors }
+          : { ...result, errors, extensions: { ...result.extensions, seq } };
       },
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatError(error).toJSON()),
     },
@@ -133,7 +253,25 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
   const handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): boolean => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname.replace(/\/$/, "");
     if (!(GRAPHQL_PATHS as readonly string[]).includes(path)) return false;
-    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit("connection", ws, request));
+    const ip = clientIp(request, options.trustedProxyCount ?? 0);
+    if (connections.count(`ip:${ip}`) >= caps.connectionsPerIp) {
+      const message = `at most ${caps.connectionsPerIp} subscription connections per IP address: close one first`;
+      const body = JSON.stringify({
+        errors: [{ message, extensions: { code: "RATE_LIMITED", limit: caps.connectionsPerIp } }],
+      });
+      socket.end(
+        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nConnection: close\r\n" +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      return true;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      const state: SocketState = { ip, subscriptions: new Set() };
+      states.set(ws, state);
+      connections.add(`ip:${ip}`);
+      ws.once("close", () => release(state));
+      sockets.emit("connection", ws, request);
+    });
     return true;
   };
 

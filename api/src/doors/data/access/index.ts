@@ -59,7 +59,7 @@ export interface DataAccess {
   /** The access routes (mount routes() and allowedMethods()); their errors are answered in the data API's shape. */
   routes: Router;
   keys: DataKeyService;
-  /** The tiers' rate limits (absent when RATE_LIMITS_DISABLED), for doors that count requests themselves (/ws). */
+  /** The tiers' limiter (absent when RATE_LIMITS_DISABLED), for doors that count requests themselves (/ws, GraphQL subscriptions). */
   limiter?: TierLimiter;
 }
 

@@ -36,8 +36,9 @@ export function acceptsLiveKey(path: string): boolean {
   return path === "/v1/auth/keys" || path.startsWith("/v1/auth/keys/");
 }
 
+/** The paths the access layer guards: the REST door under /v1, and the GraphQL door's path outside it. */
 export function isDataApiPath(path: string): boolean {
-  return path === "/v1" || path.startsWith("/v1/");
+  return path === "/v1" || path.startsWith("/v1/") || path.replace(/\/$/, "") === "/graphql";
 }
 
 const BEARER = /^Bearer +(\S+)$/i;

@@ -1,0 +1,66 @@
+import {
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+  type ParseOptions,
+  type Source,
+  type ValidationRule,
+} from "graphql";
+
+/**
+ * Parsed operations and their standard validation, kept per operation text. Parsing and checking an operation against
+ * the schema cost several times what answering it does (the query layer answers from its per-block cache), and
+ * clients send the same few operations again and again: each text is parsed once and checked against graphql-js'
+ * standard rules once. Any other rule (the depth and cost limits, which depend on the variables) runs every time.
+ *
+ * Bounded by the total length of the texts kept (the oldest go first), so that a client sending ever new operations
+ * cannot grow it; a text that does not parse is not kept.
+ */
+export class DocumentCache {
+  readonly #documents = new Map<string, DocumentNode>();
+  readonly #standardErrors = new WeakMap<DocumentNode, readonly GraphQLError[]>();
+  readonly #maxChars: number;
+  #chars = 0;
+
+  constructor(maxChars = 1_000_000) {
+    this.#maxChars = maxChars;
+  }
+
+  /** graphql's `parse`, answered from the cache for a text seen before. */
+  readonly parse = (source: string | Source, options?: ParseOptions): DocumentNode => {
+    if (typeof source !== "string" || options !== undefined) return parse(source, options);
+    const kept = this.#documents.get(source);
+    if (kept) return kept;
+    const document = parse(source);
+    if (source.length <= this.#maxChars) {
+      this.#documents.set(source, document);
+      this.#chars += source.length;
+      for (const [text] of this.#documents) {
+        if (this.#chars <= this.#maxChars) break;
+        this.#documents.delete(text);
+        this.#chars -= text.length;
+      }
+    }
+    return document;
+  };
+
+  /** graphql's `validate`: the standard rules' answer kept per document, the other rules run each time. */
+  readonly validate = (
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    rules: readonly ValidationRule[] = specifiedRules,
+  ): readonly GraphQLError[] => {
+    const others = rules.filter((rule) => !specifiedRules.includes(rule));
+    if (rules.length - others.length !== specifiedRules.length) return validate(schema, document, rules);
+    let standard = this.#standardErrors.get(document);
+    if (!standard) {
+      standard = validate(schema, document, specifiedRules);
+      this.#standardErrors.set(document, standard);
+    }
+    if (standard.length > 0 || others.length === 0) return standard;
+    return validate(schema, document, others);
+  };
+}
