@@ -1,9 +1,10 @@
 /**
- * `npm run bench:api`: throughput of the agent API's public reads beside a bare Koa JSON handler, and registrations
- * per second.
+ * `npm run bench:api`: throughput of the agent API's public reads beside a bare Koa server answering the same
+ * responses, and registrations per second.
  *
  * Everything runs as separate processes on loopback: a Hardhat node with the whole system deployed, the API (rate
- * limits lifted with RATE_LIMITS_DISABLED, in-memory store unless MONGODB_URI is set) and the bare Koa baseline.
+ * limits lifted with RATE_LIMITS_DISABLED, in-memory store unless MONGODB_URI is set) and the bare Koa baseline, which
+ * is given, before each endpoint's runs, the body and Content-Type the API answers there (bench/bareKoa.ts).
  * autocannon runs in this process, for the reads and for the registrations (pre-signed, each request its own body).
  * Settings: BENCH_DURATION (seconds per endpoint, default 10), BENCH_CONNECTIONS (default 50), BENCH_REGISTRATIONS
  * (per round, default 1000, after 100 not counted), BENCH_ROUNDS (registration rounds, and alternating
@@ -17,6 +18,7 @@ import { join } from "node:path";
 import autocannon from "autocannon";
 import { Wallet, verifyMessage } from "ethers";
 import { recoverSigner } from "../api/src/chain/recoveryPool";
+import type { BareBody } from "./bareKoa";
 import { freePort, median, processCpuMs, runToEnd, waitFor } from "./support";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -34,6 +36,26 @@ const children: ChildProcess[] = [];
 
 function httpOk(url: string): () => Promise<boolean> {
   return async () => (await fetch(url)).ok;
+}
+
+/** Gives the bare Koa server the API's current answer at `path` (body and Content-Type) to answer there itself. */
+async function copyAnswer(api: string, path: string, bare: ChildProcess): Promise<void> {
+  const response = await fetch(api + path);
+  if (!response.ok) throw new Error(`${path}: the API answered ${response.status}`);
+  const answer: BareBody = {
+    path,
+    contentType: response.headers.get("content-type") ?? "application/json; charset=utf-8",
+    body: await response.text(),
+  };
+  await new Promise<void>((resolve) => {
+    const stored = (message: unknown) => {
+      if ((message as { stored?: string }).stored !== path) return;
+      bare.off("message", stored);
+      resolve();
+    };
+    bare.on("message", stored);
+    bare.send(answer);
+  });
 }
 
 /** One autocannon run; also the server's CPU time per request (µs), where /proc tells it. */
@@ -187,7 +209,8 @@ async function main(): Promise<void> {
     });
     children.push(bareChild);
     await waitFor(httpOk(`${api}/health`), "API", READY_TIMEOUT_MS);
-    await waitFor(httpOk(bare), "bare Koa", READY_TIMEOUT_MS);
+    // The baseline answers 404 until it is given a path's answer.
+    await waitFor(async () => (await fetch(bare)).status === 404, "bare Koa", READY_TIMEOUT_MS);
 
     if (PARTS.includes("registrations")) {
       console.log(
@@ -235,9 +258,13 @@ async function main(): Promise<void> {
       };
       for (const path of ["/health", "/api/v1/vaults", "/api/v1/agents"]) {
         await autocannon({ url: api + path, connections: CONNECTIONS, duration: 1 }); // warm-up
+        // Taken after the registrations and the warm-up, so that the baseline answers what the API answers now (the
+        // leaderboard as filled by the registrations).
+        await copyAnswer(api, path, bareChild);
+        await autocannon({ url: bare + path, connections: CONNECTIONS, duration: 1 }); // warm-up
         const pairs: Array<{ base: Awaited<ReturnType<typeof load>>; result: Awaited<ReturnType<typeof load>> }> = [];
         for (let round = 0; round < ROUNDS; round++) {
-          pairs.push({ base: await load(bare, bareChild.pid), result: await load(api + path, apiChild.pid) });
+          pairs.push({ base: await load(bare + path, bareChild.pid), result: await load(api + path, apiChild.pid) });
         }
         rows.push(
           `| ${path} | ${Math.round(median(pairs.map((p) => p.result.rps)))} | ${median(pairs.map((p) => p.result.p99))} | ` +

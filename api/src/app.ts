@@ -4,10 +4,11 @@ import Koa from "koa";
 import type { ChainAccess } from "./chain";
 import type { Config } from "./config";
 import cors from "@koa/cors";
-import { accessLog, responseHeaders } from "./doors/middleware";
-import { dataApi } from "./doors/data";
+import compose from "koa-compose";
+import { requestScope, RunningRequests } from "./doors/middleware";
+import { DATA_API_PREFIX, dataApi } from "./doors/data";
 import { createDataAccess, type DataAccess, type DataAccessStores } from "./doors/data/access";
-import { graphqlDoor, type GraphQLDoor } from "./doors/graphql";
+import { GRAPHQL_PATHS, graphqlDoor, type GraphQLDoor } from "./doors/graphql";
 import { indexerStatus } from "./doors/data/routes";
 import { liveApi } from "./doors/live";
 import { routeUpgrades } from "./doors/upgrades";
@@ -185,19 +186,8 @@ export function createApp(deps: AppDeps): NapApp {
   // Errors are answered (and logged) by the doors; silence Koa's default stderr printing.
   app.silent = true;
 
-  // Counts running handlers, so that shutdown can wait for them even when their clients have gone.
-  let running = 0;
-  let idle: (() => void) | undefined;
-  app.use(async (_ctx, next) => {
-    running += 1;
-    try {
-      await next();
-    } finally {
-      running -= 1;
-      if (running === 0) idle?.();
-    }
-  });
-  app.use(responseHeaders());
+  const running = new RunningRequests();
+  app.use(requestScope(logger, running));
   if (config.corsAllowedOrigins.length > 0) {
     // Browser dashboards: only the configured origins get CORS headers (an unknown origin gets none, so the browser
     // refuses); preflights are answered here, before routing.
@@ -211,10 +201,12 @@ export function createApp(deps: AppDeps): NapApp {
       }),
     );
   }
-  app.use(accessLog(logger));
-  app.use(graphql.middleware);
-  app.use(data.middleware);
-  for (const middleware of live.middleware) app.use(middleware);
+  // The doors, chosen once by the path's start: GraphQL and the data API only claim paths under their prefixes (and
+  // pass on what they do not serve), so every other request goes straight to the live API's door.
+  const allDoors = compose([graphql.middleware, data.middleware, live.middleware]);
+  app.use((ctx, next) =>
+    startsWithAny(ctx.path, OTHER_DOOR_PREFIXES) ? allDoors(ctx, next) : live.middleware(ctx, next),
+  );
 
   app.routeDefinitions = live.routes;
   app.useCases = useCases;
@@ -231,13 +223,7 @@ export function createApp(deps: AppDeps): NapApp {
     };
   };
   app.feed = feed;
-  app.drain = (timeoutMs) =>
-    running === 0
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          idle = resolve;
-          setTimeout(resolve, timeoutMs).unref();
-        });
+  app.drain = (timeoutMs) => running.drain(timeoutMs);
   app.closeResources = async () => {
     await Promise.all([graphql.close(), ws.close()]);
     feed.close();
@@ -247,6 +233,14 @@ export function createApp(deps: AppDeps): NapApp {
     await useCases.close();
   };
   return app;
+}
+
+/** Where the data API's REST door and the GraphQL door answer; every other path is the live API's. */
+const OTHER_DOOR_PREFIXES: readonly string[] = [DATA_API_PREFIX, ...GRAPHQL_PATHS];
+
+function startsWithAny(path: string, prefixes: readonly string[]): boolean {
+  for (const prefix of prefixes) if (path.startsWith(prefix)) return true;
+  return false;
 }
 
 /** Blocks below the head the indexer stays by default: none on a local chain, DEFAULT_FINALITY_DEPTH elsewhere. */

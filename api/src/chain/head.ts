@@ -23,6 +23,11 @@ export interface FeeData {
 export interface ChainHeadOptions {
   /** How long a latest block number is reused before the node is asked again (default 250 ms; 0: every read). */
   latestTtlMs?: number;
+  /**
+   * How long before the kept block number expires a read asks the node for the next one in the background (default
+   * 100 ms), so that steady reads never wait for the node while none of them gets a number older than latestTtlMs.
+   */
+  latestRefreshAheadMs?: number;
   /** How long fee data is reused (default 2 s). */
   feeTtlMs?: number;
   /** Milliseconds clock (tests). */
@@ -42,8 +47,11 @@ export class ChainHead {
     private readonly provider: Provider,
     options: ChainHeadOptions = {},
   ) {
-    this.#latest = new TtlCache(options.latestTtlMs ?? 250, options.now);
-    this.#fees = new TtlCache(options.feeTtlMs ?? 2_000, options.now);
+    this.#latest = new TtlCache(options.latestTtlMs ?? 250, {
+      now: options.now,
+      refreshAheadMs: options.latestRefreshAheadMs ?? 100,
+    });
+    this.#fees = new TtlCache(options.feeTtlMs ?? 2_000, { now: options.now });
   }
 
   /** The newest block this instance has answered with or mined into (0 before the first). */
@@ -58,8 +66,10 @@ export class ChainHead {
 
   /** The node's latest block number (reused for `latestTtlMs`, concurrent callers share one request). */
   latest(): Promise<number> {
-    return this.#latest.get("latest", () => readChain("the block number", () => this.provider.getBlockNumber()));
+    return this.#latest.get("latest", this.#askLatest);
   }
+
+  readonly #askLatest = (): Promise<number> => readChain("the block number", () => this.provider.getBlockNumber());
 
   /** The block every read is made at: the latest block, never below the newest block seen (recorded as seen). */
   async readBlock(): Promise<number> {
@@ -78,7 +88,7 @@ export class ChainHead {
 
   /** The read block without waiting, when the latest block number kept is still fresh; undefined otherwise. */
   readBlockNow(): number | undefined {
-    const latest = this.#latest.peek("latest");
+    const latest = this.#latest.peek("latest", this.#askLatest);
     return latest === undefined ? undefined : this.#atLeastSeen(latest);
   }
 

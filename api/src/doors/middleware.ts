@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { Context, Middleware, Next } from "koa";
+import type { Context, Middleware } from "koa";
 import type { Logger } from "../logger";
 
-/** Middleware every HTTP door shares: request ids and security headers, access log. */
+/**
+ * What every HTTP door shares, in one middleware layer (each layer is a promise and a few microtask turns on the
+ * hottest reads): the count of running handlers, the request id and security headers, and the access log.
+ */
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -20,37 +23,65 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 const SECURITY_HEADER_LIST = Object.entries(SECURITY_HEADERS);
 
-export function responseHeaders(): Middleware {
-  return (ctx: Context, next: Next) => {
+/** Handlers running now, so that shutdown can wait for them even when their clients have gone. */
+export class RunningRequests {
+  #count = 0;
+  #idle: (() => void) | undefined;
+
+  start(): void {
+    this.#count += 1;
+  }
+
+  end(): void {
+    this.#count -= 1;
+    if (this.#count === 0) this.#idle?.();
+  }
+
+  /** Resolves when no handler is running, or after `timeoutMs`. */
+  drain(timeoutMs: number): Promise<void> {
+    if (this.#count === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.#idle = resolve;
+      setTimeout(resolve, timeoutMs).unref();
+    });
+  }
+}
+
+/**
+ * The first middleware of every request: counts it as running, sets the request id and the security headers, and
+ * writes one access log line when info is enabled (method, path, status, duration, request id; no bodies, no
+ * headers).
+ */
+export function requestScope(logger: Logger, running: RunningRequests): Middleware {
+  const logAccess = logger.isLevelEnabled("info");
+  return (ctx: Context, next) => {
+    running.start();
+    const started = logAccess ? process.hrtime.bigint() : 0n;
+    const finish = () => {
+      running.end();
+      if (logAccess) {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        logger.info(
+          {
+            requestId: ctx.state.requestId,
+            method: ctx.method,
+            path: ctx.path,
+            status: ctx.status,
+            ms: Math.round(ms * 10) / 10,
+          },
+          "request",
+        );
+      }
+    };
     const given = ctx.get("X-Request-Id");
     const id = REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     ctx.state.requestId = id;
     const res = ctx.res;
     res.setHeader("X-Request-Id", id);
     for (const [name, value] of SECURITY_HEADER_LIST) res.setHeader(name, value);
-    return next();
-  };
-}
-
-/** One log line per request (method, path, status, duration, request id); no bodies, no headers. */
-export function accessLog(logger: Logger): Middleware {
-  if (!logger.isLevelEnabled("info")) return (_ctx, next) => next();
-  return async (ctx: Context, next: Next) => {
-    const started = process.hrtime.bigint();
-    try {
-      await next();
-    } finally {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info(
-        {
-          requestId: ctx.state.requestId,
-          method: ctx.method,
-          path: ctx.path,
-          status: ctx.status,
-          ms: Math.round(ms * 10) / 10,
-        },
-        "request",
-      );
-    }
+    return next().then(finish, (error: unknown) => {
+      finish();
+      throw error;
+    });
   };
 }

@@ -130,8 +130,10 @@ export class AgentService {
     private readonly clock: () => Date = () => new Date(),
     publicReadCacheMs = PUBLIC_READ_CACHE_MS,
   ) {
-    this.boards = new TtlCache(publicReadCacheMs);
-    this.totals = new TtlCache(publicReadCacheMs);
+    // The last quarter of a page's second starts its successor, so that steady reads never wait for the store.
+    const cacheOptions = { refreshAheadMs: publicReadCacheMs / 4 };
+    this.boards = new TtlCache(publicReadCacheMs, cacheOptions);
+    this.totals = new TtlCache(publicReadCacheMs, cacheOptions);
   }
 
   /** Registers a listener for tier changes (called synchronously after the store write; it must not throw). */

@@ -37,9 +37,13 @@ export interface IndexerHealth {
 
 /** How long one answer is reused: under load, health costs no store ping or RPC call per request. */
 export const HEALTH_TTL_MS = 1_000;
+/** How long before a snapshot expires a request starts the next probe in the background, so that none waits for it. */
+const HEALTH_REFRESH_AHEAD_MS = 250;
 
 export class Health {
-  readonly #snapshots = new TtlCache<"health", ServiceHealth>(HEALTH_TTL_MS);
+  readonly #snapshots = new TtlCache<"health", ServiceHealth>(HEALTH_TTL_MS, {
+    refreshAheadMs: HEALTH_REFRESH_AHEAD_MS,
+  });
   #indexer: (() => Promise<IndexerHealth>) | undefined;
 
   constructor(

@@ -37,7 +37,8 @@ export interface DataApi {
   document(): Record<string, unknown>;
 }
 
-const PREFIX = "/v1";
+/** Every path of the data API's REST door starts with it. */
+export const DATA_API_PREFIX = "/v1";
 
 export function dataApi(options: DataApiOptions): DataApi {
   const routes = dataRoutes(options);
@@ -45,7 +46,7 @@ export function dataApi(options: DataApiOptions): DataApi {
   const openApi = () =>
     (document ??= buildDataOpenApi(routes, { version: SERVICE_VERSION, serverUrl: options.publicUrl }));
 
-  const router = new Router({ prefix: PREFIX });
+  const router = new Router({ prefix: DATA_API_PREFIX });
   for (const route of routes) {
     router.register(route.path, [route.method.toUpperCase()], (async (ctx: Parameters<Middleware>[0]) => {
       const body = await route.handler(ctx);
@@ -78,7 +79,7 @@ export function dataApi(options: DataApiOptions): DataApi {
     unmatched,
   ]);
   const middleware: Middleware = (ctx, next) =>
-    ctx.path === PREFIX || ctx.path.startsWith(`${PREFIX}/`) ? chain(ctx, next) : next();
+    ctx.path === DATA_API_PREFIX || ctx.path.startsWith(`${DATA_API_PREFIX}/`) ? chain(ctx, next) : next();
   return { middleware, routes, document: openApi };
 }
 

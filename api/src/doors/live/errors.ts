@@ -1,4 +1,4 @@
-import type { Context, Middleware, Next } from "koa";
+import type { Context } from "koa";
 import { AppError, type ErrorCode } from "../../errors";
 import type { Logger } from "../../logger";
 
@@ -36,28 +36,23 @@ interface HttpError {
   message?: string;
 }
 
-export function errorHandler(logger: Logger): Middleware {
-  return async (ctx: Context, next: Next) => {
-    try {
-      await next();
-    } catch (raw) {
-      if (raw instanceof AppError) {
-        ctx.status = STATUS_OF[raw.code];
-        if (raw.retryAfterSeconds !== undefined) ctx.set("Retry-After", String(raw.retryAfterSeconds));
-        ctx.body = { error: raw.message };
-        return;
-      }
-      const status = (raw as HttpError).status ?? (raw as HttpError).statusCode;
-      if (typeof status === "number" && status >= 400 && status < 500) {
-        ctx.status = status === 413 ? 400 : status;
-        ctx.body = {
-          error: (raw as HttpError).expose && (raw as HttpError).message ? (raw as HttpError).message : "bad request",
-        };
-        return;
-      }
-      logger.error({ err: raw, requestId: ctx.state.requestId }, "unhandled error");
-      ctx.status = 500;
-      ctx.body = { error: "internal server error" };
-    }
-  };
+/** Answers `raw`, thrown by a route or by the middleware in front of it, as the live API's error response. */
+export function respondWithError(ctx: Context, raw: unknown, logger: Logger): void {
+  if (raw instanceof AppError) {
+    ctx.status = STATUS_OF[raw.code];
+    if (raw.retryAfterSeconds !== undefined) ctx.set("Retry-After", String(raw.retryAfterSeconds));
+    ctx.body = { error: raw.message };
+    return;
+  }
+  const status = (raw as HttpError).status ?? (raw as HttpError).statusCode;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    ctx.status = status === 413 ? 400 : status;
+    ctx.body = {
+      error: (raw as HttpError).expose && (raw as HttpError).message ? (raw as HttpError).message : "bad request",
+    };
+    return;
+  }
+  logger.error({ err: raw, requestId: ctx.state.requestId }, "unhandled error");
+  ctx.status = 500;
+  ctx.body = { error: "internal server error" };
 }

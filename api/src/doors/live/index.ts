@@ -8,7 +8,7 @@ import type { UseCases } from "../../usecases";
 import { SERVICE_VERSION } from "../../version";
 import { Authenticator } from "./auth";
 import { docsAssets } from "./docsPage";
-import { errorHandler } from "./errors";
+import { respondWithError } from "./errors";
 import { createInvalidKeyLimiter } from "./invalidKeys";
 import { buildOpenApiDocument } from "./openapi";
 import { createRateLimiters, type RateLimitBackend, type RateLimiters } from "./rateLimit";
@@ -32,8 +32,8 @@ export interface LiveApiOptions {
 }
 
 export interface LiveApi {
-  /** Error mapping, routes, then 405/404 for whatever no route answered. */
-  readonly middleware: Middleware[];
+  /** The routes, the docs page's assets, then 405/404 for whatever no route answered; errors mapped to responses. */
+  readonly middleware: Middleware;
   /** Everything mounted, in order (the OpenAPI document is built from it). */
   readonly routes: RouteDefinition[];
   readonly rateLimiters: RateLimiters;
@@ -72,13 +72,16 @@ export function liveApi(options: LiveApiOptions): LiveApi {
       if (method === "GET") exact.set(`HEAD ${route.path}`, composed);
     }
   }
-  const routed = router.routes() as Middleware;
-  const dispatch: Middleware = (ctx, next) => {
+  // Routes with path parameters, the docs page's assets, then what no route answered.
+  const rest = compose([docsAssets(), router.routes() as Middleware, unmatched(router)]);
+  const middleware: Middleware = (ctx, next) => {
     const handler = exact.get(`${ctx.method} ${ctx.path}`);
-    return handler ? handler(ctx, next) : routed(ctx, next);
+    return (handler ? handler(ctx, next) : rest(ctx, next)).then(undefined, (error: unknown) =>
+      respondWithError(ctx, error, logger),
+    );
   };
 
-  return { middleware: [errorHandler(logger), docsAssets(), dispatch, unmatched(router)], routes, rateLimiters };
+  return { middleware, routes, rateLimiters };
 }
 
 /**

@@ -31,7 +31,8 @@ export const RATE_LIMITS: Record<RateLimitClass, { max: number; durationMs: numb
 export type RateLimitBackend = { driver: "memory"; db: Map<string, unknown> } | { driver: "redis"; db: Redis };
 
 export interface RateLimiters {
-  middleware(kind: RateLimitClass): Middleware;
+  /** The limiter of one class; null when limits are disabled (RATE_LIMITS_DISABLED), so routes mount no layer. */
+  middleware(kind: RateLimitClass): Middleware | null;
   /** Stops the memory sweeper. */
   close(): void;
 }
@@ -67,7 +68,6 @@ export function createRateLimiters(
   const cache = new Map<RateLimitClass, Middleware>();
 
   function build(kind: RateLimitClass): Middleware {
-    if (options.disabled) return (_ctx, next) => next();
     const rule = RATE_LIMITS[kind];
     const limiter = ratelimit({
       driver: backend.driver,
@@ -111,6 +111,7 @@ export function createRateLimiters(
 
   return {
     middleware(kind) {
+      if (options.disabled) return null;
       let middleware = cache.get(kind);
       if (!middleware) {
         middleware = build(kind);

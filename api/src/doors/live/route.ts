@@ -101,8 +101,9 @@ function declaredHeaders(ctx: Context, schema: AnyObjectSchema): Record<string, 
  */
 export function routeChain(route: RouteDefinition, mount: MountContext): Middleware[] {
   const chain: Middleware[] = [];
+  const limiter = route.rateLimit ? mount.rateLimiters.middleware(route.rateLimit) : null;
   if (route.auth === null) {
-    if (route.rateLimit) chain.push(mount.rateLimiters.middleware(route.rateLimit));
+    if (limiter) chain.push(limiter);
   } else {
     const requirement = route.auth;
     chain.push(async (ctx, next) => {
@@ -111,22 +112,34 @@ export function routeChain(route: RouteDefinition, mount: MountContext): Middlew
       ctx.state.principal = principal;
       return next();
     });
-    if (route.rateLimit) chain.push(mount.rateLimiters.middleware(route.rateLimit));
+    if (limiter) chain.push(limiter);
   }
+  const queryOf = queryParser(route);
   chain.push(async (ctx) => {
     if (route.noStore) ctx.set("Cache-Control", "no-store");
     const params = route.params ? parseWith(route.params, ctx.params ?? {}, "path") : {};
-    // A route without query parameters and a request without a query string need no parsing at all.
-    const query =
-      route.query || ctx.querystring !== ""
-        ? parseWith(route.query ?? emptyQuery, singleValuedQuery(ctx), "query")
-        : {};
+    const query = queryOf(ctx);
     const headers = route.headers ? parseWith(route.headers, declaredHeaders(ctx, route.headers), "headers") : {};
     const body = route.body ? parseWith(route.body, await readJsonBody(ctx, mount.bodyLimitBytes), "body") : undefined;
     const result = await route.handler({ params, query, headers, body, ctx } as RouteInput<never, never, never, never>);
     if (result !== undefined) ctx.body = result;
   });
   return chain;
+}
+
+/**
+ * The validated query of a request. A request without a query string validates to the same value every time, so
+ * that value is computed once per route (frozen, shared by those requests); when the route requires a parameter, the
+ * empty query fails every time and nothing is kept.
+ */
+function queryParser(route: RouteDefinition): (ctx: Context) => Record<string, unknown> {
+  const schema = route.query ?? emptyQuery;
+  let withoutQuery: Readonly<Record<string, unknown>> | undefined;
+  return (ctx) => {
+    if (ctx.querystring !== "") return parseWith(schema, singleValuedQuery(ctx), "query");
+    withoutQuery ??= Object.freeze(parseWith(schema, {}, "query"));
+    return withoutQuery;
+  };
 }
 
 /** True when the route's path has no `:name` parameters (it is served from a table of exact paths). */
