@@ -94,9 +94,16 @@ class NativeJsonRpcProvider extends JsonRpcProvider {
  * The JSON-RPC provider of the service. ethers answers an identical request from a cache for 250 ms by default, so
  * right after a transaction is mined the nonce and the block number would read as before it: that cache is off
  * (`cacheTimeout: -1`); the chain head (head.ts) is the one place that reuses an answer, under the read rule.
+ * ethers also holds every request 10 ms by default to gather a batch; calls made in the same turn of the event loop
+ * still share one batch with no hold (`batchStallTime: 0`), and a request that waits on the previous answer (a read
+ * after a read, the indexer's rounds) is not delayed 10 ms a round.
  */
 export function jsonRpcProvider(rpcUrl: string, chainId: number): JsonRpcProvider {
-  return new NativeJsonRpcProvider(rpcUrl, Network.from(chainId), { staticNetwork: true, cacheTimeout: -1 });
+  return new NativeJsonRpcProvider(rpcUrl, Network.from(chainId), {
+    staticNetwork: true,
+    cacheTimeout: -1,
+    batchStallTime: 0,
+  });
 }
 
 export interface ConnectChainOptions {
