@@ -132,6 +132,13 @@ describe("GraphQL subscriptions across two instances, with a Redis restart in th
     ({ child: redisChild } = await startRedisServer(redisPort));
     // Back on the same port: B's subscriber reconnects, subscribes again and reads what the log gained meanwhile.
     await receivedCount(3);
+    // A's own client may still be in its reconnect backoff: a notice published then is dropped (a delay until the
+    // next poll in service, an hour here), so the next deposit waits until every client is connected again.
+    await Promise.all(
+      redisClients.map((redis) =>
+        redis.status === "ready" ? undefined : new Promise<void>((resolve) => redis.once("ready", () => resolve())),
+      ),
+    );
 
     await depositThroughA(4);
     await receivedCount(4);
