@@ -10,18 +10,20 @@
  * answers those with 400/403/409.
  *
  * Env: SCHEMATHESIS (the `st` executable, default "st"), SCHEMATHESIS_EXAMPLES (per operation, default 120),
- * SCHEMATHESIS_MIN_REQUESTS (default 2000), SCHEMATHESIS_SEED. Everything started here is stopped at the end.
+ * SCHEMATHESIS_MIN_REQUESTS (default 2000), SCHEMATHESIS_SEED, SCHEMATHESIS_LOG (where schemathesis's own output
+ * goes, default build/schemathesis.log; printed too when the run fails). Everything started here is stopped at the end.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { Wallet } from "ethers";
 import { deployTo, kill, spawnApi, spawnHardhatNode } from "../../test/e2e/processes";
 
 const ST = process.env.SCHEMATHESIS ?? "st";
 const EXAMPLES = Number(process.env.SCHEMATHESIS_EXAMPLES ?? 120);
 const MIN_REQUESTS = Number(process.env.SCHEMATHESIS_MIN_REQUESTS ?? 2000);
+const LOG_FILE = resolve(process.env.SCHEMATHESIS_LOG ?? "build/schemathesis.log");
 const DEV_MNEMONIC = "myth like bonus scare over problem client lizard pioneer submit female collect";
 
 async function json(url: string, method: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -52,29 +54,23 @@ async function fundedAgent(api: string): Promise<string> {
 }
 
 /**
- * Runs schemathesis with every line of its output indented under a "st |" margin. Its summary ends in pytest's
- * banner ("==== 2 warnings in 91.29s ===="), which a reader of CI logs takes for pytest closing on zero tests; the
- * margin keeps that line, and its "N passed" tallies, from standing alone as a test runner's closing line.
+ * Runs schemathesis with its output going to a log file instead of this process's output. Its summary ends in
+ * pytest's banner ("==== 2 warnings in 91.29s ===="), which a reader of CI logs takes for pytest closing on zero
+ * tests, wherever it stands on the line; so CI's output carries the tally below, and the whole output only when
+ * the run failed.
  */
-function run(command: string, args: string[], cwd: string): Promise<number> {
+function run(command: string, args: string[], cwd: string, logFile: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    const indent = (stream: NodeJS.ReadableStream, out: NodeJS.WriteStream) => {
-      let rest = "";
-      stream.setEncoding("utf8");
-      stream.on("data", (chunk: string) => {
-        const lines = (rest + chunk).split("\n");
-        rest = lines.pop() ?? "";
-        for (const line of lines) out.write(`  st | ${line}\n`);
-      });
-      stream.on("end", () => {
-        if (rest !== "") out.write(`  st | ${rest}\n`);
-      });
-    };
-    indent(child.stdout!, process.stdout);
-    indent(child.stderr!, process.stderr);
-    child.once("error", reject);
-    child.once("close", (code) => resolve(code ?? 1));
+    const log = openSync(logFile, "w");
+    const child = spawn(command, args, { cwd, stdio: ["ignore", log, log] });
+    child.once("error", (error) => {
+      closeSync(log);
+      reject(error);
+    });
+    child.once("close", (code) => {
+      closeSync(log);
+      resolve(code ?? 1);
+    });
   });
 }
 
@@ -156,15 +152,19 @@ async function main(): Promise<void> {
       ...(process.env.SCHEMATHESIS_SEED ? ["--seed", process.env.SCHEMATHESIS_SEED] : []),
     ];
     console.log(`${ST} ${args.map((a) => (a.startsWith("X-API-Key") ? "X-API-Key: <the agent's key>" : a)).join(" ")}`);
-    const code = await run(ST, args, work);
+    mkdirSync(dirname(LOG_FILE), { recursive: true });
+    const code = await run(ST, args, work, LOG_FILE);
     const result = tally(reportFile);
     const failed = [...result.failedChecks].map(([name, count]) => `${name} ${count}`).join(", ");
     console.log(
       `schemathesis: ${result.requests} requests, ${result.serverErrors} server errors, ` +
-        `${result.violations} schema violations${failed ? ` (${failed})` : ""}; exit code ${code}`,
+        `${result.violations} schema violations${failed ? ` (${failed})` : ""}; exit code ${code}; ` +
+        `schemathesis's own output in ${LOG_FILE}`,
     );
-    if (code !== 0 || result.serverErrors > 0 || result.violations > 0) process.exitCode = 1;
-    else if (result.requests < MIN_REQUESTS) {
+    if (code !== 0 || result.serverErrors > 0 || result.violations > 0) {
+      process.stdout.write(readFileSync(LOG_FILE, "utf8"));
+      process.exitCode = 1;
+    } else if (result.requests < MIN_REQUESTS) {
       console.log(`fewer than ${MIN_REQUESTS} requests: raise SCHEMATHESIS_EXAMPLES`);
       process.exitCode = 1;
     }
