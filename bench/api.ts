@@ -11,51 +11,35 @@
  * endpoint/baseline pairs per endpoint, default 3; medians are printed), BENCH_PARTS (default "registrations,reads":
  * which parts to run). The API child inherits the environment, so SIGNATURE_WORKERS and MONGODB_URI apply to it.
  */
-import { fork, spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { Wallet, verifyMessage } from "ethers";
 import { recoverSigner } from "../api/src/chain/recoveryPool";
-import type { BareBody } from "./bareKoa";
-import { freePort, median, processCpuMs, runToEnd, waitFor } from "./support";
+import {
+  READY_TIMEOUT_MS,
+  copyAnswer,
+  forkApi,
+  forkBareKoa,
+  median,
+  processCpuMs,
+  startDeployedChain,
+  waitFor,
+} from "./support";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const REGISTRATIONS = Number(process.env.BENCH_REGISTRATIONS ?? 1000);
 /** Registrations sent first and not counted, so that the measured ones run on warmed-up (JIT-compiled) code. */
 const WARM_UP_REGISTRATIONS = 100;
-/** How long the chain, the API and the bare Koa server get to come up. */
-const READY_TIMEOUT_MS = 120_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PARTS = (process.env.BENCH_PARTS ?? "registrations,reads").split(",").map((part) => part.trim());
-const HARDHAT_CLI = require.resolve("hardhat/internal/cli/cli.js");
-const TS_NODE = ["-r", "ts-node/register/transpile-only"];
 const children: ChildProcess[] = [];
 
 function httpOk(url: string): () => Promise<boolean> {
   return async () => (await fetch(url)).ok;
-}
-
-/** Gives the bare Koa server the API's current answer at `path` (body and Content-Type) to answer there itself. */
-async function copyAnswer(api: string, path: string, bare: ChildProcess): Promise<void> {
-  const response = await fetch(api + path);
-  if (!response.ok) throw new Error(`${path}: the API answered ${response.status}`);
-  const answer: BareBody = {
-    path,
-    contentType: response.headers.get("content-type") ?? "application/json; charset=utf-8",
-    body: await response.text(),
-  };
-  await new Promise<void>((resolve) => {
-    const stored = (message: unknown) => {
-      if ((message as { stored?: string }).stored !== path) return;
-      bare.off("message", stored);
-      resolve();
-    };
-    bare.on("message", stored);
-    bare.send(answer);
-  });
 }
 
 /** One autocannon run; also the server's CPU time per request (µs), where /proc tells it. */
@@ -158,59 +142,14 @@ function recoveryCost(recover: (message: string, signature: string) => string | 
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "nap-bench-api-"));
   try {
-    const rpcPort = await freePort();
-    const rpcUrl = `http://127.0.0.1:${rpcPort}`;
-    console.log(`local chain on ${rpcUrl}; deploying ...`);
-    children.push(
-      spawn(process.execPath, [HARDHAT_CLI, "node", "--hostname", "127.0.0.1", "--port", String(rpcPort)], {
-        stdio: "ignore",
-      }),
-    );
-    await waitFor(
-      async () => {
-        const response = await fetch(rpcUrl, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-        });
-        return response.ok;
-      },
-      "hardhat node",
-      READY_TIMEOUT_MS,
-    );
-    await runToEnd([HARDHAT_CLI, "run", "scripts/deploy.ts", "--network", "localhost"], {
-      ...process.env,
-      LOCAL_RPC_URL: rpcUrl,
-      DEPLOYMENTS_DIR: work,
+    const rpcUrl = await startDeployedChain(children, work);
+    console.log(`local chain on ${rpcUrl}; deployed`);
+    const { url: api, child: apiChild } = await forkApi(children, {
+      RPC_URL: rpcUrl,
+      DEPLOYMENT_FILE: join(work, "31337.json"),
     });
-
-    const apiPort = await freePort();
-    const api = `http://127.0.0.1:${apiPort}`;
-    const apiChild = fork(join(__dirname, "../api/src/main.ts"), [], {
-      execArgv: TS_NODE,
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-      env: {
-        ...process.env,
-        PORT: String(apiPort),
-        RPC_URL: rpcUrl,
-        CHAIN_ID: "31337",
-        DEPLOYMENT_FILE: join(work, "31337.json"),
-        RATE_LIMITS_DISABLED: "true",
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
-      },
-    });
-    children.push(apiChild);
-    const barePort = await freePort();
-    const bare = `http://127.0.0.1:${barePort}`;
-    const bareChild = fork(join(__dirname, "bareKoa.ts"), [], {
-      execArgv: TS_NODE,
-      stdio: ["ignore", "ignore", "inherit", "ipc"],
-      env: { ...process.env, PORT: String(barePort) },
-    });
-    children.push(bareChild);
+    const { url: bare, child: bareChild } = await forkBareKoa(children);
     await waitFor(httpOk(`${api}/health`), "API", READY_TIMEOUT_MS);
-    // The baseline answers 404 until it is given a path's answer.
-    await waitFor(async () => (await fetch(bare)).status === 404, "bare Koa", READY_TIMEOUT_MS);
 
     if (PARTS.includes("registrations")) {
       console.log(

@@ -1,6 +1,6 @@
 /**
- * `npm run bench:data`: the data API's hot reads beside a bare Koa JSON handler, GraphQL `vaults` beside REST
- * `/v1/vaults`, the indexer's throughput beside a raw `eth_getLogs` fetch of the same block range, and GraphQL
+ * `npm run bench:data`: the data API's hot reads beside a bare Koa server answering the same bytes (bench/bareKoa.ts,
+ * given each path's answer before its runs), GraphQL `vaults` beside REST `/v1/vaults`, the indexer's throughput beside a raw `eth_getLogs` fetch of the same block range, and GraphQL
  * subscriptions: the delay from a deposit to its message, and the fan-out of one deposit to many subscribers.
  *
  * Separate processes on loopback: a Hardhat node with the whole system deployed and BENCH_DEPOSITS deposits spread
@@ -21,7 +21,7 @@
  * BENCH_FANOUT_DEPOSITS (default 20) deposits; the API process's resident memory is read before the sockets open and
  * once they all listen.
  */
-import { fork, spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,12 +37,20 @@ import { getLogs } from "../api/src/indexer/rpc";
 import { createLogger } from "../api/src/logger";
 import { MemoryReadModelStore } from "../api/src/store/memory/readModel";
 import { NapVault__factory, TestUSDC__factory, type NapVault } from "../typechain-types";
-import { freePort, median, percentile, processRssBytes, runToEnd, waitFor } from "./support";
+import {
+  READY_TIMEOUT_MS,
+  copyAnswer,
+  forkApi,
+  forkBareKoa,
+  median,
+  percentile,
+  processRssBytes,
+  startDeployedChain,
+  waitFor,
+} from "./support";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** How long the chain, the API and the bare Koa server get to come up. */
-const READY_TIMEOUT_MS = 180_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DEPOSITS = Number(process.env.BENCH_DEPOSITS ?? 300);
 const PARTS = new Set((process.env.BENCH_PARTS ?? "http,indexer,subscriptions").split(","));
@@ -53,8 +61,6 @@ const FANOUT_DEPOSITS = Number(process.env.BENCH_FANOUT_DEPOSITS ?? 20);
 const VAULTS_QUERY = `{ vaults { address name symbol tvl tvlUsd totalShares pricePerShare apy { current day7 day30 inception }
   fees { management performance hurdle } riskLevel isERC7540 fulfillmentDelay createdAt } }`;
 const BATCH_BLOCKS = 2_000;
-const HARDHAT_CLI = require.resolve("hardhat/internal/cli/cli.js");
-const TS_NODE = ["-r", "ts-node/register/transpile-only"];
 /** Hardhat's first dev account (public test key): the local deployer, which may mint TestUSDC. */
 const DEPLOYER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const children: ChildProcess[] = [];
@@ -77,21 +83,9 @@ async function load(url: string, body?: string) {
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "nap-bench-data-"));
   try {
-    const rpcPort = await freePort();
-    const rpcUrl = `http://127.0.0.1:${rpcPort}`;
-    console.log(`local chain on ${rpcUrl}; deploying ...`);
-    children.push(
-      spawn(process.execPath, [HARDHAT_CLI, "node", "--hostname", "127.0.0.1", "--port", String(rpcPort)], {
-        stdio: "ignore",
-      }),
-    );
+    const rpcUrl = await startDeployedChain(children, work);
+    console.log(`local chain on ${rpcUrl}; deployed`);
     const provider = jsonRpcProvider(rpcUrl, 31337);
-    await waitFor(async () => (await provider.getBlockNumber()) >= 0, "hardhat node", READY_TIMEOUT_MS);
-    await runToEnd([HARDHAT_CLI, "run", "scripts/deploy.ts", "--network", "localhost"], {
-      ...process.env,
-      LOCAL_RPC_URL: rpcUrl,
-      DEPLOYMENTS_DIR: work,
-    });
     const deploymentFile = join(work, "31337.json");
     const deployment = await loadDeployment(deploymentFile, 31337);
 
@@ -110,26 +104,14 @@ async function main(): Promise<void> {
     const rows: string[] = [];
     if (PARTS.has("indexer")) rows.push(await indexerRow(provider, deployment, head));
     if (PARTS.has("http") || PARTS.has("subscriptions")) {
-      const apiPort = await freePort();
-      const api = `http://127.0.0.1:${apiPort}`;
-      const apiProcess = fork(join(__dirname, "../api/src/main.ts"), [], {
-        execArgv: TS_NODE,
-        stdio: ["ignore", "inherit", "inherit", "ipc"],
-        env: {
-          ...process.env,
-          PORT: String(apiPort),
-          RPC_URL: rpcUrl,
-          CHAIN_ID: "31337",
-          DEPLOYMENT_FILE: deploymentFile,
-          RATE_LIMITS_DISABLED: "true",
-          INDEXER_POLL_MS: "50",
-          // Every subscriber of the fan-out part comes from this process's one IP.
-          GRAPHQL_WS_CONNECTIONS_PER_IP: String(SUBSCRIBERS + 10),
-          GRAPHQL_WS_SUBSCRIPTIONS_PER_IP: String(SUBSCRIBERS + 10),
-          LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
-        },
+      const { url: api, child: apiProcess } = await forkApi(children, {
+        RPC_URL: rpcUrl,
+        DEPLOYMENT_FILE: deploymentFile,
+        INDEXER_POLL_MS: "50",
+        // Every subscriber of the fan-out part comes from this process's one IP.
+        GRAPHQL_WS_CONNECTIONS_PER_IP: String(SUBSCRIBERS + 10),
+        GRAPHQL_WS_SUBSCRIPTIONS_PER_IP: String(SUBSCRIBERS + 10),
       });
-      children.push(apiProcess);
       await waitFor(
         async () => {
           const status = (await (await fetch(`${api}/v1/status`)).json()) as {
@@ -201,23 +183,18 @@ async function indexerRow(
 
 /** REST reads beside bare Koa, and GraphQL `vaults` beside REST `/v1/vaults`, each pair alternating. */
 async function httpRows(api: string, vaultAddress: string): Promise<string[]> {
-  const barePort = await freePort();
-  const bare = `http://127.0.0.1:${barePort}`;
-  children.push(
-    fork(join(__dirname, "bareKoa.ts"), [], {
-      execArgv: TS_NODE,
-      stdio: ["ignore", "ignore", "inherit", "ipc"],
-      env: { ...process.env, PORT: String(barePort) },
-    }),
-  );
-  await waitFor(async () => (await fetch(bare)).ok, "bare Koa", READY_TIMEOUT_MS);
+  const { url: bare, child: bareChild } = await forkBareKoa(children);
   type Run = Awaited<ReturnType<typeof load>>;
   const rows: string[] = [];
   console.log(`load: ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} pairs per measure`);
   for (const path of ["/v1/vaults", `/v1/vaults/${vaultAddress}`]) {
     await autocannon({ url: api + path, connections: CONNECTIONS, duration: 1 });
+    await copyAnswer(api, path, bareChild);
+    await autocannon({ url: bare + path, connections: CONNECTIONS, duration: 1 });
     const pairs: { base: Run; result: Run }[] = [];
-    for (let round = 0; round < ROUNDS; round++) pairs.push({ base: await load(bare), result: await load(api + path) });
+    for (let round = 0; round < ROUNDS; round++) {
+      pairs.push({ base: await load(bare + path), result: await load(api + path) });
+    }
     const label = path.startsWith("/v1/vaults/") ? "/v1/vaults/:address" : path;
     rows.push(
       `| ${label} | ${Math.round(median(pairs.map((p) => p.result.rps)))} | ${median(pairs.map((p) => p.result.p99))} | ` +
