@@ -1,5 +1,4 @@
 import type { IncomingMessage, Server } from "node:http";
-import { ServerResponse } from "node:http";
 import Koa from "koa";
 import type { ChainAccess } from "./chain";
 import type { Config } from "./config";
@@ -11,7 +10,8 @@ import { createDataAccess, type DataAccess, type DataAccessStores } from "./door
 import { GRAPHQL_PATHS, graphqlDoor, type GraphQLDoor } from "./doors/graphql";
 import { indexerStatus } from "./doors/data/routes";
 import { liveApi } from "./doors/live";
-import { routeUpgrades } from "./doors/upgrades";
+import { clientIp } from "./doors/sockets/clientIp";
+import { routeUpgrades } from "./doors/sockets/upgrades";
 import { wsDoor, type WsDoor } from "./doors/ws";
 import { Indexer } from "./indexer/indexer";
 import { EventFeed, type FeedOptions } from "./readmodel/feed";
@@ -157,6 +157,9 @@ export function createApp(deps: AppDeps): NapApp {
     access,
   });
 
+  // One reading of the client IP for both socket doors, the same Koa gives the HTTP doors (app.proxy below), so that
+  // sockets and REST count a caller alike.
+  const upgradeIp = (request: IncomingMessage) => clientIp(request, config.trustedProxyCount);
   const graphql = graphqlDoor({
     queries,
     chain: deps.chain,
@@ -164,7 +167,7 @@ export function createApp(deps: AppDeps): NapApp {
     feed,
     logger,
     access,
-    trustedProxyCount: config.trustedProxyCount,
+    clientIp: upgradeIp,
     subscriptionCaps: config.subscriptionCaps,
   });
 
@@ -180,8 +183,7 @@ export function createApp(deps: AppDeps): NapApp {
     limiter: access.limiter,
     settings: config.ws,
     logger,
-    // The IP Koa would give the same request, so that /ws and REST count a caller alike.
-    clientIp: (request: IncomingMessage) => app.createContext(request, new ServerResponse(request)).ip,
+    clientIp: upgradeIp,
   });
   // Errors are answered (and logged) by the doors; silence Koa's default stderr printing.
   app.silent = true;

@@ -14,13 +14,14 @@ import type { EventFeed } from "../../readmodel/feed";
 import type { DataQueries } from "../../readmodel/queries";
 import type { DataAccess } from "../data/access";
 import { DataAccessError, type DataKeyRecord } from "../data/access";
-import type { UpgradeDoor } from "../upgrades";
+import { OwnerCounts } from "../sockets/ownerCounts";
+import { refuseUpgrade, type UpgradeDoor } from "../sockets/upgrades";
 import { DocumentCache } from "./documentCache";
 import { apiError, errorFormatter } from "./errors";
 import { limitRules } from "./limits";
 import { resolvers, type GraphQLContext } from "./resolvers";
 import { typeDefs } from "./schema";
-import { DEFAULT_SUBSCRIPTION_CAPS, SocketCounts, clientIp, presentedKey, type SubscriptionCaps } from "./socketLimits";
+import { DEFAULT_SUBSCRIPTION_CAPS, presentedKey, type SubscriptionCaps } from "./socketLimits";
 
 /**
  * The data API's GraphQL door: queries over HTTP (graphql-http, GraphQL over HTTP: POST, or GET for queries) and
@@ -42,8 +43,8 @@ export interface GraphQLDoorOptions {
   feed: EventFeed;
   logger: Logger;
   access?: DataAccess;
-  /** Proxy hops whose X-Forwarded-For is believed for a socket's client IP (as the app's TRUSTED_PROXY_COUNT). */
-  trustedProxyCount?: number;
+  /** The client IP of an upgrade request, as the HTTP doors see it (sockets/clientIp.ts). */
+  clientIp(request: IncomingMessage): string;
   /** Default DEFAULT_SUBSCRIPTION_CAPS. */
   subscriptionCaps?: SubscriptionCaps;
 }
@@ -62,7 +63,7 @@ export interface GraphQLDoor extends UpgradeDoor {
   middleware: Middleware;
   /** The schema as SDL (the published contract). */
   sdl: string;
-  /** Takes the upgrade requests to the GraphQL paths (subscriptions); see doors/upgrades.ts. */
+  /** Takes the upgrade requests to the GraphQL paths (subscriptions); see doors/sockets/upgrades.ts. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   close(): Promise<void>;
 }
@@ -123,8 +124,8 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
   const caps = options.subscriptionCaps ?? DEFAULT_SUBSCRIPTION_CAPS;
   const limiter = options.access?.limiter;
   const states = new WeakMap<WebSocket, SocketState>();
-  const connections = new SocketCounts();
-  const openSubscriptions = new SocketCounts();
+  const connections = new OwnerCounts();
+  const openSubscriptions = new OwnerCounts();
   const ownerOf = (state: SocketState) => (state.key ? `key:${state.key.keyId}` : `ip:${state.ip}`);
   const stateOf = (ctx: { extra: { socket: WebSocket } }) => states.get(ctx.extra.socket) as SocketState;
   const refuse = (socket: WebSocket, code: keyof typeof SOCKET_CLOSE, message: string) => {
@@ -253,16 +254,12 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
   const handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): boolean => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname.replace(/\/$/, "");
     if (!(GRAPHQL_PATHS as readonly string[]).includes(path)) return false;
-    const ip = clientIp(request, options.trustedProxyCount ?? 0);
+    const ip = options.clientIp(request);
     if (connections.count(`ip:${ip}`) >= caps.connectionsPerIp) {
       const message = `at most ${caps.connectionsPerIp} subscription connections per IP address: close one first`;
-      const body = JSON.stringify({
+      refuseUpgrade(socket, 429, {
         errors: [{ message, extensions: { code: "RATE_LIMITED", limit: caps.connectionsPerIp } }],
       });
-      socket.end(
-        "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nConnection: close\r\n" +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
       return true;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => {

@@ -9,8 +9,8 @@ import type { IncomingMessage } from "node:http";
  * - Open subscriptions count against the key when the socket has one, else against the IP (`subscriptionsPerKey`,
  *   `subscriptionsPerIp`).
  *
- * Counts are kept in this process: a socket lives on one instance, and a count kept elsewhere would outlive a crashed
- * instance's sockets. With several instances behind a balancer, a client can hold the caps on each.
+ * Counts are kept in this process (sockets/ownerCounts.ts). With several instances behind a balancer, a client can
+ * hold the caps on each.
  */
 
 export interface SubscriptionCaps {
@@ -27,15 +27,6 @@ export const DEFAULT_SUBSCRIPTION_CAPS: Readonly<SubscriptionCaps> = {
   subscriptionsPerKey: 500,
 };
 
-/** The client IP of an upgrade request, as Koa reads it: X-Forwarded-For only through the trusted proxy hops. */
-export function clientIp(request: IncomingMessage, trustedProxyCount: number): string {
-  const remote = request.socket.remoteAddress ?? "";
-  const forwarded = request.headers["x-forwarded-for"];
-  if (trustedProxyCount === 0 || typeof forwarded !== "string" || forwarded.trim() === "") return remote;
-  const ips = forwarded.split(/\s*,\s*/).slice(-trustedProxyCount);
-  return ips[0] || remote;
-}
-
 /**
  * The data key a graphql-ws client presents: `authorization: "Bearer <key>"` (any case of the name) in the
  * connection_init payload, else the upgrade request's Authorization header (for clients that can set one).
@@ -50,23 +41,4 @@ export function presentedKey(
   if (value === undefined || value === "") return undefined;
   const text = String(value).trim();
   return /^Bearer +(\S+)$/i.exec(text)?.[1] ?? text;
-}
-
-/** Open sockets and subscriptions by owner (`ip:<address>` or `key:<key id>`). */
-export class SocketCounts {
-  readonly #counts = new Map<string, number>();
-
-  count(owner: string): number {
-    return this.#counts.get(owner) ?? 0;
-  }
-
-  add(owner: string): void {
-    this.#counts.set(owner, this.count(owner) + 1);
-  }
-
-  release(owner: string): void {
-    const left = this.count(owner) - 1;
-    if (left > 0) this.#counts.set(owner, left);
-    else this.#counts.delete(owner);
-  }
 }

@@ -5,11 +5,13 @@
  * authenticating, up to their key's cap.
  */
 
+import { OwnerCounts } from "../sockets/ownerCounts";
+
 export type Holder = { kind: "ip"; ip: string } | { kind: "key"; keyId: string };
 
 export class ConnectionCaps {
-  readonly #byIp = new Map<string, number>();
-  readonly #byKey = new Map<string, number>();
+  readonly #byIp = new OwnerCounts();
+  readonly #byKey = new OwnerCounts();
 
   constructor(
     readonly maxPerIp: number,
@@ -18,33 +20,31 @@ export class ConnectionCaps {
 
   /** Whether `ip` has room for one more anonymous connection (no reservation). */
   ipHasRoom(ip: string): boolean {
-    return (this.#byIp.get(ip) ?? 0) < this.maxPerIp;
+    return this.#byIp.count(ip) < this.maxPerIp;
   }
 
   /** Counts a new anonymous connection of `ip`; null when its cap is reached. */
   openForIp(ip: string): Holder | null {
     if (!this.ipHasRoom(ip)) return null;
-    this.#byIp.set(ip, (this.#byIp.get(ip) ?? 0) + 1);
+    this.#byIp.add(ip);
     return { kind: "ip", ip };
   }
 
   /** Moves a connection to `keyId`'s count; null (and nothing moved) when the key's cap is reached. */
   moveToKey(holder: Holder, keyId: string): Holder | null {
-    if ((this.#byKey.get(keyId) ?? 0) >= this.maxPerKey) return null;
+    if (this.#byKey.count(keyId) >= this.maxPerKey) return null;
     this.release(holder);
-    this.#byKey.set(keyId, (this.#byKey.get(keyId) ?? 0) + 1);
+    this.#byKey.add(keyId);
     return { kind: "key", keyId };
   }
 
   release(holder: Holder): void {
-    const [counts, name] = holder.kind === "ip" ? [this.#byIp, holder.ip] : [this.#byKey, holder.keyId];
-    const left = (counts.get(name) ?? 0) - 1;
-    if (left > 0) counts.set(name, left);
-    else counts.delete(name);
+    if (holder.kind === "ip") this.#byIp.release(holder.ip);
+    else this.#byKey.release(holder.keyId);
   }
 
   /** Connections counted now for an IP or a key (tests, metrics). */
   count(holder: Holder): number {
-    return holder.kind === "ip" ? (this.#byIp.get(holder.ip) ?? 0) : (this.#byKey.get(holder.keyId) ?? 0);
+    return holder.kind === "ip" ? this.#byIp.count(holder.ip) : this.#byKey.count(holder.keyId);
   }
 }

@@ -6,7 +6,7 @@ import type { Logger } from "../../logger";
 import type { EventFeed } from "../../readmodel/feed";
 import type { DataQueries } from "../../readmodel/queries";
 import type { DataKeyService, TierLimiter } from "../data/access";
-import { refuseUpgrade, type UpgradeDoor } from "../upgrades";
+import { refuseUpgrade, type UpgradeDoor } from "../sockets/upgrades";
 import { ConnectionCaps } from "./caps";
 import { Connection } from "./connection";
 import { CLOSE, MAX_CLIENT_MESSAGE_BYTES, WS_PATH } from "./protocol";
@@ -14,7 +14,7 @@ import { CLOSE, MAX_CLIENT_MESSAGE_BYTES, WS_PATH } from "./protocol";
 /**
  * The data API's WebSocket channel at /ws (docs/websocket.md): a small JSON protocol (auth, subscribe, unsubscribe,
  * ping) over the same event feed as the GraphQL subscriptions, with the data API's keys, tiers and rate limits.
- * It shares the HTTP server's upgrade event with the GraphQL door (doors/upgrades.ts).
+ * It shares the HTTP server's upgrade event with the GraphQL door (doors/sockets/upgrades.ts).
  */
 
 export interface WsDoorOptions {
