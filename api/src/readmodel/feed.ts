@@ -49,22 +49,9 @@ export class EventFeed {
     return this.#errors;
   }
 
-  /** The newest seq in the log (0 when empty), found in O(log n) reads: seqs are 1, 2, 3 ... without gaps. */
-  async lastSeq(): Promise<number> {
-    const exists = async (seq: number) => (await this.#store.eventLog(seq - 1, 1)).length > 0;
-    if (!(await exists(1))) return 0;
-    let low = 1;
-    let high = 2;
-    while (await exists(high)) {
-      low = high;
-      high *= 2;
-    }
-    while (high - low > 1) {
-      const middle = Math.floor((low + high) / 2);
-      if (await exists(middle)) low = middle;
-      else high = middle;
-    }
-    return low;
+  /** The newest seq in the log (0 when empty). */
+  lastSeq(): Promise<number> {
+    return this.#store.lastEventSeq();
   }
 
   /**

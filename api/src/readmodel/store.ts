@@ -44,6 +44,8 @@ export interface ReadModelReader {
   lease(): Promise<IndexerLease | null>;
   /** Log entries with `seq > afterSeq`, oldest first, at most `limit`. */
   eventLog(afterSeq: number, limit: number): Promise<EventLogEntry[]>;
+  /** The newest log entry's seq, 0 while the log is empty. */
+  lastEventSeq(): Promise<number>;
 }
 
 export interface ReadModelWriter {

@@ -148,6 +148,7 @@ export function readModelConformance(name: string, harness: ReadModelHarness): v
     });
 
     it("appends each (event, block hash, action) to the log once, with seq 1, 2, 3 ... in order", async function () {
+      expect(await store.lastEventSeq()).to.equal(0);
       const a = sampleEvent(1, 0);
       const b = sampleEvent(2, 0);
       await store.appendEventLog([
@@ -170,6 +171,10 @@ export function readModelConformance(name: string, harness: ReadModelHarness): v
         [4, "added", b2.blockHash],
       ]);
       expect((await store.eventLog(2, 1)).map((e) => e.seq)).to.deep.equal([3]);
+      expect((await store.eventLog(3, 100)).map((e) => e.seq)).to.deep.equal([4]);
+      expect(await store.eventLog(4, 100)).to.deep.equal([]);
+      expect(await store.eventLog(0, 0)).to.deep.equal([]);
+      expect(await store.lastEventSeq()).to.equal(4);
     });
 
     it("gives the lease to one holder until it expires or is released", async function () {

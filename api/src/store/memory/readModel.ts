@@ -82,10 +82,12 @@ export class MemoryReadModelStore implements ReadModelStore {
   }
 
   async eventLog(afterSeq: number, limit: number): Promise<EventLogEntry[]> {
-    return this.#log
-      .filter((entry) => entry.seq > afterSeq)
-      .slice(0, limit)
-      .map(copy);
+    // Entry i holds seq i + 1 (appended without gaps), so the page is a slice, not a scan of the whole log.
+    return this.#log.slice(Math.max(0, afterSeq), Math.max(0, afterSeq) + Math.max(0, limit)).map(copy);
+  }
+
+  async lastEventSeq(): Promise<number> {
+    return this.#log.length;
   }
 
   async putEvents(events: readonly IndexedEvent[]): Promise<void> {

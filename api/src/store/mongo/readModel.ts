@@ -130,12 +130,22 @@ export class MongoReadModelStore implements ReadModelStore {
   }
 
   async eventLog(afterSeq: number, limit: number): Promise<EventLogEntry[]> {
+    if (limit <= 0) return []; // MongoDB reads limit(0) as no limit
     const docs = await this.#log
       .find({ _id: { $gt: afterSeq } })
       .sort({ _id: 1 })
       .limit(limit)
       .toArray();
     return docs.map(({ _id, action, event }) => ({ seq: _id, action, event }));
+  }
+
+  async lastEventSeq(): Promise<number> {
+    const last = await this.#log
+      .find({}, { projection: { _id: 1 } })
+      .sort({ _id: -1 })
+      .limit(1)
+      .next();
+    return last?._id ?? 0;
   }
 
   async putEvents(events: readonly IndexedEvent[]): Promise<void> {
@@ -220,12 +230,7 @@ export class MongoReadModelStore implements ReadModelStore {
     );
     const missing = keyed.filter((k) => !present.has(k.key));
     if (missing.length === 0) return;
-    const last = await this.#log
-      .find({}, { projection: { _id: 1 } })
-      .sort({ _id: -1 })
-      .limit(1)
-      .next();
-    let seq = last?._id ?? 0;
+    let seq = await this.lastEventSeq();
     const docs: LogDoc[] = missing.map(({ key, entry }) => ({ _id: ++seq, key, ...entry }));
     await retryBusy(() => this.#log.insertMany(docs, { ordered: true }));
   }
