@@ -9,56 +9,7 @@ export interface paths {
       cookie?: never;
     };
     /** Every vault with its TVL and current APY */
-    get: {
-      parameters: {
-        query?: {
-          /** @description wait (up to 2 s) until this block is indexed */
-          minBlock?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description OK */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["VaultList"];
-          };
-        };
-        /** @description INVALID_MIN_BLOCK, UNKNOWN_PARAMETER */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description RATE_LIMITED */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description INTERNAL_ERROR */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-      };
-    };
+    get: operations["getV1Vaults"];
     put?: never;
     post?: never;
     delete?: never;
@@ -77,60 +28,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Several vaults' details in one request */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description vault addresses or deployment ids (conservative, moderate, ...) */
-            vaultIds: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description OK */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["VaultBatch"];
-          };
-        };
-        /** @description INVALID_BODY, INVALID_ADDRESS */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description RATE_LIMITED */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description INTERNAL_ERROR */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-      };
-    };
+    post: operations["postV1VaultsBatch"];
     delete?: never;
     options?: never;
     head?: never;
@@ -145,67 +43,7 @@ export interface paths {
       cookie?: never;
     };
     /** One vault: TVL, shares, price, APY windows, fees, strategies */
-    get: {
-      parameters: {
-        query?: {
-          /** @description wait (up to 2 s) until this block is indexed */
-          minBlock?: number;
-        };
-        header?: never;
-        path: {
-          address: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description OK */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["VaultDetail"];
-          };
-        };
-        /** @description INVALID_ADDRESS, INVALID_MIN_BLOCK, UNKNOWN_PARAMETER */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description VAULT_NOT_FOUND */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description RATE_LIMITED */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description INTERNAL_ERROR */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-      };
-    };
+    get: operations["getV1VaultsAddress"];
     put?: never;
     post?: never;
     delete?: never;
@@ -222,71 +60,7 @@ export interface paths {
       cookie?: never;
     };
     /** TVL, share price and APY over a period, one point per interval */
-    get: {
-      parameters: {
-        query?: {
-          /** @description 7d, 30d (default), 90d, 1y or all */
-          period?: "7d" | "30d" | "90d" | "1y" | "all";
-          /** @description 1h, 4h, 1d (default) or 1w */
-          interval?: "1h" | "4h" | "1d" | "1w";
-          /** @description wait (up to 2 s) until this block is indexed */
-          minBlock?: number;
-        };
-        header?: never;
-        path: {
-          address: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description OK */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["VaultHistory"];
-          };
-        };
-        /** @description INVALID_ADDRESS, INVALID_PERIOD, INVALID_INTERVAL, TOO_MANY_POINTS */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description VAULT_NOT_FOUND */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description RATE_LIMITED */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description INTERNAL_ERROR */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-      };
-    };
+    get: operations["getV1VaultsAddressHistory"];
     put?: never;
     post?: never;
     delete?: never;
@@ -303,56 +77,7 @@ export interface paths {
       cookie?: never;
     };
     /** Every strategy that is not deprecated */
-    get: {
-      parameters: {
-        query?: {
-          /** @description wait (up to 2 s) until this block is indexed */
-          minBlock?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description OK */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["StrategyList"];
-          };
-        };
-        /** @description INVALID_MIN_BLOCK, UNKNOWN_PARAMETER */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description RATE_LIMITED */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description INTERNAL_ERROR */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-      };
-    };
+    get: operations["getV1Strategies"];
     put?: never;
     post?: never;
     delete?: never;
@@ -369,67 +94,7 @@ export interface paths {
       cookie?: never;
     };
     /** A strategy's figures, the vaults allocating to it and its transitions */
-    get: {
-      parameters: {
-        query?: {
-          /** @description wait (up to 2 s) until this block is indexed */
-          minBlock?: number;
-        };
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description OK */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["StrategyPerformance"];
-          };
-        };
-        /** @description INVALID_STRATEGY_ID */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description STRATEGY_NOT_FOUND */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description RATE_LIMITED */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description INTERNAL_ERROR */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-      };
-    };
+    get: operations["getV1StrategiesIdPerformance"];
     put?: never;
     post?: never;
     delete?: never;
@@ -446,58 +111,7 @@ export interface paths {
       cookie?: never;
     };
     /** A wallet's open positions with value, cost basis and profit */
-    get: {
-      parameters: {
-        query?: {
-          /** @description wait (up to 2 s) until this block is indexed */
-          minBlock?: number;
-        };
-        header?: never;
-        path: {
-          address: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description OK */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["UserPositions"];
-          };
-        };
-        /** @description INVALID_ADDRESS, INVALID_MIN_BLOCK */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description RATE_LIMITED */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description INTERNAL_ERROR */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-      };
-    };
+    get: operations["getV1UsersAddressPositions"];
     put?: never;
     post?: never;
     delete?: never;
@@ -514,64 +128,7 @@ export interface paths {
       cookie?: never;
     };
     /** A wallet's vault transactions, newest first */
-    get: {
-      parameters: {
-        query?: {
-          /** @description page size, default 50, at most 500 */
-          limit?: number;
-          /** @description transactions skipped, default 0 */
-          offset?: number;
-          /** @description only this type */
-          type?: "DEPOSIT" | "WITHDRAW" | "DEPOSIT_REQUEST" | "REDEEM_REQUEST" | "CLAIM";
-          /** @description wait (up to 2 s) until this block is indexed */
-          minBlock?: number;
-        };
-        header?: never;
-        path: {
-          address: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description OK */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["UserTransactions"];
-          };
-        };
-        /** @description INVALID_ADDRESS, INVALID_LIMIT, INVALID_OFFSET, INVALID_TRANSACTION_TYPE */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description RATE_LIMITED */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description INTERNAL_ERROR */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-      };
-    };
+    get: operations["getV1UsersAddressTransactions"];
     put?: never;
     post?: never;
     delete?: never;
@@ -588,56 +145,7 @@ export interface paths {
       cookie?: never;
     };
     /** Protocol totals: TVL, users, volumes, fees, strategies, governance */
-    get: {
-      parameters: {
-        query?: {
-          /** @description wait (up to 2 s) until this block is indexed */
-          minBlock?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description OK */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ProtocolStats"];
-          };
-        };
-        /** @description INVALID_MIN_BLOCK */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description RATE_LIMITED */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description INTERNAL_ERROR */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-      };
-    };
+    get: operations["getV1ProtocolStats"];
     put?: never;
     post?: never;
     delete?: never;
@@ -654,44 +162,7 @@ export interface paths {
       cookie?: never;
     };
     /** Indexer and chain status: indexed block, head, lag, writer, halt */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description OK */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataStatus"];
-          };
-        };
-        /** @description RATE_LIMITED */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        /** @description INTERNAL_ERROR */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-      };
-    };
+    get: operations["getV1Status"];
     put?: never;
     post?: never;
     delete?: never;
@@ -708,32 +179,7 @@ export interface paths {
       cookie?: never;
     };
     /** The caller's tier and its minute and day windows */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description status */
-        200: {
-          headers: {
-            "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
-            "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
-            "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["AccessRateLimitStatus"];
-          };
-        };
-        401: components["responses"]["AccessUnauthorized"];
-        429: components["responses"]["AccessRateLimited"];
-        503: components["responses"]["AccessUnavailable"];
-      };
-    };
+    get: operations["getV1RateLimitStatus"];
     put?: never;
     post?: never;
     delete?: never;
@@ -750,32 +196,7 @@ export interface paths {
       cookie?: never;
     };
     /** The key of this request: id, tier, scopes (permissions), expiry, limits */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the key */
-        200: {
-          headers: {
-            "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
-            "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
-            "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["AccessTokenInfo"];
-          };
-        };
-        401: components["responses"]["AccessUnauthorized"];
-        429: components["responses"]["AccessRateLimited"];
-        503: components["responses"]["AccessUnavailable"];
-      };
-    };
+    get: operations["getV1AuthTokenInfo"];
     put?: never;
     post?: never;
     delete?: never;
@@ -792,39 +213,7 @@ export interface paths {
       cookie?: never;
     };
     /** A single-use nonce and the message a wallet signs to be issued a key (valid 600 s) */
-    get: {
-      parameters: {
-        query: {
-          wallet: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description nonce and message */
-        200: {
-          headers: {
-            "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
-            "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
-            "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              nonce: string;
-              message: string;
-              expires_in_seconds: number;
-            };
-          };
-        };
-        400: components["responses"]["AccessBadInput"];
-        401: components["responses"]["AccessUnauthorized"];
-        429: components["responses"]["AccessRateLimited"];
-        503: components["responses"]["AccessUnavailable"];
-      };
-    };
+    get: operations["getV1AuthNonce"];
     put?: never;
     post?: never;
     delete?: never;
@@ -841,104 +230,13 @@ export interface paths {
       cookie?: never;
     };
     /** The caller's keys (no secrets) */
-    get: {
-      parameters: {
-        query?: {
-          owner?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description keys */
-        200: {
-          headers: {
-            "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
-            "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
-            "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              owner: string;
-              keys: components["schemas"]["AccessKey"][];
-            };
-          };
-        };
-        400: components["responses"]["AccessBadInput"];
-        401: components["responses"]["AccessUnauthorized"];
-        429: components["responses"]["AccessRateLimited"];
-        503: components["responses"]["AccessUnavailable"];
-      };
-    };
+    get: operations["getV1AuthKeys"];
     put?: never;
     /**
      * Issue a data API key (shown once)
      * @description Authenticated by X-API-Key (a live API agent key: an Authenticated key owned by the agent; an operator key of AGENT_API_KEYS: a Node Operator key for the `owner` label), or by `wallet`, `nonce` and `signature` over the message of GET /v1/auth/nonce. Lifetime at most 365 days.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description A name to recognise the key by (default: data key). */
-            name?: string;
-            /** @description Default: vaults:read, users:read, nodes:read. nodes:write only on Node Operator keys. */
-            scopes?: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write")[];
-            /** @description Lifetime in days (default 90). */
-            expires_in_days?: number;
-            /**
-             * @description Operators only (default node_operator); others always get authenticated.
-             * @enum {string}
-             */
-            tier?: "authenticated" | "node_operator";
-            /** @description Operators only: the label of who the key is for. */
-            owner?: string;
-            /**
-             * @description Wallet proof: the wallet that signed.
-             * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
-             */
-            wallet?: string;
-            nonce?: string;
-            signature?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description the key in clear, once, and its record */
-        201: {
-          headers: {
-            "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
-            "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
-            "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["AccessIssuedKey"];
-          };
-        };
-        400: components["responses"]["AccessBadInput"];
-        401: components["responses"]["AccessUnauthorized"];
-        /** @description KEY_LIMIT_REACHED */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        429: components["responses"]["AccessRateLimited"];
-        503: components["responses"]["AccessUnavailable"];
-      };
-    };
+    post: operations["postV1AuthKeys"];
     delete?: never;
     options?: never;
     head?: never;
@@ -956,44 +254,7 @@ export interface paths {
     put?: never;
     post?: never;
     /** Revoke a key of the caller's owner (operators: any key) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description the revoked key */
-        200: {
-          headers: {
-            "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
-            "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
-            "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["AccessKey"];
-          };
-        };
-        400: components["responses"]["AccessBadInput"];
-        401: components["responses"]["AccessUnauthorized"];
-        /** @description KEY_NOT_FOUND */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        429: components["responses"]["AccessRateLimited"];
-        503: components["responses"]["AccessUnavailable"];
-      };
-    };
+    delete: operations["deleteV1AuthKeysId"];
     options?: never;
     head?: never;
     patch?: never;
@@ -1007,41 +268,7 @@ export interface paths {
       cookie?: never;
     };
     /** Nodes of the network (running NAP service instances) and their heartbeat status */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description nodes */
-        200: {
-          headers: {
-            "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
-            "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
-            "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              nodes: components["schemas"]["AccessNode"][];
-              summary: {
-                total: number;
-                up: number;
-                stale: number;
-                down: number;
-              };
-              heartbeat_interval_seconds: number;
-            };
-          };
-        };
-        401: components["responses"]["AccessUnauthorized"];
-        429: components["responses"]["AccessRateLimited"];
-        503: components["responses"]["AccessUnavailable"];
-      };
-    };
+    get: operations["getV1Nodes"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1060,57 +287,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Register or refresh an external node (Node Operator key with nodes:write) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description The node's id, unique in the network (1-64 of A-Z a-z 0-9 . _ -). */
-            node_id: string;
-            version: string;
-            /** Format: uri */
-            url?: string;
-            /**
-             * Format: date-time
-             * @description When the node started (default: first heartbeat).
-             */
-            started_at?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description the node */
-        200: {
-          headers: {
-            "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
-            "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
-            "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["AccessNode"];
-          };
-        };
-        400: components["responses"]["AccessBadInput"];
-        401: components["responses"]["AccessUnauthorized"];
-        /** @description NODE_ID_TAKEN */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["DataError"];
-          };
-        };
-        429: components["responses"]["AccessRateLimited"];
-        503: components["responses"]["AccessUnavailable"];
-      };
-    };
+    post: operations["postV1NodesHeartbeat"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1546,4 +723,846 @@ export interface components {
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  getV1Vaults: {
+    parameters: {
+      query?: {
+        /** @description wait (up to 2 s) until this block is indexed */
+        minBlock?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["VaultList"];
+        };
+      };
+      /** @description INVALID_MIN_BLOCK, UNKNOWN_PARAMETER */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  postV1VaultsBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description vault addresses or deployment ids (conservative, moderate, ...) */
+          vaultIds: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["VaultBatch"];
+        };
+      };
+      /** @description INVALID_BODY, INVALID_ADDRESS */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1VaultsAddress: {
+    parameters: {
+      query?: {
+        /** @description wait (up to 2 s) until this block is indexed */
+        minBlock?: number;
+      };
+      header?: never;
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["VaultDetail"];
+        };
+      };
+      /** @description INVALID_ADDRESS, INVALID_MIN_BLOCK, UNKNOWN_PARAMETER */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description VAULT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1VaultsAddressHistory: {
+    parameters: {
+      query?: {
+        /** @description 7d, 30d (default), 90d, 1y or all */
+        period?: "7d" | "30d" | "90d" | "1y" | "all";
+        /** @description 1h, 4h, 1d (default) or 1w */
+        interval?: "1h" | "4h" | "1d" | "1w";
+        /** @description wait (up to 2 s) until this block is indexed */
+        minBlock?: number;
+      };
+      header?: never;
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["VaultHistory"];
+        };
+      };
+      /** @description INVALID_ADDRESS, INVALID_PERIOD, INVALID_INTERVAL, TOO_MANY_POINTS */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description VAULT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1Strategies: {
+    parameters: {
+      query?: {
+        /** @description wait (up to 2 s) until this block is indexed */
+        minBlock?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["StrategyList"];
+        };
+      };
+      /** @description INVALID_MIN_BLOCK, UNKNOWN_PARAMETER */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1StrategiesIdPerformance: {
+    parameters: {
+      query?: {
+        /** @description wait (up to 2 s) until this block is indexed */
+        minBlock?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["StrategyPerformance"];
+        };
+      };
+      /** @description INVALID_STRATEGY_ID */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description STRATEGY_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1UsersAddressPositions: {
+    parameters: {
+      query?: {
+        /** @description wait (up to 2 s) until this block is indexed */
+        minBlock?: number;
+      };
+      header?: never;
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UserPositions"];
+        };
+      };
+      /** @description INVALID_ADDRESS, INVALID_MIN_BLOCK */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1UsersAddressTransactions: {
+    parameters: {
+      query?: {
+        /** @description page size, default 50, at most 500 */
+        limit?: number;
+        /** @description transactions skipped, default 0 */
+        offset?: number;
+        /** @description only this type */
+        type?: "DEPOSIT" | "WITHDRAW" | "DEPOSIT_REQUEST" | "REDEEM_REQUEST" | "CLAIM";
+        /** @description wait (up to 2 s) until this block is indexed */
+        minBlock?: number;
+      };
+      header?: never;
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["UserTransactions"];
+        };
+      };
+      /** @description INVALID_ADDRESS, INVALID_LIMIT, INVALID_OFFSET, INVALID_TRANSACTION_TYPE */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1ProtocolStats: {
+    parameters: {
+      query?: {
+        /** @description wait (up to 2 s) until this block is indexed */
+        minBlock?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ProtocolStats"];
+        };
+      };
+      /** @description INVALID_MIN_BLOCK */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1Status: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataStatus"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1RateLimitStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description status */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AccessRateLimitStatus"];
+        };
+      };
+      401: components["responses"]["AccessUnauthorized"];
+      429: components["responses"]["AccessRateLimited"];
+      503: components["responses"]["AccessUnavailable"];
+    };
+  };
+  getV1AuthTokenInfo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the key */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AccessTokenInfo"];
+        };
+      };
+      401: components["responses"]["AccessUnauthorized"];
+      429: components["responses"]["AccessRateLimited"];
+      503: components["responses"]["AccessUnavailable"];
+    };
+  };
+  getV1AuthNonce: {
+    parameters: {
+      query: {
+        wallet: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description nonce and message */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            nonce: string;
+            message: string;
+            expires_in_seconds: number;
+          };
+        };
+      };
+      400: components["responses"]["AccessBadInput"];
+      401: components["responses"]["AccessUnauthorized"];
+      429: components["responses"]["AccessRateLimited"];
+      503: components["responses"]["AccessUnavailable"];
+    };
+  };
+  getV1AuthKeys: {
+    parameters: {
+      query?: {
+        owner?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description keys */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            owner: string;
+            keys: components["schemas"]["AccessKey"][];
+          };
+        };
+      };
+      400: components["responses"]["AccessBadInput"];
+      401: components["responses"]["AccessUnauthorized"];
+      429: components["responses"]["AccessRateLimited"];
+      503: components["responses"]["AccessUnavailable"];
+    };
+  };
+  postV1AuthKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description A name to recognise the key by (default: data key). */
+          name?: string;
+          /** @description Default: vaults:read, users:read, nodes:read. nodes:write only on Node Operator keys. */
+          scopes?: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write")[];
+          /** @description Lifetime in days (default 90). */
+          expires_in_days?: number;
+          /**
+           * @description Operators only (default node_operator); others always get authenticated.
+           * @enum {string}
+           */
+          tier?: "authenticated" | "node_operator";
+          /** @description Operators only: the label of who the key is for. */
+          owner?: string;
+          /**
+           * @description Wallet proof: the wallet that signed.
+           * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+           */
+          wallet?: string;
+          nonce?: string;
+          signature?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description the key in clear, once, and its record */
+      201: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AccessIssuedKey"];
+        };
+      };
+      400: components["responses"]["AccessBadInput"];
+      401: components["responses"]["AccessUnauthorized"];
+      /** @description KEY_LIMIT_REACHED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      429: components["responses"]["AccessRateLimited"];
+      503: components["responses"]["AccessUnavailable"];
+    };
+  };
+  deleteV1AuthKeysId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the revoked key */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AccessKey"];
+        };
+      };
+      400: components["responses"]["AccessBadInput"];
+      401: components["responses"]["AccessUnauthorized"];
+      /** @description KEY_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      429: components["responses"]["AccessRateLimited"];
+      503: components["responses"]["AccessUnavailable"];
+    };
+  };
+  getV1Nodes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description nodes */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            nodes: components["schemas"]["AccessNode"][];
+            summary: {
+              total: number;
+              up: number;
+              stale: number;
+              down: number;
+            };
+            heartbeat_interval_seconds: number;
+          };
+        };
+      };
+      401: components["responses"]["AccessUnauthorized"];
+      429: components["responses"]["AccessRateLimited"];
+      503: components["responses"]["AccessUnavailable"];
+    };
+  };
+  postV1NodesHeartbeat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The node's id, unique in the network (1-64 of A-Z a-z 0-9 . _ -). */
+          node_id: string;
+          version: string;
+          /** Format: uri */
+          url?: string;
+          /**
+           * Format: date-time
+           * @description When the node started (default: first heartbeat).
+           */
+          started_at?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description the node */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AccessNode"];
+        };
+      };
+      400: components["responses"]["AccessBadInput"];
+      401: components["responses"]["AccessUnauthorized"];
+      /** @description NODE_ID_TAKEN */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      429: components["responses"]["AccessRateLimited"];
+      503: components["responses"]["AccessUnavailable"];
+    };
+  };
+}

@@ -1,4 +1,4 @@
-import { toSchema } from "../live/openapi";
+import { operationIdFor, toSchema } from "../live/openapi";
 import { accessOpenApi } from "./access";
 import { DATA_ERRORS } from "./errors";
 import type { DataRoute } from "./routes";
@@ -45,8 +45,11 @@ export function buildDataOpenApi(routes: readonly DataRoute[], options: { versio
     }
     paths[path] ??= {};
     paths[path][route.method] = {
+      operationId: operationIdFor(route.method, path),
       summary: route.summary,
       tags: ["data"],
+      // Every data route answers without a key (the anonymous tier) and with a data key (its tier's limits).
+      security: [{}, { AccessBearer: [] }],
       parameters,
       ...(route.body
         ? {
@@ -65,6 +68,11 @@ export function buildDataOpenApi(routes: readonly DataRoute[], options: { versio
     components: { schemas?: Record<string, JsonSchema> } & Record<string, unknown>;
   };
   Object.assign(paths, access.paths);
+  for (const [path, operations] of Object.entries(access.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      (operation as { operationId?: string }).operationId ??= operationIdFor(method, path);
+    }
+  }
   // Both define DataError, the one error body: the data door's own (already in `components`) is kept.
   const { schemas: accessSchemas = {}, ...accessParts } = access.components;
   for (const [name, schema] of Object.entries(accessSchemas)) components[name] ??= schema;
@@ -73,6 +81,7 @@ export function buildDataOpenApi(routes: readonly DataRoute[], options: { versio
     info: {
       title: "NAP data API",
       version: options.version,
+      license: { name: "MIT", identifier: "MIT" },
       description:
         "Read access to vaults, strategies, positions, transactions and protocol statistics, from the indexer's " +
         "read model. Errors: { error: { code, message, details } }. See docs/data-api.md.",

@@ -43,6 +43,11 @@ export function toSchema(schema: z.ZodType, io: "input" | "output", components: 
 }
 
 /** Koa `/a/:id/b` -> OpenAPI `/a/{id}/b`. */
+/** An operation's id from its method and OpenAPI path: `get` + `/api/v1/vaults/{id}` gives `getApiV1VaultsId`. */
+export function operationIdFor(method: string, path: string): string {
+  return `${method}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`;
+}
+
 export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 }
@@ -148,7 +153,7 @@ function operation(route: RouteDefinition, components: Components): JsonSchema {
     };
   }
   return {
-    operationId: `${route.method}${openApiPath(route.path).replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+    operationId: operationIdFor(route.method, openApiPath(route.path)),
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: [route.tag],
