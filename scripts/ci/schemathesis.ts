@@ -2,28 +2,33 @@
  * Runs schemathesis against a stack of its own and checks the result (scripts/ci/schemathesis.sh installs the tool
  * and calls this): a Hardhat node on a free port with the whole system deployed, the API on a free port (rate limits
  * lifted, so that generated requests reach the handlers instead of 429s), an agent registered by wallet signature and
- * funded by the faucet. schemathesis then sends generated requests built from /openapi.json, with the agent's key
- * on the keyed routes, and every check must pass: no server error, no status, content type, header or body outside
+ * funded by the faucet. schemathesis then sends generated requests built from the live API's /openapi.json, with the
+ * agent's key on the keyed routes, then from the data API's /v1/openapi.json without a key (the anonymous tier), and
+ * every check must pass: no server error, no status, content type, header or body outside
  * the document, invalid data refused, missing keys refused, unknown methods answered 405. One check is left out:
  * positive_data_acceptance expects 2xx for every schema-valid request, but a schema cannot say that a nonce was
  * issued, a signature is the wallet's, a proposal is active or a wallet holds enough USDC, and the API rightly
  * answers those with 400/403/409.
  *
- * Env: SCHEMATHESIS (the `st` executable, default "st"), SCHEMATHESIS_EXAMPLES (per operation, default 120),
- * SCHEMATHESIS_MIN_REQUESTS (default 2000), SCHEMATHESIS_SEED, SCHEMATHESIS_LOG (where schemathesis's own output
- * goes, default build/schemathesis.log; printed too when the run fails). Everything started here is stopped at the end.
+ * Env: SCHEMATHESIS (the `st` executable, default "st"), SCHEMATHESIS_EXAMPLES (per live operation, default 120),
+ * SCHEMATHESIS_MIN_REQUESTS (live, default 2000), SCHEMATHESIS_DATA_EXAMPLES (per data operation, default 60),
+ * SCHEMATHESIS_DATA_MIN_REQUESTS (default 1000), SCHEMATHESIS_SEED, SCHEMATHESIS_LOG_DIR (where schemathesis's own
+ * output goes, schemathesis-live.log and schemathesis-data.log, default build/; printed too when a run fails).
+ * Everything started here is stopped at the end.
  */
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { Wallet } from "ethers";
 import { deployTo, kill, spawnApi, spawnHardhatNode } from "../../test/e2e/processes";
 
 const ST = process.env.SCHEMATHESIS ?? "st";
 const EXAMPLES = Number(process.env.SCHEMATHESIS_EXAMPLES ?? 120);
 const MIN_REQUESTS = Number(process.env.SCHEMATHESIS_MIN_REQUESTS ?? 2000);
-const LOG_FILE = resolve(process.env.SCHEMATHESIS_LOG ?? "build/schemathesis.log");
+const DATA_EXAMPLES = Number(process.env.SCHEMATHESIS_DATA_EXAMPLES ?? 60);
+const DATA_MIN_REQUESTS = Number(process.env.SCHEMATHESIS_DATA_MIN_REQUESTS ?? 1000);
+const LOG_DIR = resolve(process.env.SCHEMATHESIS_LOG_DIR ?? "build");
 const DEV_MNEMONIC = "myth like bonus scare over problem client lizard pioneer submit female collect";
 
 async function json(url: string, method: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -114,6 +119,59 @@ function tally(file: string): Tally {
   return result;
 }
 
+interface Target {
+  name: string;
+  /** The OpenAPI document's URL. */
+  document: string;
+  headers: string[];
+  examples: number;
+  minRequests: number;
+}
+
+/** Runs schemathesis over one document and prints its tally; answers whether every check passed. */
+async function check(target: Target, work: string): Promise<boolean> {
+  const slug = target.name.split(" ")[0];
+  const reportFile = join(work, `${slug}.ndjson`);
+  const logFile = join(LOG_DIR, `schemathesis-${slug}.log`);
+  const args = [
+    "run",
+    target.document,
+    ...target.headers.flatMap((header) => ["--header", header]),
+    "--max-examples",
+    String(target.examples),
+    "--exclude-checks",
+    "positive_data_acceptance",
+    "--workers",
+    "1",
+    "--request-timeout",
+    "30",
+    "--report",
+    "ndjson",
+    "--report-ndjson-path",
+    reportFile,
+    ...(process.env.SCHEMATHESIS_SEED ? ["--seed", process.env.SCHEMATHESIS_SEED] : []),
+  ];
+  console.log(`${ST} ${args.map((a) => (a.startsWith("X-API-Key") ? "X-API-Key: <the agent's key>" : a)).join(" ")}`);
+  mkdirSync(LOG_DIR, { recursive: true });
+  const code = await run(ST, args, work, logFile);
+  const result = tally(reportFile);
+  const failed = [...result.failedChecks].map(([name, count]) => `${name} ${count}`).join(", ");
+  console.log(
+    `schemathesis, ${target.name}: ${result.requests} requests, ${result.serverErrors} server errors, ` +
+      `${result.violations} schema violations${failed ? ` (${failed})` : ""}; exit code ${code}; ` +
+      `schemathesis's own output in ${logFile}`,
+  );
+  if (code !== 0 || result.serverErrors > 0 || result.violations > 0) {
+    process.stdout.write(readFileSync(logFile, "utf8"));
+    return false;
+  }
+  if (result.requests < target.minRequests) {
+    console.log(`${target.name}: fewer than ${target.minRequests} requests: raise the examples per operation`);
+    return false;
+  }
+  return true;
+}
+
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "nap-schemathesis-"));
   console.log("starting a Hardhat node and deploying the system ...");
@@ -131,43 +189,28 @@ async function main(): Promise<void> {
     });
     console.log(`API at ${api.url}; registering and funding an agent ...`);
     const key = await fundedAgent(api.url);
-    const reportFile = join(work, "events.ndjson");
-    const args = [
-      "run",
-      `${api.url}/openapi.json`,
-      "--header",
-      `X-API-Key: ${key}`,
-      "--max-examples",
-      String(EXAMPLES),
-      "--exclude-checks",
-      "positive_data_acceptance",
-      "--workers",
-      "1",
-      "--request-timeout",
-      "30",
-      "--report",
-      "ndjson",
-      "--report-ndjson-path",
-      reportFile,
-      ...(process.env.SCHEMATHESIS_SEED ? ["--seed", process.env.SCHEMATHESIS_SEED] : []),
-    ];
-    console.log(`${ST} ${args.map((a) => (a.startsWith("X-API-Key") ? "X-API-Key: <the agent's key>" : a)).join(" ")}`);
-    mkdirSync(dirname(LOG_FILE), { recursive: true });
-    const code = await run(ST, args, work, LOG_FILE);
-    const result = tally(reportFile);
-    const failed = [...result.failedChecks].map(([name, count]) => `${name} ${count}`).join(", ");
-    console.log(
-      `schemathesis: ${result.requests} requests, ${result.serverErrors} server errors, ` +
-        `${result.violations} schema violations${failed ? ` (${failed})` : ""}; exit code ${code}; ` +
-        `schemathesis's own output in ${LOG_FILE}`,
+    const live = await check(
+      {
+        name: "live API",
+        document: `${api.url}/openapi.json`,
+        headers: [`X-API-Key: ${key}`],
+        examples: EXAMPLES,
+        minRequests: MIN_REQUESTS,
+      },
+      work,
     );
-    if (code !== 0 || result.serverErrors > 0 || result.violations > 0) {
-      process.stdout.write(readFileSync(LOG_FILE, "utf8"));
-      process.exitCode = 1;
-    } else if (result.requests < MIN_REQUESTS) {
-      console.log(`fewer than ${MIN_REQUESTS} requests: raise SCHEMATHESIS_EXAMPLES`);
-      process.exitCode = 1;
-    }
+    // The data API without a key: every data route answers the anonymous tier (rate limits are lifted here).
+    const data = await check(
+      {
+        name: "data API",
+        document: `${api.url}/v1/openapi.json`,
+        headers: [],
+        examples: DATA_EXAMPLES,
+        minRequests: DATA_MIN_REQUESTS,
+      },
+      work,
+    );
+    if (!live || !data) process.exitCode = 1;
   } finally {
     if (api) await kill(api.child, "SIGTERM");
     await kill(node.child);

@@ -308,6 +308,30 @@ describe("data API REST /v1 through HTTP", function () {
     expect(typeof live.body.error).to.equal("string");
   });
 
+  it("answers 405 with the path's own methods: a fixed path is not another route's parameter, access routes included", async function () {
+    // /v1/vaults/batch is POST only, not the vault "batch" of GET /v1/vaults/:address.
+    const batch = await expectError("/v1/vaults/batch", 405, "METHOD_NOT_ALLOWED", "GET");
+    expect(batch.message).to.equal("method GET not allowed on /v1/vaults/batch; allowed: POST");
+    const options = await request<any>(api.url, "OPTIONS", "/v1/vaults/batch", {});
+    expect([options.status, options.headers.get("allow")]).to.deep.equal([204, "POST"]);
+    const list = await request<any>(api.url, "OPTIONS", "/v1/vaults", {});
+    expect([list.status, list.headers.get("allow")]).to.deep.equal([204, "HEAD, GET"]);
+    // The access layer's routes answer an unsupported method 405 too, not 404.
+    for (const [path, allowed] of [
+      ["/v1/nodes", "HEAD, GET"],
+      ["/v1/rate-limit-status", "HEAD, GET"],
+      ["/v1/auth/nonce", "HEAD, GET"],
+      ["/v1/auth/keys", "POST, HEAD, GET"],
+    ]) {
+      const response = await request<any>(api.url, "PATCH", path, {});
+      expect([response.status, response.headers.get("allow"), response.body.error.code], path).to.deep.equal([
+        405,
+        allowed,
+        "METHOD_NOT_ALLOWED",
+      ]);
+    }
+  });
+
   it("serves an OpenAPI 3.1 document of every data route, the access layer's included", async function () {
     const { status, body } = await get("/v1/openapi.json");
     expect(status).to.equal(200);

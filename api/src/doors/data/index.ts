@@ -46,22 +46,16 @@ export function dataApi(options: DataApiOptions): DataApi {
   const openApi = () =>
     (document ??= buildDataOpenApi(routes, { version: SERVICE_VERSION, serverUrl: options.publicUrl }));
 
-  const router = new Router({ prefix: DATA_API_PREFIX });
+  // A path spelled out by a route is that route's resource, not a value of another route's parameter: POST
+  // /v1/vaults/batch must not make GET /v1/vaults/batch a request for the vault "batch".
+  const fixedPaths = new Map<string, string[]>();
   for (const route of routes) {
-    router.register(route.path, [route.method.toUpperCase()], (async (ctx: Parameters<Middleware>[0]) => {
-      const body = await route.handler(ctx);
-      if (ctx.body === undefined) ctx.body = body;
-    }) as never);
+    if (route.path.includes(":")) continue;
+    const methods = fixedPaths.get(DATA_API_PREFIX + route.path) ?? [];
+    methods.push(...(route.method === "get" ? ["HEAD", "GET"] : [route.method.toUpperCase()]));
+    fixedPaths.set(DATA_API_PREFIX + route.path, methods);
   }
-  router.get("/openapi.json", (ctx) => {
-    ctx.body = openApi();
-  });
-
-  const routed = router.routes() as Middleware;
-  const unmatched: Middleware = async (ctx) => {
-    const layers = router.match(ctx.path, ctx.method).path;
-    if (layers.length === 0) throw new DataApiError("NOT_FOUND", `no route for ${ctx.method} ${ctx.path}`);
-    const allowed = [...new Set(layers.flatMap((layer) => layer.methods))].join(", ");
+  const notAllowed = (ctx: Parameters<Middleware>[0], allowed: string) => {
     ctx.set("Allow", allowed);
     if (ctx.method === "OPTIONS") {
       ctx.status = 204;
@@ -71,6 +65,34 @@ export function dataApi(options: DataApiOptions): DataApi {
       "METHOD_NOT_ALLOWED",
       `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${allowed}`,
     );
+  };
+
+  const router = new Router({ prefix: DATA_API_PREFIX });
+  for (const route of routes) {
+    const takesParameters = route.path.includes(":");
+    router.register(route.path, [route.method.toUpperCase()], (async (ctx: Parameters<Middleware>[0]) => {
+      const fixed = takesParameters ? fixedPaths.get(ctx.path) : undefined;
+      if (fixed) return notAllowed(ctx, fixed.join(", "));
+      const body = await route.handler(ctx);
+      if (ctx.body === undefined) ctx.body = body;
+    }) as never);
+  }
+  router.get("/openapi.json", (ctx) => {
+    ctx.body = openApi();
+  });
+
+  const routed = router.routes() as Middleware;
+  // Reached only when no route answered: 404 for a path no route has, else 405 (204 to OPTIONS) with the methods the
+  // path has, the access layer's routes (keys, limits, nodes) included.
+  const unmatched: Middleware = async (ctx) => {
+    const fixed = fixedPaths.get(ctx.path);
+    if (fixed) return notAllowed(ctx, fixed.join(", "));
+    const layers = [
+      ...router.match(ctx.path, ctx.method).path,
+      ...(options.access ? options.access.routes.match(ctx.path, ctx.method).path : []),
+    ].filter((layer) => layer.methods.length > 0); // a router's own middleware matches every path
+    if (layers.length === 0) throw new DataApiError("NOT_FOUND", `no route for ${ctx.method} ${ctx.path}`);
+    return notAllowed(ctx, [...new Set(layers.flatMap((layer) => layer.methods))].join(", "));
   };
   const chain = compose([
     dataErrorHandler(options.logger),
