@@ -499,6 +499,7 @@ describe("E2E: one agent's journey through the SDK (Hardhat chain, MongoDB store
           pending_redeem_shares: "0",
           claimable_redeem_shares: "0",
           claimable_usdc: "0",
+          claimable_cancel_shares: "0",
         },
       ],
       total: 1,

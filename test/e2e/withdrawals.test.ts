@@ -353,6 +353,47 @@ describe("E2E: withdrawals from the vaults through HTTP", function () {
     expect(await aggressive.pendingRedeemRequest(0, aliceAddress)).to.equal(0n);
   });
 
+  it("shows a wallet whose only holding is a canceled request's shares not yet claimed back, in the positions lookup", async function () {
+    // A wallet that canceled outside the API (or whose claim step failed): its shares sit in the vault until it claims.
+    const [deployer, , , , , holder] = await ethers.getSigners();
+    const aggressive = vault("aggressive").connect(holder);
+    await usdc().connect(deployer).mint(holder.address, 40_000_000n);
+    await usdc().connect(holder).approve(deployment.vaults.aggressive!.address, 40_000_000n);
+    await aggressive.deposit(40_000_000n, holder.address);
+    const shares = await aggressive.balanceOf(holder.address);
+    await aggressive.requestRedeem(shares, holder.address, holder.address);
+    await aggressive.cancelRedeemRequest(0, holder.address);
+    expect(await aggressive.claimableCancelRedeemRequest(0, holder.address)).to.equal(shares);
+    const decimals = Number(await aggressive.decimals());
+
+    const lookup = await alice("POST", "/api/v1/positions", { wallet_address: holder.address });
+    expect(lookup.status, JSON.stringify(lookup.body)).to.equal(200);
+    expect(lookup.body).to.deep.equal({
+      wallet_address: holder.address,
+      positions: [
+        {
+          vault_id: "aggressive",
+          vault_address: deployment.vaults.aggressive!.address,
+          vault_name: await aggressive.name(),
+          shares: "0",
+          shares_raw: "0",
+          value_usdc: "0",
+          pending_redeem_shares: "0",
+          claimable_redeem_shares: "0",
+          claimable_usdc: "0",
+          claimable_cancel_shares: ethers.formatUnits(shares, decimals).replace(/\.0$/, ""),
+        },
+      ],
+      total: 1,
+    });
+
+    await aggressive.claimCancelRedeemRequest(0, holder.address, holder.address);
+    const after = await alice("POST", "/api/v1/positions", { wallet_address: holder.address });
+    expect((after.body.positions as Body[]).map((p) => [p.shares_raw, p.claimable_cancel_shares])).to.deep.equal([
+      [shares.toString(), "0"],
+    ]);
+  });
+
   it("fills from the agent's own wallet after the grace period when the relayer lost FULFILLER_ROLE", async function () {
     const aggressive = vault("aggressive");
     const role = await aggressive.FULFILLER_ROLE();

@@ -37,6 +37,8 @@ export interface VaultPosition {
   pendingRedeemShares: bigint;
   claimableRedeemShares: bigint;
   claimableMicroUsdc: bigint;
+  /** Shares of a canceled redemption request (ERC-7887) not yet claimed back. */
+  claimableCancelShares: bigint;
 }
 
 export interface Deposit {
@@ -104,8 +106,8 @@ export class Vaults {
   }
 
   /**
-   * Positions of a wallet at one block: only vaults where it holds shares or has a pending or claimable redemption
-   * request (cached per block and wallet).
+   * Positions of a wallet at one block: only vaults where it holds shares, has a pending or claimable redemption
+   * request, or has shares of a canceled request to claim back (cached per block and wallet).
    */
   positionsAt(wallet: string, block: number): Promise<VaultPosition[]> {
     return this.#positions.get(block, wallet.toLowerCase(), async () => {
@@ -120,7 +122,8 @@ export class Vaults {
       );
       // A copy: ethers' Result does not support flatMap (its species constructor is not an Array's).
       return Array.from(views).flatMap((view, i) => {
-        if (view.shares === 0n && view.pendingRedeemShares === 0n && view.claimableRedeemShares === 0n) return [];
+        const held = view.shares + view.pendingRedeemShares + view.claimableRedeemShares + view.claimableCancelShares;
+        if (held === 0n) return [];
         return [
           {
             vaultId: vaults[i].id,
@@ -132,6 +135,7 @@ export class Vaults {
             pendingRedeemShares: view.pendingRedeemShares,
             claimableRedeemShares: view.claimableRedeemShares,
             claimableMicroUsdc: view.claimableAssets,
+            claimableCancelShares: view.claimableCancelShares,
           },
         ];
       });

@@ -693,6 +693,8 @@ export interface components {
         claimable_redeem_shares: string;
         /** @description USDC of filled requests not yet claimed */
         claimable_usdc: string;
+        /** @description shares of a canceled request (ERC-7887) not yet claimed back (POST /api/v1/agent/vault/redeem-cancel claims them) */
+        claimable_cancel_shares: string;
       }[];
       total: number;
     };

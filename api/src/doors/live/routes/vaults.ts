@@ -79,6 +79,9 @@ export const positionsLookupResponse = z
         pending_redeem_shares: decimalString("shares in redemption requests not yet filled"),
         claimable_redeem_shares: decimalString("shares of filled requests not yet claimed"),
         claimable_usdc: decimalString("USDC of filled requests not yet claimed"),
+        claimable_cancel_shares: decimalString(
+          "shares of a canceled request (ERC-7887) not yet claimed back (POST /api/v1/agent/vault/redeem-cancel claims them)",
+        ),
       }),
     ),
     total: z.number().int(),
@@ -209,6 +212,7 @@ export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
             pending_redeem_shares: formatDecimal(p.pendingRedeemShares, p.shareDecimals),
             claimable_redeem_shares: formatDecimal(p.claimableRedeemShares, p.shareDecimals),
             claimable_usdc: usdcString(p.claimableMicroUsdc),
+            claimable_cancel_shares: formatDecimal(p.claimableCancelShares, p.shareDecimals),
           })),
           total: positions.length,
         };
