@@ -30,6 +30,7 @@ describe("E2E: withdrawals from the vaults through HTTP", function () {
   let alice: ReturnType<typeof client>;
   let mallory: ReturnType<typeof client>;
   let aliceAddress: string;
+  let aliceId: string;
   let malloryAddress: string;
 
   const vault = (id: "moderate" | "aggressive"): NapVault =>
@@ -56,6 +57,7 @@ describe("E2E: withdrawals from the vaults through HTTP", function () {
     alice = client(system.app.url, a.apiKey);
     mallory = client(system.app.url, m.apiKey);
     aliceAddress = await walletOf(a.agentId);
+    aliceId = a.agentId;
     malloryAddress = await walletOf(m.agentId);
     for (const call of [alice, mallory]) expect((await call("POST", "/api/v1/agent/faucet")).status).to.equal(200);
     for (const [vaultId, amount] of [
@@ -186,7 +188,7 @@ describe("E2E: withdrawals from the vaults through HTTP", function () {
         "/api/v1/agent/vault/redeem-cancel",
         { vault_id: "aggressive" },
         409,
-        `vault_id: the agent wallet ${aliceAddress} has no pending redemption request in the aggressive vault`,
+        `vault_id: the agent wallet ${aliceAddress} has no pending redemption request, nor canceled shares to claim back, in the aggressive vault`,
       ],
     ];
     for (const [path, body, status, message] of cases) {
@@ -351,6 +353,38 @@ describe("E2E: withdrawals from the vaults through HTTP", function () {
     expect(cancel.body).to.include({ shares_raw: before.toString(), shares_balance: before.toString() });
     expect(await aggressive.balanceOf(aliceAddress)).to.equal(before);
     expect(await aggressive.pendingRedeemRequest(0, aliceAddress)).to.equal(0n);
+  });
+
+  it("claims back the shares of a request canceled outside the service, in one transaction (cancel_tx null)", async function () {
+    const aggressive = vault("aggressive");
+    const before = await aggressive.balanceOf(aliceAddress);
+    const requested = await alice("POST", "/api/v1/agent/vault/redeem-request", {
+      vault_id: "aggressive",
+      shares: "all",
+    });
+    expect(requested.status, JSON.stringify(requested.body)).to.equal(200);
+    // The agent's wallet cancels by itself (as a claim step that failed would leave it): the shares wait in the vault.
+    const record = await system.store.agents.findById(aliceId);
+    const own = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, `m/44'/60'/1'/0/${record!.agentIndex}`).connect(
+      ethers.provider,
+    );
+    await (await aggressive.connect(own).cancelRedeemRequest(0, aliceAddress)).wait();
+    expect(await aggressive.claimableCancelRedeemRequest(0, aliceAddress)).to.equal(before);
+
+    const claimed = await alice("POST", "/api/v1/agent/vault/redeem-cancel", { vault_id: "aggressive" });
+    expect(claimed.status, JSON.stringify(claimed.body)).to.equal(200);
+    expect(claimed.body.cancel_tx).to.equal(null);
+    const receipt = (await ethers.provider.getTransactionReceipt(claimed.body.claim_tx as string))!;
+    expect(eventOf(aggressive, receipt.logs, "CancelRedeemClaim").shares).to.equal(before);
+    expect(claimed.body).to.include({ shares_raw: before.toString(), shares_balance: before.toString() });
+    expect(await aggressive.balanceOf(aliceAddress)).to.equal(before);
+
+    const nothing = await alice("POST", "/api/v1/agent/vault/redeem-cancel", { vault_id: "aggressive" });
+    expect(nothing.status).to.equal(409);
+    expect(nothing.body.error).to.equal(
+      `vault_id: the agent wallet ${aliceAddress} has no pending redemption request, nor canceled shares to claim ` +
+        "back, in the aggressive vault",
+    );
   });
 
   it("shows a wallet whose only holding is a canceled request's shares not yet claimed back, in the positions lookup", async function () {

@@ -19,7 +19,7 @@ import type { AgentRecord } from "./agents";
  *   time (request time + the vault's fulfilment delay); `claim` has the request filled (by the relayer, which holds
  *   FULFILLER_ROLE, from the ready time; by the agent's own wallet once FULFILLMENT_GRACE_PERIOD more has passed,
  *   when the relayer lacks the role) and redeems every claimable share; `cancel` (ERC-7887) takes the pending
- *   shares back.
+ *   shares back, or only claims them back when the request was canceled already.
  *
  * Every amount is checked against the wallet's position before anything is signed, so a request beyond it is a
  * clear 400 (409 for a request in the wrong state) and costs no gas. Exits of one agent run one after another (in
@@ -73,7 +73,8 @@ export interface Claim extends Withdrawal {
 export interface Cancelation {
   agentAddress: string;
   vault: VaultRef;
-  cancelTx: string;
+  /** Null when the request was canceled already (outside the service, or a claim that failed) and only claimed now. */
+  cancelTx: string | null;
   claimTx: string;
   blockNumber: number;
   /** Shares returned to the wallet. */
@@ -263,49 +264,73 @@ export class Withdrawals {
     });
   }
 
-  /** Cancels the pending redemption request (ERC-7887) and takes its shares back, in two transactions. */
+  /**
+   * Cancels the pending redemption request (ERC-7887) and takes its shares back, in two transactions. A request that
+   * is canceled already but whose shares were not claimed back (canceled outside the service, or a claim that
+   * failed) is claimed, in one transaction, so that those shares are never stuck.
+   */
   cancel(agent: AgentRecord, vaultId: VaultId, key: string | undefined): Promise<Cancelation> {
     return this.#queue.run(agent.agentId, async () => {
       const { vault, ref, address, decimals } = await this.#open(agent, vaultId, "async");
       const intentKey = intentKeyFor(agent.agentId, "vault.redeem_cancel", key);
-      const known = key ? await this.engine.lookup(stepKey(intentKey, "cancel")) : null;
+      // A retry of the same key resumes what the first call journaled (both steps, or the claim alone).
+      const known = key
+        ? ((await this.engine.lookup(stepKey(intentKey, "cancel"))) ??
+          (await this.engine.lookup(stepKey(intentKey, "claim"))))
+        : null;
+      let claimOnly = known !== null && known.intentKey === stepKey(intentKey, "claim");
       if (!known) {
         const state = await this.#redeemState(vaultId, address);
         if (state.pending === 0n) {
-          throw new ConflictError(
-            `vault_id: the agent wallet ${address} has no pending redemption request in the ${vaultId} vault`,
+          const canceled = await readChain("the canceled request", () =>
+            vault.claimableCancelRedeemRequest(0, address, { blockTag: state.block }),
           );
+          if (canceled === 0n) {
+            throw new ConflictError(
+              `vault_id: the agent wallet ${address} has no pending redemption request, nor canceled shares to ` +
+                `claim back, in the ${vaultId} vault`,
+            );
+          }
+          claimOnly = true;
         }
       }
       const wallet = agentWallet(agent.agentIndex);
       const meta = { vault_id: vaultId };
-      const [cancel, claim] = await this.engine.sendSteps(intentKey, [
-        {
-          step: "cancel",
-          wallet,
-          to: ref.address,
-          data: vault.interface.encodeFunctionData("cancelRedeemRequest", [0, address]),
-          kind: "vault.redeem_cancel",
-          requestor: agent.agentId,
-          meta,
-        },
-        {
-          step: "claim",
-          wallet,
-          to: ref.address,
-          data: vault.interface.encodeFunctionData("claimCancelRedeemRequest", [0, address, address]),
-          kind: "vault.redeem_cancel.claim",
-          requestor: agent.agentId,
-          meta,
-        },
-      ]);
+      const claimStep = {
+        step: "claim",
+        wallet,
+        to: ref.address,
+        data: vault.interface.encodeFunctionData("claimCancelRedeemRequest", [0, address, address]),
+        kind: "vault.redeem_cancel.claim",
+        requestor: agent.agentId,
+        meta,
+      };
+      const sent = await this.engine.sendSteps(
+        intentKey,
+        claimOnly
+          ? [claimStep]
+          : [
+              {
+                step: "cancel",
+                wallet,
+                to: ref.address,
+                data: vault.interface.encodeFunctionData("cancelRedeemRequest", [0, address]),
+                kind: "vault.redeem_cancel",
+                requestor: agent.agentId,
+                meta,
+              },
+              claimStep,
+            ],
+      );
+      const claim = sent[sent.length - 1];
+      const cancel = claimOnly ? null : sent[0];
       const event = this.#events(ref.address, claim.receipt, "CancelRedeemClaim")[0];
       const blockTag = claim.receipt.blockNumber;
       const balance = await readChain("the position", () => vault.balanceOf(address, { blockTag }));
       return {
         agentAddress: address,
         vault: ref,
-        cancelTx: cancel.hash,
+        cancelTx: cancel?.hash ?? null,
         claimTx: claim.hash,
         blockNumber: blockTag,
         shares: event ? (event.args.getValue("shares") as bigint) : 0n,

@@ -249,7 +249,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Cancel the pending redemption request and take its shares back (ERC-7887) */
+    /**
+     * Cancel the pending redemption request and take its shares back (ERC-7887)
+     * @description Two transactions (cancel, then claim the shares back). When the request is canceled already and its shares wait to be claimed back (canceled outside the service, or a claim that failed), one: the claim; cancel_tx is then null. 409 when there is neither a pending request nor canceled shares.
+     */
     post: operations["postApiV1AgentVaultRedeemCancel"];
     delete?: never;
     options?: never;
@@ -839,11 +842,8 @@ export interface components {
        */
       status: "confirmed";
       block_number: number;
-      /**
-       * @description transaction hash
-       * @example 0x5c50...e1
-       */
-      cancel_tx: string;
+      /** @description null when the request was canceled already and this call only claimed its shares back */
+      cancel_tx: string | null;
       /**
        * @description transaction hash
        * @example 0x5c50...e1
@@ -2674,7 +2674,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description both transactions mined */
+      /** @description the transactions mined */
       200: {
         headers: {
           /** @description requests allowed per minute in this route's class */

@@ -107,7 +107,9 @@ export const redeemRequestResponse = z
 export const cancelResponse = z
   .object({
     ...vaultFields,
-    cancel_tx: txHash,
+    cancel_tx: txHash.nullable().meta({
+      description: "null when the request was canceled already and this call only claimed its shares back",
+    }),
     claim_tx: txHash,
     shares: z.string().meta({ description: "decimal shares returned to the wallet" }),
     shares_raw: z.string(),
@@ -238,8 +240,12 @@ export function withdrawalRoutes({ useCases }: RouteContext): RouteDefinition[] 
       method: "post",
       path: "/api/v1/agent/vault/redeem-cancel",
       summary: "Cancel the pending redemption request and take its shares back (ERC-7887)",
+      description:
+        "Two transactions (cancel, then claim the shares back). When the request is canceled already and its shares " +
+        "wait to be claimed back (canceled outside the service, or a claim that failed), one: the claim; cancel_tx " +
+        "is then null. 409 when there is neither a pending request nor canceled shares.",
       body: vaultActionBody,
-      responses: { 200: { description: "both transactions mined", schema: cancelResponse } },
+      responses: { 200: { description: "the transactions mined", schema: cancelResponse } },
       handler: async ({ body, headers, ctx }) => {
         const agent = authenticatedAgent(ctx);
         const key = headers[IDEMPOTENCY_HEADER];
