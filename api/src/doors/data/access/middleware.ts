@@ -75,12 +75,10 @@ export function accessMiddleware(options: {
   limiter?: TierLimiter;
 }): Middleware {
   const { keys, limiter } = options;
-  return async (ctx: Context, next: Next) => {
-    if (!isDataApiPath(ctx.path)) return next();
+  const guard = async (ctx: Context, next: Next, token: string | undefined | DataAccessError) => {
     const caller: DataCaller = { tier: "public", subject: `ip:${ctx.ip}` };
     let refusal: DataAccessError | undefined;
     try {
-      const token = readBearer(ctx);
       if (token instanceof DataAccessError) refusal = token;
       else if (token !== undefined) {
         const key = await keys.authenticate(token).catch((error: unknown) => {
@@ -137,5 +135,15 @@ export function accessMiddleware(options: {
       }
       throw error;
     }
+  };
+  return (ctx: Context, next: Next) => {
+    if (!isDataApiPath(ctx.path)) return next();
+    const token = readBearer(ctx);
+    // An anonymous request with limits disabled has nothing to look up, count or refuse: it goes on at once.
+    if (token === undefined && !limiter) {
+      ctx.state.dataCaller = { tier: "public", subject: `ip:${ctx.ip}` } satisfies DataCaller;
+      return next();
+    }
+    return guard(ctx, next, token);
   };
 }
