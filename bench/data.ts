@@ -1,6 +1,6 @@
 /**
  * `npm run bench:data`: the data API's hot reads beside a bare Koa server answering the same bytes (bench/bareKoa.ts,
- * given each path's answer before its runs), GraphQL `vaults` beside REST `/v1/vaults`, the indexer's throughput beside a raw `eth_getLogs` fetch of the same block range, and GraphQL
+ * given each path's answer before its runs, with both servers' CPU time per request from /proc), GraphQL `vaults` beside REST `/v1/vaults`, the indexer's throughput beside a raw `eth_getLogs` fetch of the same block range, and GraphQL
  * subscriptions: the delay from a deposit to its message, and the fan-out of one deposit to many subscribers.
  *
  * Separate processes on loopback: a Hardhat node with the whole system deployed and BENCH_DEPOSITS deposits spread
@@ -44,6 +44,7 @@ import {
   forkBareKoa,
   median,
   percentile,
+  processCpuMs,
   processRssBytes,
   startDeployedChain,
   waitFor,
@@ -65,7 +66,9 @@ const BATCH_BLOCKS = 2_000;
 const DEPLOYER_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const children: ChildProcess[] = [];
 
-async function load(url: string, body?: string) {
+/** One autocannon run; with `pid`, also that server's CPU time per request (µs), where /proc tells it. */
+async function load(url: string, body?: string, pid?: number) {
+  const cpuBefore = processCpuMs(pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -77,7 +80,10 @@ async function load(url: string, body?: string) {
       `${url}: ${result.non2xx} non-2xx responses and ${result.errors} errors (${result.timeouts} timeouts) under load`,
     );
   }
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  const cpuAfter = processCpuMs(pid);
+  const cpuUs =
+    cpuBefore === null || cpuAfter === null ? null : ((cpuAfter - cpuBefore) * 1000) / result.requests.total;
+  return { rps: result.requests.average, p99: result.latency.p99, cpuUs };
 }
 
 async function main(): Promise<void> {
@@ -122,7 +128,7 @@ async function main(): Promise<void> {
         "API indexed to the head",
         READY_TIMEOUT_MS,
       );
-      if (PARTS.has("http")) rows.push(...(await httpRows(api, deployment.vaults.moderate!.address)));
+      if (PARTS.has("http")) rows.push(...(await httpRows(api, apiProcess.pid, deployment.vaults.moderate!.address)));
       if (PARTS.has("subscriptions")) {
         const moderate = vaults[VAULT_IDS.indexOf("moderate")];
         rows.push(...(await subscriptionRows(api, moderate, owner, apiProcess.pid)));
@@ -182,7 +188,7 @@ async function indexerRow(
 }
 
 /** REST reads beside bare Koa, and GraphQL `vaults` beside REST `/v1/vaults`, each pair alternating. */
-async function httpRows(api: string, vaultAddress: string): Promise<string[]> {
+async function httpRows(api: string, apiPid: number | undefined, vaultAddress: string): Promise<string[]> {
   const { url: bare, child: bareChild } = await forkBareKoa(children);
   type Run = Awaited<ReturnType<typeof load>>;
   const rows: string[] = [];
@@ -193,9 +199,20 @@ async function httpRows(api: string, vaultAddress: string): Promise<string[]> {
     await autocannon({ url: bare + path, connections: CONNECTIONS, duration: 1 });
     const pairs: { base: Run; result: Run }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      pairs.push({ base: await load(bare + path), result: await load(api + path) });
+      pairs.push({
+        base: await load(bare + path, undefined, bareChild.pid),
+        result: await load(api + path, undefined, apiPid),
+      });
     }
     const label = path.startsWith("/v1/vaults/") ? "/v1/vaults/:address" : path;
+    const cpu = (runs: Run[]) => {
+      const known = runs.map((run) => run.cpuUs).filter((us): us is number => us !== null);
+      return known.length > 0 ? median(known).toFixed(0) : "n/a";
+    };
+    console.log(
+      `${label}: server CPU per request ${cpu(pairs.map((p) => p.result))} µs, bare Koa ` +
+        `${cpu(pairs.map((p) => p.base))} µs (medians of ${ROUNDS} runs)`,
+    );
     rows.push(
       `| ${label} | ${Math.round(median(pairs.map((p) => p.result.rps)))} | ${median(pairs.map((p) => p.result.p99))} | ` +
         `${Math.round(median(pairs.map((p) => p.base.rps)))} (bare Koa) | ` +

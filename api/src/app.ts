@@ -204,11 +204,14 @@ export function createApp(deps: AppDeps): NapApp {
     );
   }
   // The doors, chosen once by the path's start: GraphQL and the data API only claim paths under their prefixes (and
-  // pass on what they do not serve), so every other request goes straight to the live API's door.
+  // pass on what they do not serve), so every other request goes straight to the live API's door, and a path under
+  // /v1/ outside GraphQL's straight to the data API's (which answers every such path itself).
   const allDoors = compose([graphql.middleware, data.middleware, live.middleware]);
-  app.use((ctx, next) =>
-    startsWithAny(ctx.path, OTHER_DOOR_PREFIXES) ? allDoors(ctx, next) : live.middleware(ctx, next),
-  );
+  app.use((ctx, next) => {
+    const path = ctx.path;
+    if (path.startsWith(DATA_DOOR_PATHS) && !startsWithAny(path, GRAPHQL_PATHS)) return data.middleware(ctx, next);
+    return startsWithAny(path, OTHER_DOOR_PREFIXES) ? allDoors(ctx, next) : live.middleware(ctx, next);
+  });
 
   app.routeDefinitions = live.routes;
   app.useCases = useCases;
@@ -239,6 +242,8 @@ export function createApp(deps: AppDeps): NapApp {
 
 /** Where the data API's REST door and the GraphQL door answer; every other path is the live API's. */
 const OTHER_DOOR_PREFIXES: readonly string[] = [DATA_API_PREFIX, ...GRAPHQL_PATHS];
+/** Paths only the data API's REST door answers, unless they are GraphQL's. */
+const DATA_DOOR_PATHS = `${DATA_API_PREFIX}/`;
 
 function startsWithAny(path: string, prefixes: readonly string[]): boolean {
   for (const prefix of prefixes) if (path.startsWith(prefix)) return true;

@@ -169,15 +169,25 @@ function pricePoints(snapshots: readonly VaultSnapshot[]): PricePoint[] {
 /** Per indexed block: every computed answer, dropped as a whole when the cursor moves. */
 class BlockCache {
   readonly #values = new Map<string, Promise<unknown>>();
+  readonly #settled = new Map<string, unknown>();
   constructor(readonly height: number | null) {}
   get<T>(key: string, compute: () => Promise<T>): Promise<T> {
     let value = this.#values.get(key) as Promise<T> | undefined;
     if (!value) {
-      value = compute();
-      this.#values.set(key, value);
-      value.catch(() => this.#values.delete(key));
+      const computing = compute();
+      value = computing;
+      this.#values.set(key, computing);
+      computing.then(
+        (result) => this.#settled.set(key, result),
+        () => this.#values.delete(key),
+      );
     }
     return value;
+  }
+
+  /** The computed value of `key`, undefined while it is computing or was never asked for. */
+  peek<T>(key: string): T | undefined {
+    return this.#settled.get(key) as T | undefined;
   }
 }
 
@@ -189,13 +199,17 @@ export class DataQueries {
   /** `cursorTtlMs`: how long one read of the cursor is reused (one store read per that time at most). */
   constructor(store: ReadModelReader, options: { cursorTtlMs?: number } = {}) {
     this.#store = store;
-    this.#cursors = new TtlCache(options.cursorTtlMs ?? 200);
+    const ttlMs = options.cursorTtlMs ?? 200;
+    // The last quarter of a kept cursor's life reads its successor, so that steady reads never wait for the store.
+    this.#cursors = new TtlCache(ttlMs, { refreshAheadMs: ttlMs / 4 });
   }
 
   /** The indexed block (cursor), as this instance last read it. */
   cursor(): Promise<IndexerCursor | null> {
-    return this.#cursors.get("cursor", () => this.#store.cursor());
+    return this.#cursors.get("cursor", this.#readCursor);
   }
+
+  readonly #readCursor = () => this.#store.cursor();
 
   /** The indexer's halt, when a reorg deeper than its window stopped it. */
   halt(): Promise<IndexerHalt | null> {
@@ -250,6 +264,17 @@ export class DataQueries {
         indexedBlock: cache.height,
       };
     });
+  }
+
+  /**
+   * The vault list when the kept cursor's block has it computed (no promise: the hot reads answer at once), else
+   * undefined: then `vaults()` reads the cursor and computes.
+   */
+  keptVaults(): VaultList | undefined {
+    const cursor = this.#cursors.peek("cursor", this.#readCursor);
+    if (cursor === undefined) return undefined;
+    const height = cursor?.height ?? null;
+    return this.#cache.height === height ? this.#cache.peek<VaultList>("vaults") : undefined;
   }
 
   /** One vault by address (any case) or deployment id; null when the read model has no such vault. */

@@ -162,6 +162,11 @@ export class AgentService {
     return this.boards.get(limit, () => this.store.leaderboard(limit));
   }
 
+  /** The leaderboard page when one is kept and computed (no promise, for the hot path); else undefined. */
+  keptLeaderboard(limit: number): AgentRecord[] | undefined {
+    return this.boards.peek(limit, () => this.store.leaderboard(limit));
+  }
+
   /** Aggregate statistics (served from memory for up to PUBLIC_READ_CACHE_MS). */
   stats(): Promise<AgentStats> {
     return this.totals.get("stats", () => this.store.stats());

@@ -58,21 +58,28 @@ export class Health {
 
   /** The current health (one object per second, shared by every caller in that second). */
   snapshot(): Promise<ServiceHealth> {
-    return this.#snapshots.get("health", async () => {
-      const [rpcConnected, store, indexer] = await Promise.all([
-        this.chain.isConnected(),
-        this.store.health(),
-        this.#indexer?.(),
-      ]);
-      return {
-        status: rpcConnected && store.connected && !indexer?.halt ? "ok" : "degraded",
-        version: SERVICE_VERSION,
-        chainId: this.chain.chainId,
-        chainName: this.chain.chainName,
-        rpcConnected,
-        store,
-        ...(indexer ? { indexer } : {}),
-      };
-    });
+    return this.#snapshots.get("health", this.#probe);
   }
+
+  /** The current snapshot when one is kept and probed (no promise: the hot path answers at once); else undefined. */
+  keptSnapshot(): ServiceHealth | undefined {
+    return this.#snapshots.peek("health", this.#probe);
+  }
+
+  readonly #probe = async (): Promise<ServiceHealth> => {
+    const [rpcConnected, store, indexer] = await Promise.all([
+      this.chain.isConnected(),
+      this.store.health(),
+      this.#indexer?.(),
+    ]);
+    return {
+      status: rpcConnected && store.connected && !indexer?.halt ? "ok" : "degraded",
+      version: SERVICE_VERSION,
+      chainId: this.chain.chainId,
+      chainName: this.chain.chainName,
+      rpcConnected,
+      store,
+      ...(indexer ? { indexer } : {}),
+    };
+  };
 }

@@ -71,9 +71,9 @@ export class Vaults {
    * read of the service: while the block and its list are kept, it answers without waiting on anything.
    */
   async list(): Promise<VaultInfo[]> {
-    const now = this.chain.head.readBlockNow();
-    const kept = now === undefined ? undefined : this.#lists.peek(now, "all");
+    const kept = this.keptList();
     if (kept) return kept;
+    const now = this.chain.head.readBlockNow();
     // The lens first: without a deployment, or without a lens in it, this is NOT_CONFIGURED rather than "no vaults".
     const lens = this.chain.contracts.lens;
     const vaults = this.chain.contracts.vaultList();
@@ -97,6 +97,12 @@ export class Vaults {
         }));
       }),
     );
+  }
+
+  /** The list at the read block when the block and its list are kept (no promise, for the hot path); else undefined. */
+  keptList(): VaultInfo[] | undefined {
+    const now = this.chain.head.readBlockNow();
+    return now === undefined ? undefined : this.#lists.peek(now, "all");
   }
 
   /** Positions of any wallet (VaultLens.positions) at the read block. */

@@ -300,6 +300,31 @@ describe("data API REST /v1 through HTTP", function () {
     await expectError("/v1/vaults?minBlock=abc", 400, "INVALID_MIN_BLOCK");
   });
 
+  it("read-your-writes on the reads answered from memory: a deposit shows in the vault's detail and the list", async function () {
+    const { alice } = await users();
+    const vault = deployment.vaults.moderate!.address;
+    const before = await get(`/v1/vaults/${vault}`);
+    const kept = await get(`/v1/vaults/${vault}`);
+    expect(kept.body).to.deep.equal(before.body);
+    await deposit(deployment, "moderate", alice, 11n * 1_000_000n);
+    const block = await ethers.provider.getBlockNumber();
+    setTimeout(() => void indexUntilCaughtUp(api.app.indexer!), 300);
+    const waited = await get(`/v1/vaults/${vault}?minBlock=${block}`);
+    expect(waited.status).to.equal(200);
+    expect(waited.headers.get("x-indexed-block")).to.equal(String(block));
+    const [view] = await lensAt(deployment).vaults([vault], { blockTag: block });
+    expect(waited.body.tvl).to.equal(view.totalAssets.toString());
+    expect(waited.body.tvl).to.not.equal(before.body.tvl);
+    // The plain reads that follow answer the new block, the detail and the list alike.
+    const detail = await get(`/v1/vaults/${vault.toLowerCase()}`);
+    expect(detail.headers.get("x-indexed-block")).to.equal(String(block));
+    expect(detail.body).to.deep.equal(waited.body);
+    const list = await get("/v1/vaults", { "X-Min-Block": String(block) });
+    expect(list.headers.get("x-indexed-block")).to.equal(String(block));
+    expect(list.body.vaults.find((v: any) => v.address === vault).tvl).to.equal(waited.body.tvl);
+    expect((await get("/v1/vaults")).body).to.deep.equal(list.body);
+  });
+
   it("unknown /v1 paths and methods answer in the data API's shape; the live API keeps its own", async function () {
     await expectError("/v1/nothing", 404, "NOT_FOUND");
     await expectError("/v1/vaults", 405, "METHOD_NOT_ALLOWED", "DELETE");

@@ -90,13 +90,10 @@ export function writeDataError(ctx: Context, error: DataApiError): void {
 
 /** Answers every error of the data API's routes in its shape; unexpected ones are logged. */
 export function dataErrorHandler(logger: Logger): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (thrown) {
+  return (ctx, next) =>
+    next().then(undefined, (thrown: unknown) => {
       const error = toDataApiError(thrown);
       if (error.status >= 500) logger.error({ err: thrown, path: ctx.path }, "data API error");
       writeDataError(ctx, error);
-    }
-  };
+    });
 }

@@ -70,11 +70,18 @@ export function dataApi(options: DataApiOptions): DataApi {
   const router = new Router({ prefix: DATA_API_PREFIX });
   for (const route of routes) {
     const takesParameters = route.path.includes(":");
-    router.register(route.path, [route.method.toUpperCase()], (async (ctx: Parameters<Middleware>[0]) => {
+    // Not an async function: a route answering from memory sets its body with no promise turn.
+    router.register(route.path, [route.method.toUpperCase()], ((ctx: Parameters<Middleware>[0]) => {
       const fixed = takesParameters ? fixedPaths.get(ctx.path) : undefined;
       if (fixed) return notAllowed(ctx, fixed.join(", "));
-      const body = await route.handler(ctx);
-      if (ctx.body === undefined) ctx.body = body;
+      const body = route.handler(ctx);
+      if (!(body instanceof Promise)) {
+        if (ctx.body === undefined) ctx.body = body;
+        return;
+      }
+      return body.then((value) => {
+        if (ctx.body === undefined) ctx.body = value;
+      });
     }) as never);
   }
   router.get("/openapi.json", (ctx) => {
@@ -94,15 +101,74 @@ export function dataApi(options: DataApiOptions): DataApi {
     if (layers.length === 0) throw new DataApiError("NOT_FOUND", `no route for ${ctx.method} ${ctx.path}`);
     return notAllowed(ctx, [...new Set(layers.flatMap((layer) => layer.methods))].join(", "));
   };
+  const front = [dataErrorHandler(options.logger), ...(options.access ? [options.access.middleware] : [])];
   const chain = compose([
-    dataErrorHandler(options.logger),
-    ...(options.access ? [options.access.middleware, options.access.routes.routes() as Middleware] : []),
+    ...front,
+    ...(options.access ? [options.access.routes.routes() as Middleware] : []),
     routed,
     unmatched,
   ]);
-  const middleware: Middleware = (ctx, next) =>
-    ctx.path === DATA_API_PREFIX || ctx.path.startsWith(`${DATA_API_PREFIX}/`) ? chain(ctx, next) : next();
+  // A path that one read route answers skips both routers (the access layer's and this one's): the routing decision
+  // is made once per method and path, then the route's handler runs behind the same error handler and access layer.
+  const resolved = new ResolvedRoutes(router, options.access?.routes);
+  const guarded = compose(front);
+  const middleware: Middleware = (ctx, next) => {
+    if (ctx.path !== DATA_API_PREFIX && !ctx.path.startsWith(`${DATA_API_PREFIX}/`)) return next();
+    const route = resolved.of(ctx.method, ctx.path);
+    if (!route) return chain(ctx, next);
+    ctx.params = route.params;
+    // koa-compose wraps what the last `next` returns in a promise, so a route answering at once needs none.
+    return guarded(ctx, () => route.serve(ctx) as Promise<void>);
+  };
   return { middleware, routes, document: openApi };
+}
+
+interface Resolved {
+  /** The route's middleware as registered. */
+  serve: (ctx: Parameters<Middleware>[0]) => unknown;
+  /** Its path parameters, decoded as the router decodes them (shared by every request to this path: frozen). */
+  params: Readonly<Record<string, string>>;
+}
+
+/** How many distinct paths keep their routing decision; past it the decisions are forgotten and made again. */
+const RESOLVED_PATHS = 1_024;
+
+/**
+ * Routing decisions by method and path: the one route of `router` that answers, with its parameters, when no route
+ * of `before` (a router in front of it) has the path; null otherwise (the request then goes through the routers, as
+ * any other).
+ */
+class ResolvedRoutes {
+  readonly #decisions = new Map<string, Resolved | null>();
+
+  constructor(
+    private readonly router: Router,
+    private readonly before: Router | undefined,
+  ) {}
+
+  of(method: string, path: string): Resolved | null {
+    const key = `${method} ${path}`;
+    let decision = this.#decisions.get(key);
+    if (decision === undefined) {
+      decision = this.#decide(method, path);
+      if (this.#decisions.size >= RESOLVED_PATHS) this.#decisions.clear();
+      this.#decisions.set(key, decision);
+    }
+    return decision;
+  }
+
+  #decide(method: string, path: string): Resolved | null {
+    // A route of `before` at this path (any method) decides; its middleware without a path (`use`) does not.
+    if (this.before?.match(path, method).path.some((layer) => layer.methods.length > 0)) return null;
+    const match = this.router.match(path, method);
+    const layers = match.pathAndMethod;
+    if (!match.route || match.path.length !== 1 || layers.length !== 1 || layers[0].stack.length !== 1) return null;
+    const layer = layers[0];
+    return {
+      serve: layer.stack[0] as Resolved["serve"],
+      params: Object.freeze(layer.params(path, layer.captures(path), {}) as Record<string, string>),
+    };
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type Period,
   type TransactionView,
   type VaultList,
+  type VaultView,
 } from "../../readmodel/queries";
 import { SERVICE_VERSION } from "../../version";
 import { readJsonBody } from "../live/validation";
@@ -36,7 +37,8 @@ export interface DataRoute {
   response: z.ZodType;
   /** Error codes the route may answer besides INTERNAL_ERROR. */
   errors: string[];
-  handler(ctx: Context): Promise<unknown>;
+  /** The body of a 200, or a promise of it (a route answering from memory returns it at once). */
+  handler(ctx: Context): Promise<unknown> | unknown;
 }
 
 export interface DataRouteDeps {
@@ -113,6 +115,16 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
     if (height !== null && height !== undefined) ctx.set("X-Indexed-Block", String(height));
   };
 
+  /**
+   * A request without a query string or X-Min-Block asks for what is indexed now: the vault list kept for the kept
+   * cursor answers it without a promise (`X-Indexed-Block` as `consistent` sets it). Anything else takes the path
+   * that validates the query and waits for the block asked for.
+   */
+  const inMemory = (ctx: Context) => ctx.querystring === "" && ctx.req.headers["x-min-block"] === undefined;
+  const markIndexed = (ctx: Context, list: VaultList) => {
+    if (list.indexedBlock !== null) ctx.set("X-Indexed-Block", String(list.indexedBlock));
+  };
+
   const vaultOr404 = async (key: string) => {
     const vault = await queries.vault(key);
     if (!vault) throw new DataApiError("VAULT_NOT_FOUND", `no vault at ${key}`, { address: key });
@@ -133,10 +145,17 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
       query: [addressParam],
       response: schemas.vaultList,
       errors: ["INVALID_MIN_BLOCK", "UNKNOWN_PARAMETER"],
-      async handler(ctx) {
-        if (ctx.querystring !== "") rejectUnknown(ctx, ["minBlock"]);
-        await consistent(ctx);
-        return listBody.respond(ctx, await queries.vaults());
+      handler(ctx) {
+        const kept = inMemory(ctx) ? queries.keptVaults() : undefined;
+        if (kept) {
+          markIndexed(ctx, kept);
+          return listBody.respond(ctx, kept);
+        }
+        return (async () => {
+          if (ctx.querystring !== "") rejectUnknown(ctx, ["minBlock"]);
+          await consistent(ctx);
+          return listBody.respond(ctx, await queries.vaults());
+        })();
       },
     },
     {
@@ -182,16 +201,24 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
       query: [addressParam],
       response: schemas.vaultDetail,
       errors: ["INVALID_ADDRESS", "VAULT_NOT_FOUND", "INVALID_MIN_BLOCK", "UNKNOWN_PARAMETER"],
-      async handler(ctx) {
+      handler(ctx) {
         const given: string = ctx.params.address;
-        if (ctx.querystring !== "") rejectUnknown(ctx, ["minBlock"]);
-        await consistent(ctx);
         // A known vault named by its checksummed or lowercase address needs no checksum computation (the hot path).
-        const known = await queries.vault(given);
-        if (known && (given === known.address || given === known.address.toLowerCase())) {
-          return detailBody.respond(ctx, known);
+        const isNamedBy = (vault: VaultView | null): vault is VaultView =>
+          vault !== null && (given === vault.address || given === vault.address.toLowerCase());
+        const kept = inMemory(ctx) ? queries.keptVaults() : undefined;
+        const keptVault = kept?.byKey.get(given.toLowerCase()) ?? null;
+        if (kept && isNamedBy(keptVault)) {
+          markIndexed(ctx, kept);
+          return detailBody.respond(ctx, keptVault);
         }
-        return detailBody.respond(ctx, await vaultOr404(requireAddress(given)));
+        return (async () => {
+          if (ctx.querystring !== "") rejectUnknown(ctx, ["minBlock"]);
+          await consistent(ctx);
+          const known = await queries.vault(given);
+          if (isNamedBy(known)) return detailBody.respond(ctx, known);
+          return detailBody.respond(ctx, await vaultOr404(requireAddress(given)));
+        })();
       },
     },
     {

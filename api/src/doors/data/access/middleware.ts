@@ -45,9 +45,11 @@ const BEARER = /^Bearer +(\S+)$/i;
 
 /** The Bearer token, undefined without credentials, or the 401 a malformed credential gets. */
 export function readBearer(ctx: Context): string | undefined | DataAccessError {
-  const authorization = ctx.get("Authorization").trim();
+  // Read from Node's header object directly: every /v1 request passes here, most without credentials.
+  const headers = ctx.req.headers;
+  const authorization = headers.authorization?.trim() ?? "";
   if (authorization === "") {
-    if (ctx.get("X-API-Key") !== "" && !acceptsLiveKey(ctx.path)) {
+    if ((headers["x-api-key"] ?? "") !== "" && !acceptsLiveKey(ctx.path)) {
       return unauthorized(
         "the data API does not read X-API-KEY: send the key as `Authorization: Bearer <key>` " +
           "(X-API-Key is only for live API agent and operator keys on /v1/auth/keys)",
@@ -75,12 +77,10 @@ export function accessMiddleware(options: {
   limiter?: TierLimiter;
 }): Middleware {
   const { keys, limiter } = options;
-  return async (ctx: Context, next: Next) => {
-    if (!isDataApiPath(ctx.path)) return next();
+  const guard = async (ctx: Context, next: Next, token: string | undefined | DataAccessError) => {
     const caller: DataCaller = { tier: "public", subject: `ip:${ctx.ip}` };
     let refusal: DataAccessError | undefined;
     try {
-      const token = readBearer(ctx);
       if (token instanceof DataAccessError) refusal = token;
       else if (token !== undefined) {
         const key = await keys.authenticate(token).catch((error: unknown) => {
@@ -137,5 +137,15 @@ export function accessMiddleware(options: {
       }
       throw error;
     }
+  };
+  return (ctx: Context, next: Next) => {
+    if (!isDataApiPath(ctx.path)) return next();
+    const token = readBearer(ctx);
+    // An anonymous request with limits disabled has nothing to look up, count or refuse: it goes on at once.
+    if (token === undefined && !limiter) {
+      ctx.state.dataCaller = { tier: "public", subject: `ip:${ctx.ip}` } satisfies DataCaller;
+      return next();
+    }
+    return guard(ctx, next, token);
   };
 }

@@ -52,7 +52,11 @@ export function agentRoutes({ useCases }: RouteContext): RouteDefinition[] {
       rateLimit: "public",
       query: leaderboardQuery,
       responses: { 200: { description: "leaderboard", schema: leaderboardResponse } },
-      handler: async ({ query, ctx }) => leaderboardBody.respond(ctx, await useCases.agents.leaderboard(query.limit)),
+      handler: ({ query, ctx }) => {
+        const kept = useCases.agents.keptLeaderboard(query.limit);
+        if (kept) return leaderboardBody.respond(ctx, kept);
+        return useCases.agents.leaderboard(query.limit).then((agents) => leaderboardBody.respond(ctx, agents));
+      },
     }),
     defineRoute({
       method: "get",

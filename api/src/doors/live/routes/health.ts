@@ -54,7 +54,11 @@ export function healthRoutes({ useCases }: RouteContext): RouteDefinition[] {
       auth: null,
       rateLimit: "public",
       responses: { 200: { description: "health (also when degraded)", schema: healthResponse } },
-      handler: async ({ ctx }) => healthBody.respond(ctx, await useCases.health.snapshot()),
+      handler: ({ ctx }) => {
+        const kept = useCases.health.keptSnapshot();
+        if (kept) return healthBody.respond(ctx, kept);
+        return useCases.health.snapshot().then((health) => healthBody.respond(ctx, health));
+      },
     }),
   ];
 }

@@ -143,7 +143,11 @@ export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
       rateLimit: "public",
       responses: { 200: { description: "vaults", schema: vaultListResponse } },
       errors: [...ONCHAIN_READ],
-      handler: async ({ ctx }) => listBody.respond(ctx, await vaults.list()),
+      handler: ({ ctx }) => {
+        const kept = vaults.keptList();
+        if (kept) return listBody.respond(ctx, kept);
+        return vaults.list().then((list) => listBody.respond(ctx, list));
+      },
     }),
     defineRoute({
       method: "get",
