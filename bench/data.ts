@@ -7,7 +7,8 @@
  * over the six vaults (one block each), the API (`api/src/main.ts`, in-memory store, its own indexer) and the bare
  * Koa baseline. The indexer comparison runs in this process against the node: the raw fetch is `eth_getLogs` over
  * the deployment's contracts in the indexer's batch size; the indexer is a fresh Indexer on an empty in-memory read
- * model doing everything it does (logs, headers, vault samples, writes). Settings: BENCH_DURATION (seconds per
+ * model doing everything it does (logs, headers, vault samples, writes); a second row gives this process's CPU time
+ * for each (the node's work is in neither), the figure that stays comparable when the machine is shared. Settings: BENCH_DURATION (seconds per
  * HTTP run, default 10), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (pairs per endpoint and indexer runs, default
  * 3; medians printed), BENCH_DEPOSITS (default 300), BENCH_PARTS (default "http,indexer,subscriptions": which
  * parts run).
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
     const head = await provider.getBlockNumber();
 
     const rows: string[] = [];
-    if (PARTS.has("indexer")) rows.push(await indexerRow(provider, deployment, head));
+    if (PARTS.has("indexer")) rows.push(...(await indexerRows(provider, deployment, head)));
     if (PARTS.has("http") || PARTS.has("subscriptions")) {
       const { url: api, child: apiProcess } = await forkApi(children, {
         RPC_URL: rpcUrl,
@@ -144,12 +145,15 @@ async function main(): Promise<void> {
   }
 }
 
-/** The indexer beside the raw fetch of the same range, alternating, on one provider. */
-async function indexerRow(
+/**
+ * The indexer beside the raw fetch of the same range, alternating, on one provider: blocks per second, and the CPU
+ * time this process spent on each (the node's own work is in neither).
+ */
+async function indexerRows(
   provider: ReturnType<typeof jsonRpcProvider>,
   deployment: Awaited<ReturnType<typeof loadDeployment>>,
   head: number,
-): Promise<string> {
+): Promise<string[]> {
   const chain = createChainAccess(provider, 31337, deployment, { head: { latestTtlMs: 0 } });
   const addresses = [
     ...Object.values(deployment.contracts).map((c) => c.address),
@@ -162,14 +166,18 @@ async function indexerRow(
   const blocks = head - start + 1;
   const raw: number[] = [];
   const indexed: number[] = [];
+  const rawCpu: number[] = [];
+  const indexedCpu: number[] = [];
   let logCount = 0;
   for (let round = 0; round < ROUNDS; round++) {
     let started = performance.now();
+    let cpu = process.cpuUsage();
     logCount = 0;
     for (let from = start; from <= head; from += BATCH_BLOCKS) {
       logCount += (await getLogs(provider, addresses, from, Math.min(head, from + BATCH_BLOCKS - 1))).length;
     }
     raw.push(blocks / ((performance.now() - started) / 1000));
+    rawCpu.push(cpuMsSince(cpu));
     const indexer = new Indexer({
       chain,
       store: new MemoryReadModelStore(),
@@ -177,14 +185,24 @@ async function indexerRow(
       settings: { batchBlocks: BATCH_BLOCKS },
     });
     started = performance.now();
+    cpu = process.cpuUsage();
     while ((await indexer.step()) === "indexed");
     indexed.push(blocks / ((performance.now() - started) / 1000));
+    indexedCpu.push(cpuMsSince(cpu));
   }
   const ratio = median(indexed.map((rate, i) => rate / raw[i]));
-  return (
+  return [
     `| indexer, blocks/s (${blocks} blocks, ${logCount} logs, batches of ${BATCH_BLOCKS}) | ` +
-    `${Math.round(median(indexed))} | | ${Math.round(median(raw))} (raw eth_getLogs) | ${ratio.toFixed(2)} | 0.50 |`
-  );
+      `${Math.round(median(indexed))} | | ${Math.round(median(raw))} (raw eth_getLogs) | ${ratio.toFixed(2)} | 0.50 |`,
+    `| indexer, CPU ms of this process for the range | ${Math.round(median(indexedCpu))} | | ` +
+      `${Math.round(median(rawCpu))} (raw eth_getLogs) | ${median(indexedCpu.map((ms, i) => ms / rawCpu[i])).toFixed(2)} | |`,
+  ];
+}
+
+/** CPU time (user and system) of this process since `start`, in milliseconds. */
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
 }
 
 /** REST reads beside bare Koa, and GraphQL `vaults` beside REST `/v1/vaults`, each pair alternating. */

@@ -43,9 +43,23 @@ function decodingForm(type: ParamType): ParamType {
   return form;
 }
 
+/**
+ * Checksummed addresses by word: the logs of a block range name the same few accounts and contracts over and over,
+ * and a checksum (a keccak of the address) costs more than the rest of decoding an event. Emptied when full, so a
+ * range naming many addresses costs a checksum each, no more.
+ */
+const checksummed = new Map<bigint, string>();
+const CHECKSUMMED_MAX = 4_096;
+
 /** An address word as ethers decodes it: checksummed, refused (by `toBeHex`) when bits above the low 160 are set. */
 function addressOf(word: bigint): string {
-  return checksumAddress(toBeHex(word, 20));
+  let address = checksummed.get(word);
+  if (address === undefined) {
+    address = checksumAddress(toBeHex(word, 20));
+    if (checksummed.size >= CHECKSUMMED_MAX) checksummed.clear();
+    checksummed.set(word, address);
+  }
+  return address;
 }
 
 /**

@@ -128,8 +128,7 @@ export class EventDecoder {
 
   /** The event of one log, or null when the log is not of a system contract or not an event it declares. */
   decode(log: ChainLog): DecodedEvent | null {
-    const source = this.#sources.get(log.address.toLowerCase());
-    const fragment = source && log.topics.length > 0 ? source.events.get(log.topics[0]) : undefined;
+    const { source, fragment } = this.#find(log);
     if (!source || !fragment) return null;
     const layout = layoutOf(fragment);
     const dataValues = layout.plain.length > 0 ? decodeLenient(layout.plain, log.data) : [];
@@ -160,6 +159,17 @@ export class EventDecoder {
       transactionHash: log.transactionHash,
       index: log.index,
     };
+  }
+
+  /** The contract and event name of `log` (those `decode` gives), without decoding its arguments; null when it is none of ours. */
+  identify(log: ChainLog): Pick<DecodedEvent, "contract" | "name"> | null {
+    const { source, fragment } = this.#find(log);
+    return source && fragment ? { contract: source.contract, name: fragment.name } : null;
+  }
+
+  #find(log: ChainLog): { source?: Source; fragment?: EventFragment } {
+    const source = this.#sources.get(log.address.toLowerCase());
+    return { source, fragment: source && log.topics.length > 0 ? source.events.get(log.topics[0]) : undefined };
   }
 
   /** Every decodable event of `logs`, in order. */

@@ -4,11 +4,11 @@ import type { ChainAccess } from "../chain";
 import type { VaultAddress } from "../chain/contracts";
 import { readChain } from "../chain/rpcErrors";
 import type { Logger } from "../logger";
-import type { IndexedEvent, IndexerCursor, IndexerHalt, VaultRecord, VaultSnapshot } from "../readmodel/records";
+import type { IndexerCursor, IndexerHalt, VaultRecord, VaultSnapshot } from "../readmodel/records";
 import type { ReadModelStore } from "../readmodel/store";
 import { indexedEvent, PRICE_MOVING_EVENTS } from "./facts";
 import { blockTimes, probes } from "./blockTimes";
-import { getHeader, getHeaders, getLogs } from "./rpc";
+import { getHeader, getHeaders, getLogs, type RangeLog } from "./rpc";
 import { snapshotsOf, VaultSampler, type SamplePoint } from "./sampler";
 
 /**
@@ -54,6 +54,13 @@ export const DEFAULT_INDEXER_SETTINGS: IndexerSettings = {
 };
 
 const HOUR = 3600;
+
+/**
+ * Resolves once the JSON-RPC requests issued before it have gone out: the provider sends what one turn of the event
+ * loop asked from a zero-delay timer (`batchStallTime: 0`, chain/index.ts), which fires before this later one. Awaited
+ * before CPU-bound work that does not need their answers, so the node works on them meanwhile.
+ */
+const requestsSent = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export type StepResult = "indexed" | "caught-up" | "standby" | "reorg" | "halted" | "no-deployment";
 
@@ -196,9 +203,9 @@ export class Indexer {
     const to = Math.min(from + this.settings.batchBlocks - 1, target);
 
     // JSON-RPC in few rounds, each one batch: the logs with a few headers (the batch's ends and probes between) and
-    // the vaults' state at its last block; the headers still needed to decide the time stamps of the blocks with a
-    // log, often none (blockTimes.ts; the logs are decoded meanwhile); the snapshot points (the events are written
-    // meanwhile).
+    // the vaults' state at its last block; then the headers still needed to decide the time stamps of the blocks with
+    // a log (often none, blockTimes.ts) with the snapshot points. Each round goes out before the CPU work that does
+    // not need its answer (decoding the logs, writing the events), so the node answers while this process works.
     const probing = getHeaders(provider, probes(from, to));
     const vaults = this.#vaultsAt(to);
     const views = this.#sampler.read(vaults, to);
@@ -218,13 +225,27 @@ export class Indexer {
       if ((hashes.get(log.blockNumber) ?? log.blockHash) !== log.blockHash) return "reorg";
       hashes.set(log.blockNumber, log.blockHash);
     }
-    const times = blockTimes(hashes.keys(), probed, this.settings.minBlockInterval, (numbers) =>
-      getHeaders(provider, numbers),
-    );
-    times.catch(() => undefined); // awaited below, once the logs are decoded
+    const { minBlockInterval } = this.settings;
+    const times = blockTimes(hashes.keys(), probed, minBlockInterval, (numbers) => getHeaders(provider, numbers));
+    times.catch(() => undefined); // awaited below
+    const latest = (await views).map((record) => ({ ...record, timestamp: last.timestamp }));
+    // The snapshot points need the time stamps of the blocks with a price-moving event only: when the headers read
+    // with the logs decide them all (no header is asked for), the points are read with the remaining headers, else
+    // once these are in. The logs are decoded while the points are read.
+    const moving = logs.filter((log) => this.#movesPrice(log));
+    const decided =
+      (await blockTimes(
+        moving.map((log) => log.blockNumber),
+        probed,
+        minBlockInterval,
+        async () => new Map(),
+      )) ?? (await times);
+    if (!decided) return "reorg";
+    const points = this.#points(moving, decided.timestamps, latest);
+    points.catch(() => undefined); // awaited below, once the events are written
+    await requestsSent();
     const decoded = this.#chain.events.decodeAll(logs);
     const known = await times;
-    const latest = (await views).map((record) => ({ ...record, timestamp: last.timestamp }));
     if (!known || [...hashes].some(([block, hash]) => (known.headers.get(block)?.hash ?? hash) !== hash)) {
       return "reorg";
     }
@@ -236,13 +257,9 @@ export class Indexer {
         timestamp: known.timestamps.get(event.blockNumber) as number,
       }),
     );
-
-    const points = this.#points(events, latest);
-    points.catch(() => undefined); // awaited below, once the events are written
     await this.#store.putEvents(events);
     const snapshots = [...(await points), ...latest.flatMap((record) => snapshotsOf(record, false))];
-    await this.#store.putSnapshots(snapshots);
-    await this.#store.putVaults(latest);
+    await Promise.all([this.#store.putSnapshots(snapshots), this.#store.putVaults(latest)]);
     await this.#store.appendEventLog(events.map((event) => ({ action: "added" as const, event })));
     const next: IndexerCursor = { height: to, hash: last.hash };
     await this.#store.setCursor(next);
@@ -256,17 +273,22 @@ export class Indexer {
    * Point samples where vault events moved a price or assets: per vault and UTC hour, at the first and the last block
    * with such an event in the batch. Those are the samples the hour and day buckets and a vault's first snapshot
    * are made of (the last of an hour, the first ever), so every figure served stays what a point at each event gave,
-   * at a cost per vault-hour rather than per block. Read through the vault's light views, all in one JSON-RPC batch;
+   * at a cost per vault-hour rather than per block. Read through the vault's light views, all in one JSON-RPC batch.
    * A vault whose share decimals are not known yet (not read at the batch's last block) gets no point.
    */
-  async #points(events: readonly IndexedEvent[], latest: readonly VaultRecord[]): Promise<VaultSnapshot[]> {
+  async #points(
+    moving: readonly RangeLog[],
+    timestamps: ReadonlyMap<number, number>,
+    latest: readonly VaultRecord[],
+  ): Promise<VaultSnapshot[]> {
     const decimals = new Map(latest.map((record) => [record.address, record.shareDecimals]));
     const hours = new Map<string, { first: SamplePoint; last: SamplePoint }>();
-    for (const event of events) {
-      if (!event.contract.startsWith("NapVault:") || !PRICE_MOVING_EVENTS.has(event.name)) continue;
-      const shareDecimals = decimals.get(event.address);
-      if (shareDecimals === undefined || !this.#lensAt(event.block)) continue;
-      const { address, block, timestamp } = event;
+    for (const log of moving) {
+      const address = log.address.toLowerCase();
+      const shareDecimals = decimals.get(address);
+      if (shareDecimals === undefined) continue;
+      const block = log.blockNumber;
+      const timestamp = timestamps.get(block) as number;
       const point: SamplePoint = { address, shareDecimals, block, timestamp };
       const key = `${address}:${timestamp - (timestamp % HOUR)}`;
       const seen = hours.get(key);
@@ -278,6 +300,17 @@ export class Indexer {
     );
     const samples = await this.#sampler.readPoints(points);
     return samples.flatMap((sample) => snapshotsOf(sample, true));
+  }
+
+  /** Whether a snapshot point is taken at `log`: a vault event that moves a price or assets, once the lens is up. */
+  #movesPrice(log: RangeLog): boolean {
+    const event = this.#chain.events.identify(log);
+    return (
+      event !== null &&
+      event.contract.startsWith("NapVault:") &&
+      PRICE_MOVING_EVENTS.has(event.name) &&
+      this.#lensAt(log.blockNumber)
+    );
   }
 
   /** Finds the newest checkpoint the chain still has and deletes everything above it; halts past the window. */

@@ -36,6 +36,8 @@ export class EventFeed {
   #starting: Promise<void> | undefined;
   #reading: Promise<void> | undefined;
   #again = false;
+  /** A wake came while the tail was being read at start: read again once the listener is in place. */
+  #wokenWhileStarting = false;
   #errors = 0;
 
   constructor(store: ReadModelReader, options: FeedOptions = {}) {
@@ -71,6 +73,10 @@ export class EventFeed {
       }
     };
     this.#listeners.add(wrapped);
+    if (this.#wokenWhileStarting) {
+      this.#wokenWhileStarting = false;
+      this.wake();
+    }
     if (replaying) {
       void (async () => {
         // Pages up to the tail seen when listening began; entries after it arrive live (buffered meanwhile). A failed
@@ -100,7 +106,11 @@ export class EventFeed {
 
   /** Reads the log now (coalesced with a read already running). */
   wake(): void {
-    if (this.#tail === null || this.#listeners.size === 0) return;
+    if (this.#tail === null || this.#listeners.size === 0) {
+      // The entry that woke it may be past the tail being read at start: the first listener must not miss it.
+      if (this.#starting) this.#wokenWhileStarting = true;
+      return;
+    }
     if (this.#reading) {
       this.#again = true;
       return;

@@ -97,7 +97,7 @@ export class MemoryReadModelStore implements ReadModelStore {
   async deleteEventsAbove(height: number): Promise<IndexedEvent[]> {
     const removed = [...this.#events.values()].filter((event) => event.block > height).sort(chainOrder);
     for (const event of removed) this.#events.delete(event.id);
-    return removed;
+    return removed.map(copy);
   }
 
   async putSnapshots(snapshots: readonly VaultSnapshot[]): Promise<void> {
@@ -146,7 +146,11 @@ export class MemoryReadModelStore implements ReadModelStore {
       const key = logKey(entry);
       if (this.#logKeys.has(key)) continue;
       this.#logKeys.add(key);
-      this.#log.push({ seq: this.#log.length + 1, ...copy(entry) });
+      // The log's event is the stored record when that is the same log (same id and block hash): records are never
+      // changed in place and are copied on the way out, so the two may share one copy.
+      const stored = this.#events.get(entry.event.id);
+      const event = stored?.blockHash === entry.event.blockHash ? stored : copy(entry.event);
+      this.#log.push({ seq: this.#log.length + 1, action: entry.action, event });
     }
   }
 
