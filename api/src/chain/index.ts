@@ -4,6 +4,7 @@ import { SystemContracts } from "./contracts";
 import { defaultDeploymentFile, loadDeployment, type Deployment } from "./deployment";
 import { EventDecoder } from "./events";
 import { ChainHead, type ChainHeadOptions } from "./head";
+import { gatheringGetUrl } from "./httpTransport";
 
 /** A provider that also takes raw JSON-RPC requests (JsonRpcProvider in the service, Hardhat's provider in tests). */
 export type RpcProvider = Provider & { send(method: string, params: unknown[]): Promise<unknown> };
@@ -75,11 +76,13 @@ export function createChainAccess(
  * ethers' JSON-RPC provider with the request and answer bodies encoded and decoded by Node's native UTF-8 code:
  * ethers' own `_send` does both in JavaScript (`toUtf8Bytes`, `toUtf8String`), which on the transaction engine's
  * path (signed transactions of a few hundred bytes, receipts with their logs) costs more CPU than the rest of the
- * request. `_send` is the override point ethers documents for this.
+ * request. `_send` is the override point ethers documents for this. Its HTTP transport gathers an answer's chunks
+ * once instead of copying the body on every chunk (httpTransport.ts).
  */
 class NativeJsonRpcProvider extends JsonRpcProvider {
   override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
     const request = this._getConnection();
+    request.getUrlFunc = gatheringGetUrl;
     request.body = Buffer.from(JSON.stringify(payload), "utf8");
     request.setHeader("content-type", "application/json");
     const response = await request.send();
