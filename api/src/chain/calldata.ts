@@ -18,6 +18,8 @@ type RiskWords = { [K in keyof OnchainRiskParams]: bigint | number | boolean };
 // As a plain Interface: TypeChain's typed one takes function names only, not a fragment.
 const registry: Interface = StrategyRegistryV3__factory.createInterface();
 const submitFragment = registry.getFunction("submit")!;
+// ethers computes a fragment's selector (a JavaScript keccak of its signature) on every read of `selector`.
+const SUBMIT_SELECTOR = submitFragment.selector;
 const coder = AbiCoder.defaultAbiCoder();
 const STRING_ADDRESS_UINT = ["string", "address", "uint256"] as const;
 const MAX_UINT256 = (1n << 256n) - 1n;
@@ -99,5 +101,5 @@ export function encodeSubmit(name: string, description: string, dna: string, par
     return registry.encodeFunctionData(submitFragment, [name, description, dna, params]);
   }
   const head = word(10 * 32) + word((10 + nameTail.words) * 32) + fixed.join("");
-  return `${submitFragment.selector}${head}${nameTail.hex}${descriptionTail.hex}`;
+  return `${SUBMIT_SELECTOR}${head}${nameTail.hex}${descriptionTail.hex}`;
 }
