@@ -575,7 +575,11 @@ export class TxEngine {
       estimate = await this.#gasEstimating.get(gasKey)?.catch(() => undefined);
     }
     if (estimate === undefined) {
-      const estimating = this.#rpc.estimateGas({ from: entry.from, to: entry.to, data: entry.data, value });
+      // The key's gas is known before the shared estimate is let go, so that no transaction of the key starts
+      // another estimate in between.
+      const estimating = this.#rpc
+        .estimateGas({ from: entry.from, to: entry.to, data: entry.data, value })
+        .then((gas) => (gasKey === undefined ? gas : (this.#gasOf.set(gasKey, gas), gas)));
       if (gasKey !== undefined && !this.#gasEstimating.has(gasKey)) {
         this.#gasEstimating.set(gasKey, estimating);
         void estimating.then(
@@ -588,7 +592,6 @@ export class TxEngine {
       } catch (err) {
         throw this.#classify(err, entry);
       }
-      if (gasKey !== undefined) this.#gasOf.set(gasKey, estimate);
     }
     const gasLimit = (estimate * this.#gasPercent) / 100n;
     const fees = await this.#head.fees();
