@@ -96,80 +96,13 @@ function wordDecoder(type: ParamType): WordDecoder | null {
   return decoder;
 }
 
-/** How the fast path reads one parameter; null for a parameter it leaves to ethers' decoder. */
-type Field =
-  | { kind: "word"; decode: WordDecoder }
-  | { kind: "tuple"; keys: string[]; decoders: WordDecoder[] }
-  | { kind: "dynamic"; text: boolean };
-
-const fields = new WeakMap<ParamType, Field | null>();
-
-/**
- * One-word elementary values, `string` and `bytes`, and tuples of one-word elementary values (which sit in the head
- * word by word): what events such as StrategySubmitted are made of. Arrays and nested dynamic values go to ethers.
- */
-function fieldOf(type: ParamType): Field | null {
-  let field = fields.get(type);
-  if (field === undefined) {
-    const word = wordDecoder(type);
-    if (word) field = { kind: "word", decode: word };
-    else if (type.type === "string" || type.type === "bytes") field = { kind: "dynamic", text: type.type === "string" };
-    else if (type.isTuple() && type.components.length > 0) {
-      const decoders = type.components.map(wordDecoder);
-      field = decoders.every((decoder) => decoder !== null)
-        ? {
-            kind: "tuple",
-            keys: type.components.map((component, i) => component.name || String(i)),
-            decoders: decoders as WordDecoder[],
-          }
-        : null;
-    } else field = null;
-    fields.set(type, field);
-  }
-  return field;
-}
-
-/**
- * The values of `body` (hex digits of the data, no 0x) laid out as the ABI writes them: dynamic values in order right
- * after the head, each at the offset its head word names, with its padded bytes all there. Null for any other
- * layout (ethers' decoder then reads it, or refuses it with its own error), so that what this returns is what ethers
- * returns for the same data.
- */
-function decodeCanonical(shape: Field[], body: string): unknown[] | null {
-  const headWords = shape.reduce((sum, field) => sum + (field.kind === "tuple" ? field.decoders.length : 1), 0);
-  const wordAt = (index: number) => `0x${body.slice(64 * index, 64 * index + 64)}`;
-  if (body.length < 64 * headWords) return null;
-  let next = 32 * headWords;
-  let position = 0;
-  const values: unknown[] = [];
-  for (const field of shape) {
-    if (field.kind === "word") values.push(field.decode(wordAt(position++)));
-    else if (field.kind === "tuple") {
-      const tuple: Record<string, unknown> = {};
-      field.decoders.forEach((decode, i) => (tuple[field.keys[i]] = decode(wordAt(position++))));
-      values.push(tuple);
-    } else {
-      if (BigInt(wordAt(position++)) !== BigInt(next) || body.length < 2 * next + 64) return null;
-      const length = BigInt(wordAt(next / 32));
-      if (length > BigInt(body.length)) return null;
-      const padded = 32 * Math.ceil(Number(length) / 32);
-      if (body.length < 2 * (next + 32 + padded)) return null;
-      const hex = body.slice(2 * (next + 32), 2 * (next + 32) + 2 * Number(length));
-      values.push(field.text ? utf8.decode(Buffer.from(hex, "hex")) : `0x${hex.toLowerCase()}`);
-      next += 32 + padded;
-    }
-  }
-  return values;
-}
-
 /** Decodes ABI `data` of `types`; strings are decoded leniently (above). Values come back as plain objects. */
 export function decodeLenient(types: readonly ParamType[], data: string): unknown[] {
-  const shape = types.map(fieldOf);
-  // Elementary types, strings, bytes and tuples of elementary types in the layout the ABI writes, in well-formed
-  // hex: read here. Anything else goes to ethers' decoder, which also gives the errors (data too short, not hex).
-  if (shape.every((field) => field !== null) && isHexString(data, true)) {
-    const values = decodeCanonical(shape as Field[], data.slice(2));
-    if (values) return values;
+  const words = types.map(wordDecoder);
+  // Elementary types only, and data long enough: each value is the word at its position. Anything else goes to
+  // ethers' decoder, which also gives the errors (data too short, not hex).
+  if (words.every((word) => word !== null) && data.length >= 2 + 64 * types.length && isHexString(data)) {
+    return words.map((decode, i) => (decode as WordDecoder)(`0x${data.slice(2 + 64 * i, 66 + 64 * i)}`));
   }
   const values = coder.decode(types.map(decodingForm), data);
   return types.map((type, i) => toPlain(type, values[i]));
