@@ -17,7 +17,8 @@
  * per transaction of the node and of the API comes from /proc.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { Agent, request as httpRequest } from "node:http";
+import { Agent, createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -32,6 +33,8 @@ const PER_AGENT = Number(process.env.BENCH_TX_PER_AGENT ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const COUNT_CALLS = process.env.BENCH_RPC_COUNT === "1";
+const CPU_PROFILE_DIR = process.env.BENCH_API_CPU_PROF;
 const DEV_MNEMONIC = "myth like bonus scare over problem client lizard pioneer submit female collect";
 /** The defaults of the API's risk parameters, as the registry takes them. */
 const DEFAULT_RISK = {
@@ -204,6 +207,37 @@ async function throughEngine(api: string, keys: string[], round: number): Promis
   }
 }
 
+/**
+ * A JSON-RPC proxy in front of `target` that counts the calls passing through it by method (batches count each call).
+ */
+async function countingProxy(target: string): Promise<{ url: string; counts: Map<string, number>; server: Server }> {
+  const counts = new Map<string, number>();
+  const pool = new Agent({ keepAlive: true, maxSockets: 64 });
+  const server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const parsed = JSON.parse(body.toString("utf8")) as { method: string } | { method: string }[];
+      for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
+        counts.set(call.method, (counts.get(call.method) ?? 0) + 1);
+      }
+      const forward = httpRequest(
+        target,
+        { method: "POST", agent: pool, headers: { "content-type": "application/json", "content-length": body.length } },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, { "content-type": "application/json" });
+          answer.pipe(outgoing);
+        },
+      );
+      forward.once("error", (error) => outgoing.destroy(error));
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, counts, server };
+}
+
 async function reads(url: string, apiKey: string) {
   const result = await autocannon({
     url,
@@ -248,16 +282,21 @@ async function main(): Promise<void> {
     await deployTo(node.url, outDir);
     const deploymentFile = join(outDir, "31337.json");
     const deployment = deploymentSchema.parse(JSON.parse(readFileSync(deploymentFile, "utf8")));
-    const api = await spawnApi({
-      RPC_URL: node.url,
-      CHAIN_ID: "31337",
-      DEPLOYMENT_FILE: deploymentFile,
-      SERVER_WALLET_MNEMONIC: DEV_MNEMONIC,
-      RATE_LIMITS_DISABLED: "true",
-      STRATEGY_SCREENING: "off",
-      SIGNATURE_WORKERS: "0",
-      ...(process.env.MONGODB_URI ? { MONGODB_DB: `nap_bench_tx_${Date.now()}` } : {}),
-    });
+    const proxy = COUNT_CALLS ? await countingProxy(node.url) : null;
+    const api = await spawnApi(
+      {
+        RPC_URL: proxy?.url ?? node.url,
+        CHAIN_ID: "31337",
+        DEPLOYMENT_FILE: deploymentFile,
+        SERVER_WALLET_MNEMONIC: DEV_MNEMONIC,
+        RATE_LIMITS_DISABLED: "true",
+        STRATEGY_SCREENING: "off",
+        SIGNATURE_WORKERS: "0",
+        ...(process.env.MONGODB_URI ? { MONGODB_DB: `nap_bench_tx_${Date.now()}` } : {}),
+      },
+      undefined,
+      CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [],
+    );
     try {
       console.log(`registering and funding ${AGENTS} agents ...`);
       const keys: string[] = [];
@@ -267,19 +306,32 @@ async function main(): Promise<void> {
         await rpc(node.url, "hardhat_setBalance", [wallet.body.agent_address, toBeHex(parseEther("1"))]);
         keys.push(key);
       }
-      // Warm-up of both paths (not counted): compiles the hot code of the API and of the node.
-      await json(
-        `${api.url}/api/v1/agent/strategy/submit`,
-        "POST",
-        { name: "warm up", description: "warm-up submission" },
-        {
-          "X-API-Key": keys[0],
-        },
+      // Warm-up of both paths (not counted): compiles the hot code of the API and of the node, and makes each
+      // agent's first submission, whose badge (minted by the relayer in the background) is not part of the raw run.
+      const warmUps = await Promise.all(
+        keys.map((key) =>
+          json(
+            `${api.url}/api/v1/agent/strategy/submit`,
+            "POST",
+            { name: "warm up", description: "warm-up submission" },
+            { "X-API-Key": key },
+          ),
+        ),
       );
+      const failed = warmUps.find((response) => response.status !== 200);
+      if (failed) throw new Error(`warm-up submission: ${failed.status} ${JSON.stringify(failed.body)}`);
+      // Until the chain is still for half a second: the badges are minted.
+      for (let block = -1; ;) {
+        const now = Number(await rpc(node.url, "eth_blockNumber"));
+        if (now === block) break;
+        block = now;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
 
       // The machine is shared and its speed drifts: raw and engine runs alternate, and the table gives medians.
       const raws: Run[] = [];
       const engines: Run[] = [];
+      const calls = new Map<string, number>();
       for (let round = 0; round < ROUNDS; round++) {
         console.log(
           `round ${round + 1}: ${AGENTS} wallets x ${PER_AGENT} submissions straight to the node, then the same through the API ...`,
@@ -287,7 +339,9 @@ async function main(): Promise<void> {
         const cpu0 = [processCpuMs(node.child.pid), processCpuMs(api.child.pid)];
         const raw = await rawNode(node.url, deployment.contracts.StrategyRegistryV3.address, round);
         const cpu1 = [processCpuMs(node.child.pid), processCpuMs(api.child.pid)];
+        proxy?.counts.clear();
         const engine = await throughEngine(api.url, keys, round);
+        for (const [method, count] of proxy?.counts ?? []) calls.set(method, (calls.get(method) ?? 0) + count);
         const cpu2 = [processCpuMs(node.child.pid), processCpuMs(api.child.pid)];
         raw.nodeCpuMs = perTx(cpu0[0], cpu1[0], raw.latencies.length);
         engine.nodeCpuMs = perTx(cpu1[0], cpu2[0], engine.latencies.length);
@@ -312,6 +366,17 @@ async function main(): Promise<void> {
       console.log(row(medianRun(engines)));
       const ratio = median(engines.map((engine, i) => engine.perSecond / raws[i].perSecond));
       console.log(`| engine / raw node (median of ${ROUNDS} rounds) | | ${ratio.toFixed(2)} | | | | |`);
+      if (proxy) {
+        const submissions = ROUNDS * AGENTS * PER_AGENT;
+        const total = [...calls.values()].reduce((sum, count) => sum + count, 0);
+        console.log("");
+        console.log(`| JSON-RPC calls of the engine per submission (${submissions}) | calls |`);
+        console.log("|---|---:|");
+        for (const [method, count] of [...calls].sort((a, b) => b[1] - a[1])) {
+          console.log(`| ${method} | ${(count / submissions).toFixed(3)} |`);
+        }
+        console.log(`| all | ${(total / submissions).toFixed(3)} |`);
+      }
       console.log("");
       console.log("| keyed read (one key, no new blocks) | req/s | p50 (ms) | p99 (ms) |");
       console.log("|---|---:|---:|---:|");
@@ -321,6 +386,7 @@ async function main(): Promise<void> {
       );
     } finally {
       await kill(api.child, "SIGTERM");
+      proxy?.server.close();
     }
   } finally {
     await kill(node.child);

@@ -63,12 +63,15 @@ export async function deployTo(rpcUrl: string, outDir: string): Promise<void> {
   if (code !== 0) throw new Error(`deploy failed (${code}): ${output.join("").slice(-3000)}`);
 }
 
-/** The API (api/src/main.ts) as its own process; resolves when it listens (after the journal is reconciled). */
-export async function spawnApi(env: Record<string, string>, port?: number): Promise<Spawned> {
+/**
+ * The API (api/src/main.ts) as its own process; resolves when it listens (after the journal is reconciled).
+ * `nodeArgs` go to node before the script (e.g. --cpu-prof, which NODE_OPTIONS does not take).
+ */
+export async function spawnApi(env: Record<string, string>, port?: number, nodeArgs: string[] = []): Promise<Spawned> {
   const listenPort = port ?? (await freePort());
   const output: string[] = [];
   const child = track(
-    spawn(process.execPath, ["-r", "ts-node/register/transpile-only", "api/src/main.ts"], {
+    spawn(process.execPath, [...nodeArgs, "-r", "ts-node/register/transpile-only", "api/src/main.ts"], {
       cwd: ROOT,
       env: { ...process.env, HOST: "127.0.0.1", PORT: String(listenPort), LOG_LEVEL: "warn", ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { getAddress, getBytes, hexlify, isHexString } from "ethers";
+import { getAddress, hexlify, isHexString } from "ethers";
 import type { RpcProvider } from "../chain";
 import { ChainHead, type FeeData } from "../chain/head";
 import { keccak256Bytes } from "../chain/keccak";
@@ -129,9 +129,9 @@ export interface ReconcileReport {
   readonly pending: number;
 }
 
-/** The transaction hash of signed bytes (keccak256, chain/keccak.ts). */
+/** The transaction hash of signed bytes (keccak256, chain/keccak.ts); the bytes are the signer's own hex. */
 function hashOf(rawTx: string): string {
-  return hexlify(keccak256Bytes(getBytes(rawTx)));
+  return hexlify(keccak256Bytes(Buffer.from(rawTx.slice(2), "hex")));
 }
 
 /** How many times one intent is signed again (its nonce taken each time) before it fails. */
@@ -343,6 +343,8 @@ export class TxEngine {
   /** Gas key (`to|key`) of intents sent by this process, by intent key; and the gas known per gas key. */
   readonly #gasKeyOf = new Map<string, string>();
   readonly #gasOf = new Map<string, bigint>();
+  /** The estimate under way for a gas key, shared by the transactions of that key that wait for it. */
+  readonly #gasEstimating = new Map<string, Promise<bigint>>();
 
   #rememberReceipt(receipt: MinedReceipt): void {
     this.#receipts.set(receipt.hash, receipt);
@@ -567,13 +569,29 @@ export class TxEngine {
     const value = BigInt(entry.value);
     const gasKey = this.#gasKeyOf.get(entry.intentKey);
     let estimate = gasKey === undefined ? undefined : this.#gasOf.get(gasKey);
+    if (estimate === undefined && gasKey !== undefined) {
+      // Many wallets start with the same shape at once: one estimate serves them all. If it fails (it is another
+      // wallet's transaction), each estimates its own.
+      estimate = await this.#gasEstimating.get(gasKey)?.catch(() => undefined);
+    }
     if (estimate === undefined) {
+      // The key's gas is known before the shared estimate is let go, so that no transaction of the key starts
+      // another estimate in between.
+      const estimating = this.#rpc
+        .estimateGas({ from: entry.from, to: entry.to, data: entry.data, value })
+        .then((gas) => (gasKey === undefined ? gas : (this.#gasOf.set(gasKey, gas), gas)));
+      if (gasKey !== undefined && !this.#gasEstimating.has(gasKey)) {
+        this.#gasEstimating.set(gasKey, estimating);
+        void estimating.then(
+          () => this.#gasEstimating.delete(gasKey),
+          () => this.#gasEstimating.delete(gasKey),
+        );
+      }
       try {
-        estimate = await this.#rpc.estimateGas({ from: entry.from, to: entry.to, data: entry.data, value });
+        estimate = await estimating;
       } catch (err) {
         throw this.#classify(err, entry);
       }
-      if (gasKey !== undefined) this.#gasOf.set(gasKey, estimate);
     }
     const gasLimit = (estimate * this.#gasPercent) / 100n;
     const fees = await this.#head.fees();

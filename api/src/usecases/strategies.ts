@@ -1,4 +1,4 @@
-import { getBytes, hexlify } from "ethers";
+import { hexlify } from "ethers";
 import type { ChainAccess } from "../chain";
 import { callLenient } from "../chain/abiText";
 import { encodeStringAddressUint, encodeSubmit } from "../chain/calldata";
@@ -84,7 +84,7 @@ export function checkSubmission(input: StrategyInput): void {
  * the request's server time in Unix seconds. Deterministic for a given name, wallet and second.
  */
 export function deriveDna(name: string, wallet: string, unixSeconds: number): string {
-  return hexlify(keccak256Bytes(getBytes(encodeStringAddressUint(name, wallet, unixSeconds))));
+  return hexlify(keccak256Bytes(Buffer.from(encodeStringAddressUint(name, wallet, unixSeconds).slice(2), "hex")));
 }
 
 interface OnchainStrategyView {

@@ -67,18 +67,24 @@ describe("ServerWallets", () => {
     fc.assert(
       fc.property(
         fc.nat(50),
-        fc.nat(1_000_000),
+        // Nonces and amounts from zero (an empty RLP item) through one byte, to the largest values of their fields.
+        fc.oneof(fc.nat(1_000), fc.nat(Number.MAX_SAFE_INTEGER)),
         // Up to 3,000 bytes: short items, and items whose RLP header carries a one- or two-byte length.
         fc.uint8Array({ maxLength: 3000 }),
-        fc.bigInt({ min: 0n, max: 10n ** 20n }),
+        fc.oneof(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.bigInt({ min: 0n, max: 2n ** 256n - 1n })),
         fc.bigInt({ min: 21_000n, max: 30_000_000n }),
-        fc.bigInt({ min: 1n, max: 10n ** 12n }),
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
         fc.constantFrom(1n, 31337n, 84532n),
-        (index, nonce, data, value, gasLimit, fee, chainId) => {
+        fc.constantFrom(
+          "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+          "0x00000000000000000000000000000000000000aa",
+          "0xffffffffffffffffffffffffffffffffffffffff",
+        ),
+        (index, nonce, data, value, gasLimit, fee, chainId, to) => {
           const tx = {
             chainId,
             nonce,
-            to: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+            to,
             data: hexlify(data),
             value,
             gasLimit,
@@ -94,7 +100,7 @@ describe("ServerWallets", () => {
           expect(Transaction.from(raw).from).to.equal(signer.address);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 200 },
     );
   });
 

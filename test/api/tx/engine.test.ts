@@ -187,6 +187,52 @@ describe("TxEngine (in-process Hardhat chain, memory journal)", () => {
     }
   });
 
+  it("asks the node once for a gas key that many wallets start with at once; a failed estimate is not shared", async () => {
+    const a = takeAgents(6);
+    await fundAgents(6, "1", a);
+    let estimates = 0;
+    let failNext = false;
+    const counting = new Proxy(provider, {
+      get(target, prop, receiver) {
+        if (prop === "send") {
+          return async (method: string, params: unknown[]) => {
+            if (method === "eth_estimateGas") {
+              estimates++;
+              if (failNext) {
+                failNext = false;
+                // Answered after the other wallets joined it, as a slow node would.
+                await new Promise((resolve) => setTimeout(resolve, 50));
+                throw new Error("estimate lost on the way");
+              }
+            }
+            return target.send(method, params);
+          };
+        }
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const keyed = new TxEngine({ provider: counting, journal, wallets: devWallets, pollIntervalMs: 20 });
+    try {
+      const send = (wallet: number, tag: string, gasKey: string) =>
+        keyed.send({ wallet: agent(wallet), to: probeAddress, data: hitData(probe, tag), kind: "probe.hit", gasKey });
+      await Promise.all([0, 1, 2].map((i) => send(a + i, `shared-${i}`, "shared")));
+      expect(estimates).to.equal(1);
+
+      // The first estimate of a new key fails: its own transaction fails, the others estimate for themselves.
+      estimates = 0;
+      failNext = true;
+      const outcomes = await Promise.allSettled([3, 4, 5].map((i) => send(a + i, `unshared-${i}`, "unshared")));
+      const failed = outcomes.flatMap((o, i) => (o.status === "rejected" ? [i] : []));
+      expect(failed).to.have.length(1);
+      expect((outcomes[failed[0]] as PromiseRejectedResult).reason).to.be.instanceOf(TxRejectedError);
+      expect(estimates).to.equal(3);
+      for (const i of [3, 4, 5]) expect(await hitsOf(`unshared-${i}`)).to.equal(i - 3 === failed[0] ? 0n : 1n);
+    } finally {
+      await keyed.close();
+    }
+  });
+
   describe("idempotency", () => {
     it("returns the first result for the same key and signs nothing more", async () => {
       const a = takeAgents(1);
