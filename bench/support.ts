@@ -1,47 +1,28 @@
-import { fork, spawn, type ChildProcess } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { deployTo, spawnHardhatNode } from "../test/e2e/processes";
+import { freePort } from "../test/helpers/services";
 import type { BareBody } from "./bareKoa";
 
 /**
  * What the benchmarks share: the processes they start (a Hardhat node with the system deployed, the API, the bare Koa
- * baseline), ports, waiting for a process, running one to its end, medians, percentiles, process CPU and memory.
+ * baseline), waiting for a process, medians, percentiles, process CPU and memory.
  */
 
-const HARDHAT_CLI = require.resolve("hardhat/internal/cli/cli.js");
 const TS_NODE = ["-r", "ts-node/register/transpile-only"];
 /** How long the chain, the API and the bare Koa server get to come up on a busy machine. */
 export const READY_TIMEOUT_MS = 180_000;
 
 /**
- * Starts a Hardhat node on a free port and deploys the whole system to it, the deployment file written into
- * `deploymentsDir` (`<dir>/31337.json`). The node is pushed onto `children` before anything can fail.
+ * Starts a Hardhat node on a free port and deploys the whole system to it (test/e2e/processes.ts, as bench:tx does),
+ * the deployment file written into `deploymentsDir` (`<dir>/31337.json`). The node is pushed onto `children`.
  */
 export async function startDeployedChain(children: ChildProcess[], deploymentsDir: string): Promise<string> {
-  const rpcUrl = `http://127.0.0.1:${await freePort()}`;
-  const port = rpcUrl.split(":")[2];
-  children.push(
-    spawn(process.execPath, [HARDHAT_CLI, "node", "--hostname", "127.0.0.1", "--port", port], { stdio: "ignore" }),
-  );
-  await waitFor(
-    async () => {
-      const response = await fetch(rpcUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-      });
-      return response.ok;
-    },
-    "hardhat node",
-    READY_TIMEOUT_MS,
-  );
-  await runToEnd([HARDHAT_CLI, "run", "scripts/deploy.ts", "--network", "localhost"], {
-    ...process.env,
-    LOCAL_RPC_URL: rpcUrl,
-    DEPLOYMENTS_DIR: deploymentsDir,
-  });
-  return rpcUrl;
+  const node = await spawnHardhatNode();
+  children.push(node.child);
+  await deployTo(node.url, deploymentsDir);
+  return node.url;
 }
 
 /**
@@ -112,18 +93,6 @@ export async function copyAnswer(api: string, path: string, bare: ChildProcess):
   });
 }
 
-/** Asks the OS for a free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 /** Polls `check` every 200 ms until it answers true (a throw counts as false), or fails after `timeoutMs`. */
 export async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -131,14 +100,6 @@ export async function waitFor(check: () => Promise<boolean>, what: string, timeo
     if (Date.now() > deadline) throw new Error(`${what} did not come up within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-/** Runs `node <args>` and resolves when it exits 0 (its standard error shown). */
-export function runToEnd(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"], env });
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(" ")} exited ${code}`))));
-  });
 }
 
 export function median(values: number[]): number {
