@@ -86,10 +86,27 @@ interface IVaultLens {
         uint256 claimableCancelShares;
     }
 
+    /// @notice The three figures a price history is made of, for one vault.
+    /// @param totalAssets Vault totalAssets (as in VaultView).
+    /// @param totalSupply Shares in existence (as in VaultView).
+    /// @param pricePerShare Assets for 10**decimals() shares (convertToAssets, rounded down, as in VaultView).
+    struct VaultSample {
+        uint256 totalAssets;
+        uint256 totalSupply;
+        uint256 pricePerShare;
+    }
+
     /// @notice Everything about each vault in `vaultList`, in the same order.
     /// @param vaultList NapVault addresses.
     /// @return One VaultView per vault.
     function vaults(address[] calldata vaultList) external view returns (VaultView[] memory);
+
+    /// @notice totalAssets, totalSupply and the price of one share of each vault in `vaultList`, in the same order:
+    ///         the same figures as `vaults` gives, at a small part of its cost, for an indexer sampling a vault's
+    ///         price at many past blocks (one `eth_call` per block for any number of vaults).
+    /// @param vaultList NapVault addresses.
+    /// @return One VaultSample per vault.
+    function samples(address[] calldata vaultList) external view returns (VaultSample[] memory);
 
     /// @notice The positions of `account` in each vault of `vaultList`, in the same order.
     /// @param vaultList NapVault addresses.

@@ -22,6 +22,19 @@ contract VaultLens is IVaultLens {
     }
 
     /// @inheritdoc IVaultLens
+    function samples(address[] calldata vaultList) external view returns (VaultSample[] memory figures) {
+        figures = new VaultSample[](vaultList.length);
+        for (uint256 i = 0; i < vaultList.length; ++i) {
+            INapVault vault = INapVault(vaultList[i]);
+            figures[i] = VaultSample({
+                totalAssets: vault.totalAssets(),
+                totalSupply: vault.totalSupply(),
+                pricePerShare: vault.convertToAssets(10 ** vault.decimals())
+            });
+        }
+    }
+
+    /// @inheritdoc IVaultLens
     function positions(
         address[] calldata vaultList,
         address account

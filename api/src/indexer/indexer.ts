@@ -4,12 +4,12 @@ import type { ChainAccess } from "../chain";
 import type { VaultAddress } from "../chain/contracts";
 import { readChain } from "../chain/rpcErrors";
 import type { Logger } from "../logger";
-import type { IndexerCursor, IndexerHalt, VaultRecord, VaultSnapshot } from "../readmodel/records";
+import type { IndexerCursor, IndexerHalt } from "../readmodel/records";
 import type { ReadModelStore } from "../readmodel/store";
 import { indexedEvent, PRICE_MOVING_EVENTS } from "./facts";
 import { blockTimes, probes } from "./blockTimes";
 import { getHeader, getHeaders, getLogs, type RangeLog } from "./rpc";
-import { snapshotsOf, VaultSampler, type SamplePoint } from "./sampler";
+import { firstPoints, hourEndPoints, snapshotsOf, VaultSampler } from "./sampler";
 
 /**
  * The indexer: follows every contract of the deployment from its deployment block, one batch of `eth_getLogs` at a
@@ -52,8 +52,6 @@ export const DEFAULT_INDEXER_SETTINGS: IndexerSettings = {
   reorgWindow: 128,
   leaseTtlMs: 10_000,
 };
-
-const HOUR = 3600;
 
 /**
  * Resolves once the JSON-RPC requests issued before it have gone out: the provider sends what one turn of the event
@@ -226,29 +224,37 @@ export class Indexer {
       hashes.set(log.blockNumber, log.blockHash);
     }
     const { minBlockInterval } = this.settings;
+    // A vault's first price-moving block of the batch needs no time stamp to be picked: it is read at once, in the
+    // JSON-RPC batch of the headers that decide the time stamps of the blocks with a log.
+    const moving = logs.filter((log) => this.#movesPrice(log));
+    const firsts = firstPoints(moving);
+    const firstSamples = this.#sampler.readPoints(firsts);
+    firstSamples.catch(() => undefined); // awaited below, once the events are written
     const times = blockTimes(hashes.keys(), probed, minBlockInterval, (numbers) => getHeaders(provider, numbers));
     times.catch(() => undefined); // awaited below
     const latest = (await views).map((record) => ({ ...record, timestamp: last.timestamp }));
-    // The snapshot points need the time stamps of the blocks with a price-moving event only: when the headers read
-    // with the logs decide them all (no header is asked for), the points are read with the remaining headers, else
-    // once these are in. The logs are decoded while the points are read.
-    const moving = logs.filter((log) => this.#movesPrice(log));
-    const decided =
-      (await blockTimes(
-        moving.map((log) => log.blockNumber),
-        probed,
-        minBlockInterval,
-        async () => new Map(),
-      )) ?? (await times);
-    if (!decided) return "reorg";
-    const points = this.#points(moving, decided.timestamps, latest);
-    points.catch(() => undefined); // awaited below, once the events are written
+    // The last sample of each hour before the batch's last needs the time stamps of the blocks with a price-moving
+    // event: when the headers read with the logs decide them all (no header is asked for), those points are read at
+    // once, else once the remaining headers are in. The logs are decoded while the headers and points are read.
+    const probedTimes = await blockTimes(
+      moving.map((log) => log.blockNumber),
+      probed,
+      minBlockInterval,
+      async () => new Map(),
+    );
+    const hourPoints = (timestamps: ReadonlyMap<number, number>) => {
+      const reading = this.#sampler.readPoints(hourEndPoints(moving, timestamps, last.timestamp, firsts));
+      reading.catch(() => undefined); // awaited below, once the events are written
+      return reading;
+    };
+    let hourSamples = probedTimes && hourPoints(probedTimes.timestamps);
     await requestsSent();
     const decoded = this.#chain.events.decodeAll(logs);
     const known = await times;
     if (!known || [...hashes].some(([block, hash]) => (known.headers.get(block)?.hash ?? hash) !== hash)) {
       return "reorg";
     }
+    hourSamples ??= hourPoints(known.timestamps);
 
     const chainId = this.#chain.chainId;
     const events = decoded.map((event) =>
@@ -258,7 +264,10 @@ export class Indexer {
       }),
     );
     await this.#store.putEvents(events);
-    const snapshots = [...(await points), ...latest.flatMap((record) => snapshotsOf(record, false))];
+    const points = [...(await firstSamples), ...(await hourSamples)].flatMap((sample) =>
+      snapshotsOf({ ...sample, timestamp: known.timestamps.get(sample.block) as number }, true),
+    );
+    const snapshots = [...points, ...latest.flatMap((record) => snapshotsOf(record, false))];
     await Promise.all([this.#store.putSnapshots(snapshots), this.#store.putVaults(latest)]);
     await this.#store.appendEventLog(events.map((event) => ({ action: "added" as const, event })));
     const next: IndexerCursor = { height: to, hash: last.hash };
@@ -267,39 +276,6 @@ export class Indexer {
     await this.#store.putCheckpoint(next, this.settings.reorgWindow);
     this.#logger.debug({ from, to, events: events.length }, "indexed");
     return "indexed";
-  }
-
-  /**
-   * Point samples where vault events moved a price or assets: per vault and UTC hour, at the first and the last block
-   * with such an event in the batch. Those are the samples the hour and day buckets and a vault's first snapshot
-   * are made of (the last of an hour, the first ever), so every figure served stays what a point at each event gave,
-   * at a cost per vault-hour rather than per block. Read through the vault's light views, all in one JSON-RPC batch.
-   * A vault whose share decimals are not known yet (not read at the batch's last block) gets no point.
-   */
-  async #points(
-    moving: readonly RangeLog[],
-    timestamps: ReadonlyMap<number, number>,
-    latest: readonly VaultRecord[],
-  ): Promise<VaultSnapshot[]> {
-    const decimals = new Map(latest.map((record) => [record.address, record.shareDecimals]));
-    const hours = new Map<string, { first: SamplePoint; last: SamplePoint }>();
-    for (const log of moving) {
-      const address = log.address.toLowerCase();
-      const shareDecimals = decimals.get(address);
-      if (shareDecimals === undefined) continue;
-      const block = log.blockNumber;
-      const timestamp = timestamps.get(block) as number;
-      const point: SamplePoint = { address, shareDecimals, block, timestamp };
-      const key = `${address}:${timestamp - (timestamp % HOUR)}`;
-      const seen = hours.get(key);
-      if (seen) seen.last = point;
-      else hours.set(key, { first: point, last: point });
-    }
-    const points = [...hours.values()].flatMap(({ first, last }) =>
-      first.block === last.block ? [first] : [first, last],
-    );
-    const samples = await this.#sampler.readPoints(points);
-    return samples.flatMap((sample) => snapshotsOf(sample, true));
   }
 
   /** Whether a snapshot point is taken at `log`: a vault event that moves a price or assets, once the lens is up. */

@@ -1,14 +1,14 @@
 import type { RpcProvider } from "../chain";
 import type { SystemContracts, VaultAddress } from "../chain/contracts";
-import { NapVault__factory, VaultLens__factory } from "../../../typechain-types";
+import { VaultLens__factory } from "../../../typechain-types";
 import { decodeLenient } from "../chain/abiText";
 import type { VaultRecord, VaultSnapshot } from "../readmodel/records";
 import { call } from "./rpc";
 
 /**
- * Reads vault state from the chain: the whole view at a block (one VaultLens call for any number of vaults), and the
- * light views of a snapshot point (totalAssets, totalSupply, convertToAssets of one share) at many blocks in one
- * JSON-RPC batch.
+ * Reads vault state from the chain: the whole view at a block (one VaultLens `vaults` call for any number of vaults),
+ * and the figures of snapshot points (totalAssets, totalSupply, the price of one share: VaultLens `samples`, one call
+ * per block) at many blocks in one JSON-RPC batch.
  */
 
 const RISK_LEVELS = ["CONSERVATIVE", "MODERATE", "AGGRESSIVE"] as const;
@@ -21,19 +21,61 @@ export type VaultSample = Pick<
   "address" | "block" | "timestamp" | "totalAssets" | "totalSupply" | "pricePerShare"
 >;
 
-/** A vault at a block, with the decimals of its shares (the unit of its price per share). */
+/** A vault at a block (lowercase address). */
 export interface SamplePoint {
   address: string;
-  shareDecimals: number;
   block: number;
-  timestamp: number;
 }
 
-const VAULT = NapVault__factory.createInterface();
+/** A log as the point pickers read it: its contract and block. */
+interface PointLog {
+  readonly address: string;
+  readonly blockNumber: number;
+}
+
+/*
+ * Snapshot points are taken where vault events moved a price or assets, only where a served figure is made of one
+ * (docs/data-api.md): an hour or day bucket keeps its last sample, and a vault's inception is its oldest snapshot. So
+ * a vault gets a point at its first such block of each batch (`firstPoints`: the first of all of them is its
+ * inception), and at the last such block of each UTC hour before the hour of the batch's last block
+ * (`hourEndPoints`): that hour, and its day, get the batch's last block, sampled for every vault. The figures served
+ * are those a point at every such event would give, at a cost per vault and batch or hour rather than per event.
+ */
+
+/** The first block of `moving` (price-moving vault logs, in chain order) of each vault. */
+export function firstPoints(moving: readonly PointLog[]): SamplePoint[] {
+  const firsts = new Map<string, SamplePoint>();
+  for (const log of moving) {
+    const address = log.address.toLowerCase();
+    if (!firsts.has(address)) firsts.set(address, { address, block: log.blockNumber });
+  }
+  return [...firsts.values()];
+}
+
+/**
+ * The last block of `moving` (in chain order) of each vault in each UTC hour before the hour of `endTimestamp` (the
+ * batch's last block's), leaving out the points of `taken`.
+ */
+export function hourEndPoints(
+  moving: readonly PointLog[],
+  timestamps: ReadonlyMap<number, number>,
+  endTimestamp: number,
+  taken: readonly SamplePoint[],
+): SamplePoint[] {
+  const endHour = endTimestamp - (endTimestamp % HOUR);
+  const lasts = new Map<string, SamplePoint>();
+  for (const log of moving) {
+    const timestamp = timestamps.get(log.blockNumber) as number;
+    const hour = timestamp - (timestamp % HOUR);
+    const address = log.address.toLowerCase();
+    if (hour < endHour) lasts.set(`${address}:${hour}`, { address, block: log.blockNumber });
+  }
+  const skip = new Set(taken.map((point) => `${point.address}:${point.block}`));
+  return [...lasts.values()].filter((point) => !skip.has(`${point.address}:${point.block}`));
+}
+
 const LENS = VaultLens__factory.createInterface();
 const LENS_VAULTS = LENS.getFunction("vaults")!;
-const TOTAL_ASSETS = VAULT.encodeFunctionData("totalAssets");
-const TOTAL_SUPPLY = VAULT.encodeFunctionData("totalSupply");
 
 /** A VaultLens VaultView as decodeLenient gives it (the fields read here). */
 interface LensVaultView {
@@ -62,26 +104,35 @@ export class VaultSampler {
     private readonly provider: RpcProvider,
   ) {}
 
-  /** The light views at each point, every call of every point in one batch (the same figures as the lens gives). */
-  async readPoints(points: readonly SamplePoint[]): Promise<VaultSample[]> {
-    return Promise.all(
-      points.map(async (point) => {
-        const oneShare = VAULT.encodeFunctionData("convertToAssets", [10n ** BigInt(point.shareDecimals)]);
-        const [totalAssets, totalSupply, pricePerShare] = await Promise.all(
-          [TOTAL_ASSETS, TOTAL_SUPPLY, oneShare].map(async (data) =>
-            BigInt(await call(this.provider, point.address, data, point.block)).toString(),
-          ),
-        );
-        return {
+  /**
+   * The figures at each point: one VaultLens `samples` call per block, for every vault with a point there, all the
+   * calls in one JSON-RPC batch (the same figures as the lens's `vaults` gives).
+   */
+  async readPoints(points: readonly SamplePoint[]): Promise<Omit<VaultSample, "timestamp">[]> {
+    const byBlock = new Map<number, SamplePoint[]>();
+    for (const point of points) {
+      const atBlock = byBlock.get(point.block);
+      if (atBlock) atBlock.push(point);
+      else byBlock.set(point.block, [point]);
+    }
+    const lens = this.contracts.address("VaultLens");
+    const sampled = await Promise.all(
+      [...byBlock].map(async ([block, atBlock]) => {
+        const data = LENS.encodeFunctionData("samples", [atBlock.map((point) => point.address)]);
+        const [figures] = LENS.decodeFunctionResult(
+          "samples",
+          await call(this.provider, lens, data, block),
+        ) as unknown as [[bigint, bigint, bigint][]];
+        return atBlock.map((point, i) => ({
           address: point.address,
-          block: point.block,
-          timestamp: point.timestamp,
-          totalAssets,
-          totalSupply,
-          pricePerShare,
-        };
+          block,
+          totalAssets: figures[i][0].toString(),
+          totalSupply: figures[i][1].toString(),
+          pricePerShare: figures[i][2].toString(),
+        }));
       }),
     );
+    return sampled.flat();
   }
 
   /** The state of `vaults` at `block` (the caller adds the block's timestamp). */

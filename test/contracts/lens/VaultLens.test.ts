@@ -76,6 +76,31 @@ describe("VaultLens", () => {
     expect(s.depositCap).to.not.equal(MAX_UINT);
   });
 
+  it("samples each vault's totalAssets, totalSupply and share price as vaults() gives them, now and at a past block", async () => {
+    const { a, sync, async, lens } = await loadFixture(world);
+    const list = [await sync.getAddress(), await async.getAddress()];
+    await sync.connect(a.alice).deposit(100_000n * USDC, a.alice.address);
+    await async.connect(a.alice).deposit(3_000n * USDC, a.alice.address);
+    const before = await ethers.provider.getBlockNumber();
+    await sync.connect(a.harvester).report(1_000n * USDC);
+    await time.increase(HOUR);
+    await sync.connect(a.alice).deposit(7n * USDC, a.alice.address);
+
+    for (const blockTag of [before, "latest"] as const) {
+      const views = await lens.vaults(list, { blockTag });
+      const figures = await lens.samples(list, { blockTag });
+      expect(figures.map((f) => [f.totalAssets, f.totalSupply, f.pricePerShare])).to.deep.equal(
+        views.map((v) => [v.totalAssets, v.totalSupply, v.pricePerShare]),
+      );
+    }
+    // An hour of a 1,000 USDC report unlocking moved the price between the two blocks.
+    const [[, , pastPrice]] = await lens.samples([list[0]], { blockTag: before });
+    const [[, , price]] = await lens.samples([list[0]]);
+    expect(price).to.be.gt(pastPrice);
+    expect(price).to.equal(await sync.convertToAssets(10n ** 12n));
+    expect(await lens.samples([])).to.deep.equal([]);
+  });
+
   it("returns one wallet's shares, value, pending and claimable requests in each vault", async () => {
     const { a, sync, async, lens } = await loadFixture(world);
     await sync.connect(a.alice).deposit(1_000n * USDC, a.alice.address);

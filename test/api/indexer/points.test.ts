@@ -1,0 +1,162 @@
+import { expect } from "chai";
+import { ethers } from "hardhat";
+import { time } from "@nomicfoundation/hardhat-network-helpers";
+import type { ChainAccess } from "../../../api/src/chain";
+import type { Deployment } from "../../../api/src/chain/deployment";
+import { VAULT_IDS } from "../../../api/src/domain/model";
+import { PRICE_MOVING_EVENTS } from "../../../api/src/indexer/facts";
+import { Indexer } from "../../../api/src/indexer/indexer";
+import { firstPoints, hourEndPoints } from "../../../api/src/indexer/sampler";
+import { createLogger } from "../../../api/src/logger";
+import type { SnapshotResolution } from "../../../api/src/readmodel/records";
+import type { ReadModelStore } from "../../../api/src/readmodel/store";
+import { MemoryReadModelStore } from "../../../api/src/store/memory/readModel";
+import { hardhatChain } from "../helpers/app";
+import { deployTestSystem } from "../helpers/system";
+import { deposit, fund, lensAt, report, users } from "./activity";
+import { indexUntilCaughtUp } from "./helpers";
+
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+
+/**
+ * The snapshot points the indexer reads are the ones served figures are made of (sampler.ts): an hour or day bucket
+ * keeps its last sample, a vault's inception its first. The served buckets must therefore be exactly what sampling
+ * at every price-moving event (and at every batch's last block) gives: computed here from the chain itself.
+ */
+describe("indexer snapshot points (the served figures of a point at every price-moving event)", function () {
+  let deployment: Deployment;
+  let chain: ChainAccess;
+
+  before(async function () {
+    deployment = await deployTestSystem();
+    chain = await hardhatChain(deployment);
+  });
+
+  /** Moves the next block to `before` seconds ahead of the next UTC hour (or day) at least a minute away. */
+  async function nearNext(period: number, before: number): Promise<void> {
+    const latest = await time.latest();
+    await time.setNextBlockTimestamp((Math.floor((latest + 60) / period) + 1) * period - before);
+  }
+
+  /** What the store must serve per vault: the buckets and first sample of sampling at every event and batch end. */
+  async function expectServedAsEveryEvent(store: ReadModelStore): Promise<void> {
+    const lens = lensAt(deployment);
+    const lensBlock = deployment.contracts.VaultLens!.block;
+    const events = await store.events({});
+    const batchEnds = (await store.checkpoints(Infinity)).map((checkpoint) => checkpoint.height);
+    const stamp = new Map<number, number>();
+    const timestampOf = async (block: number) => {
+      if (!stamp.has(block)) stamp.set(block, (await ethers.provider.getBlock(block))!.timestamp);
+      return stamp.get(block)!;
+    };
+    for (const id of VAULT_IDS) {
+      const { address, block: vaultBlock } = deployment.vaults[id]!;
+      const vault = address.toLowerCase();
+      const since = Math.max(lensBlock, vaultBlock);
+      const moving = events
+        .filter((e) => e.address === vault && PRICE_MOVING_EVENTS.has(e.name) && e.block >= since)
+        .map((e) => e.block);
+      const samples = [...new Set([...moving, ...batchEnds.filter((end) => end >= since)])].sort((a, b) => a - b);
+      expect(samples.length, `${id} samples`).to.be.at.least(2);
+      const bucketBlocks: number[] = [];
+      for (const [resolution, size] of [
+        ["hour", HOUR],
+        ["day", DAY],
+      ] as [SnapshotResolution, number][]) {
+        const lastOfBucket = new Map<number, number>();
+        for (const block of samples) {
+          const timestamp = await timestampOf(block);
+          lastOfBucket.set(timestamp - (timestamp % size), block);
+        }
+        const expected = [];
+        for (const [key, block] of lastOfBucket) {
+          const [[totalAssets, totalSupply, pricePerShare]] = await lens.samples([address], { blockTag: block });
+          expected.push({
+            vault,
+            resolution,
+            key,
+            block,
+            timestamp: await timestampOf(block),
+            totalAssets: totalAssets.toString(),
+            totalSupply: totalSupply.toString(),
+            pricePerShare: pricePerShare.toString(),
+          });
+        }
+        expect(await store.snapshots(vault, resolution, 0), `${id} ${resolution} buckets`).to.deep.equal(expected);
+        bucketBlocks.push(...lastOfBucket.values());
+      }
+      // With a point at every event, the oldest snapshot is the first event's point or the oldest bucket.
+      expect((await store.firstSnapshot(vault))?.block, `${id} inception`).to.equal(
+        Math.min(...moving.slice(0, 1), ...bucketBlocks),
+      );
+    }
+  }
+
+  it("serves every hour and day bucket and each inception as a point at every event would, whatever the batch size", async function () {
+    const { alice, bob } = await users();
+    await fund(deployment, alice, 100_000n * 1_000_000n);
+    await fund(deployment, bob, 100_000n * 1_000_000n);
+    // Three hours with events on both sides of each boundary, a report whose profit unlocks over time, a quiet hour,
+    // and a day boundary.
+    await nearNext(HOUR, 6);
+    for (const id of ["conservative", "moderate", "aggressive"] as const)
+      await deposit(deployment, id, alice, 900_000n);
+    await report(deployment, "moderate", 50_000n);
+    await deposit(deployment, "moderate", bob, 1_700_000n);
+    await time.increase(HOUR + 120);
+    await deposit(deployment, "moderate", alice, 300_000n);
+    await deposit(deployment, "hedged", bob, 2_000_000n);
+    await nearNext(DAY, 4);
+    await deposit(deployment, "moderate", bob, 400_000n);
+    await deposit(deployment, "inverse", alice, 5_000_000n);
+    await deposit(deployment, "configurable", alice, 6_000_000n);
+    await deposit(deployment, "moderate", alice, 700_000n);
+    await report(deployment, "moderate", 20_000n);
+
+    const settings = { reorgWindow: 100_000 };
+    for (const batchBlocks of [3, 7, 10_000]) {
+      const store = new MemoryReadModelStore();
+      const indexer = new Indexer({
+        chain,
+        store,
+        logger: createLogger("silent"),
+        holder: "test",
+        settings: { ...settings, batchBlocks },
+      });
+      await indexUntilCaughtUp(indexer);
+      await expectServedAsEveryEvent(store);
+    }
+  });
+
+  it("picks each vault's first block of a batch, and each hour's last block before the batch's last hour", function () {
+    const log = (address: string, blockNumber: number) => ({ address, blockNumber });
+    const moving = [log("0xA", 10), log("0xb", 11), log("0xA", 12), log("0xA", 20), log("0xb", 21), log("0xA", 30)];
+    expect(firstPoints(moving)).to.deep.equal([
+      { address: "0xa", block: 10 },
+      { address: "0xb", block: 11 },
+    ]);
+    expect(firstPoints([])).to.deep.equal([]);
+    // Blocks 10-12 in one hour, 20-21 in the next, 30 in the batch's last hour.
+    const timestamps = new Map([
+      [10, 7_200],
+      [11, 7_300],
+      [12, 10_799],
+      [20, 10_800],
+      [21, 10_900],
+      [30, 14_400],
+    ]);
+    expect(hourEndPoints(moving, timestamps, 14_401, [])).to.deep.equal([
+      { address: "0xa", block: 12 },
+      { address: "0xb", block: 11 },
+      { address: "0xa", block: 20 },
+      { address: "0xb", block: 21 },
+    ]);
+    expect(hourEndPoints(moving, timestamps, 14_401, [{ address: "0xa", block: 12 }])).to.deep.equal([
+      { address: "0xb", block: 11 },
+      { address: "0xa", block: 20 },
+      { address: "0xb", block: 21 },
+    ]);
+    expect(hourEndPoints(moving, timestamps, 10_799, [])).to.deep.equal([]);
+  });
+});
