@@ -249,20 +249,17 @@ export class Indexer {
     };
     let hourSamples = probedTimes && hourPoints(probedTimes.timestamps);
     await requestsSent();
-    const decoded = this.#chain.events.decodeAll(logs);
+    // Events are built while the headers are read; each gets its block's time stamp once they are in.
+    const chainId = this.#chain.chainId;
+    const events = this.#chain.events
+      .decodeAll(logs)
+      .map((event) => indexedEvent(chainId, event, { hash: hashes.get(event.blockNumber) as string, timestamp: 0 }));
     const known = await times;
     if (!known || [...hashes].some(([block, hash]) => (known.headers.get(block)?.hash ?? hash) !== hash)) {
       return "reorg";
     }
     hourSamples ??= hourPoints(known.timestamps);
-
-    const chainId = this.#chain.chainId;
-    const events = decoded.map((event) =>
-      indexedEvent(chainId, event, {
-        hash: hashes.get(event.blockNumber) as string,
-        timestamp: known.timestamps.get(event.blockNumber) as number,
-      }),
-    );
+    for (const event of events) event.timestamp = known.timestamps.get(event.block) as number;
     await this.#store.putEvents(events);
     const points = [...(await firstSamples), ...(await hourSamples)].flatMap((sample) =>
       snapshotsOf({ ...sample, timestamp: known.timestamps.get(sample.block) as number }, true),
