@@ -200,14 +200,12 @@ export class Indexer {
     const from = cursor.height + 1;
     const to = Math.min(from + this.settings.batchBlocks - 1, target);
 
-    // JSON-RPC in few rounds, each one batch: the logs with a few headers (the batch's ends and probes between) and
-    // the vaults' state at its last block; then the headers still needed to decide the time stamps of the blocks with
-    // a log (often none, blockTimes.ts) with the snapshot points. Each round goes out before the CPU work that does
-    // not need its answer (decoding the logs, writing the events), so the node answers while this process works.
+    // JSON-RPC in few rounds, each one batch: the logs with a few headers (the batch's ends and probes between); then
+    // the headers still needed to decide the time stamps of the blocks with a log (often none, blockTimes.ts) with
+    // the vaults' state at the batch's last block and the snapshot points. Each round goes out before the CPU work
+    // that does not need its answer (decoding the logs, building the events), so the node answers while this process
+    // works; the first round holds only what the second needs, since the logs are the longest answer to wait for.
     const probing = getHeaders(provider, probes(from, to));
-    const vaults = this.#vaultsAt(to);
-    const views = this.#sampler.read(vaults, to);
-    views.catch(() => undefined); // awaited below, unless the step ends first
     const [logs, probed] = await Promise.all([getLogs(provider, this.#addresses(), from, to), probing]);
     const first = probed.get(from);
     const last = probed.get(to);
@@ -230,9 +228,10 @@ export class Indexer {
     const firsts = firstPoints(moving);
     const firstSamples = this.#sampler.readPoints(firsts);
     firstSamples.catch(() => undefined); // awaited below, once the events are written
+    const views = this.#sampler.read(this.#vaultsAt(to), to);
+    views.catch(() => undefined); // awaited below, unless the step ends first
     const times = blockTimes(hashes.keys(), probed, minBlockInterval, (numbers) => getHeaders(provider, numbers));
     times.catch(() => undefined); // awaited below
-    const latest = (await views).map((record) => ({ ...record, timestamp: last.timestamp }));
     // The last sample of each hour before the batch's last needs the time stamps of the blocks with a price-moving
     // event: when the headers read with the logs decide them all (no header is asked for), those points are read at
     // once, else once the remaining headers are in. The logs are decoded while the headers and points are read.
@@ -261,6 +260,7 @@ export class Indexer {
     hourSamples ??= hourPoints(known.timestamps);
     for (const event of events) event.timestamp = known.timestamps.get(event.block) as number;
     await this.#store.putEvents(events);
+    const latest = (await views).map((record) => ({ ...record, timestamp: last.timestamp }));
     const points = [...(await firstSamples), ...(await hourSamples)].flatMap((sample) =>
       snapshotsOf({ ...sample, timestamp: known.timestamps.get(sample.block) as number }, true),
     );
