@@ -9,10 +9,11 @@ import type {
   VaultSnapshot,
 } from "../../readmodel/records";
 import type { EventQuery, ReadModelStore } from "../../readmodel/store";
+import { plainCopy } from "./plainCopy";
 
-/** The read model in memory (one process; records copied in and out through structuredClone). */
+/** The read model in memory (one process; records copied in and out, so no caller holds the store's own objects). */
 
-const copy = <T>(value: T): T => structuredClone(value);
+const copy = plainCopy;
 
 function chainOrder(a: IndexedEvent, b: IndexedEvent): number {
   return a.block - b.block || a.logIndex - b.logIndex;
