@@ -180,7 +180,8 @@ export class EventDecoder {
   }
 
   #find(log: ChainLog): { source?: Source; fragment?: EventFragment } {
-    const source = this.#sources.get(log.address.toLowerCase());
+    // Nodes give addresses in lowercase, the keys' case: lowercased only when not found as given.
+    const source = this.#sources.get(log.address) ?? this.#sources.get(log.address.toLowerCase());
     return { source, fragment: source && log.topics.length > 0 ? source.events.get(log.topics[0]) : undefined };
   }
 
@@ -197,7 +198,7 @@ export class EventDecoder {
   /** The first log among `logs` that is a system contract's `name` event, undecoded (its topics are at hand). */
   findLog(logs: readonly ChainLog[], name: keyof SystemEvents): ChainLog | null {
     for (const log of logs) {
-      const fragment = this.#sources.get(log.address.toLowerCase())?.events.get(log.topics[0]);
+      const fragment = this.#find(log).fragment;
       if (fragment?.name === name) return log;
     }
     return null;
