@@ -8,10 +8,10 @@ import { checksumAddress } from "./keccak";
  * sub-reader (another copy of the rest of the data) per dynamic value. It gives what `decodeLenient`
  * (chain/abiText.ts) gives through ethers for well-formed data: strings as text read leniently, tuples as objects
  * keyed by component name (by position when unnamed), arrays as arrays, addresses checksummed, integers as bigints,
- * bytes as lowercase hex. Anything unusual (data out of bounds, an offset or length past the data, a pointer read
- * twice, an address word with high bits set) gives way: `readHexAbi` answers `undefined` and the caller decodes
- * through ethers, which gives its value or its error as before (test/api/chain/abiText.test.ts holds the two to the
- * same values).
+ * bytes as lowercase hex. Anything unusual (data out of bounds, an offset or length past the data, more bytes read
+ * than the data holds through offsets leading to the same bytes, an address word with high bits set) gives way:
+ * `readHexAbi` answers `undefined` and the caller decodes through ethers, which gives its value or its error as before
+ * (test/api/chain/abiText.test.ts holds the two to the same values).
  */
 
 /** The data being read: its text, its size in bytes, and the bytes read so far. */
