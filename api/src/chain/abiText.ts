@@ -1,15 +1,5 @@
-import {
-  AbiCoder,
-  fromTwos,
-  getBytes,
-  isHexString,
-  mask,
-  ParamType,
-  toBeHex,
-  type BaseContract,
-  type Result,
-} from "ethers";
-import { checksumAddress } from "./keccak";
+import { AbiCoder, getBytes, ParamType, toBeHex, type BaseContract, type Result } from "ethers";
+import { checksummedAddress, readHexAbi } from "./hexAbi";
 
 /**
  * Text read from the chain as it is, never as a reason to fail. The ABI encodes `string` exactly like `bytes`, so
@@ -43,23 +33,9 @@ function decodingForm(type: ParamType): ParamType {
   return form;
 }
 
-/**
- * Checksummed addresses by word: the logs of a block range name the same few accounts and contracts over and over,
- * and a checksum (a keccak of the address) costs more than the rest of decoding an event. Emptied when full, so a
- * range naming many addresses costs a checksum each, no more.
- */
-const checksummed = new Map<bigint, string>();
-const CHECKSUMMED_MAX = 4_096;
-
 /** An address word as ethers decodes it: checksummed, refused (by `toBeHex`) when bits above the low 160 are set. */
 function addressOf(word: bigint): string {
-  let address = checksummed.get(word);
-  if (address === undefined) {
-    address = checksumAddress(toBeHex(word, 20));
-    if (checksummed.size >= CHECKSUMMED_MAX) checksummed.clear();
-    checksummed.set(word, address);
-  }
-  return address;
+  return checksummedAddress(toBeHex(word, 20).slice(2));
 }
 
 /**
@@ -80,46 +56,16 @@ function toPlain(type: ParamType, value: unknown): unknown {
   return value;
 }
 
-type WordDecoder = (word: string) => unknown;
-
-/** Word decoders already chosen, per ABI parameter (null: not a one-word elementary type). */
-const wordDecoders = new WeakMap<ParamType, WordDecoder | null>();
-
 /**
- * How ethers' coders decode one word of an elementary type (NumberCoder, AddressCoder, BooleanCoder,
- * FixedBytesCoder), with ethers' own helpers, or null for any other type. ethers builds a coder object for every
- * parameter of every `decode` call, which costs far more than decoding a word; the indexer decodes every log of the
- * chain, most of them made of such words only (test/api/chain/abiText.test.ts holds the two to the same values).
+ * Decodes ABI `data` of `types`; strings are decoded leniently (above). Values come back as plain objects. Well-formed
+ * data is read straight from its hex text (chain/hexAbi.ts); anything else goes to ethers' decoder, which also gives
+ * the errors (data too short, not hex).
  */
-function wordDecoder(type: ParamType): WordDecoder | null {
-  let decoder = wordDecoders.get(type);
-  if (decoder === undefined) {
-    const number = /^(u?)int(\d*)$/.exec(type.type);
-    const bytes = /^bytes(\d+)$/.exec(type.type);
-    if (type.type === "address") decoder = (word) => addressOf(BigInt(word));
-    else if (type.type === "bool") decoder = (word) => BigInt(word) !== 0n;
-    else if (number) {
-      const bits = Number(number[2] || 256);
-      decoder = number[1] ? (word) => mask(BigInt(word), bits) : (word) => fromTwos(mask(BigInt(word), bits), bits);
-    } else if (bytes) {
-      const size = Number(bytes[1]);
-      decoder = (word) => word.slice(0, 2 + 2 * size).toLowerCase();
-    } else decoder = null;
-    wordDecoders.set(type, decoder);
-  }
-  return decoder;
-}
-
-/** Decodes ABI `data` of `types`; strings are decoded leniently (above). Values come back as plain objects. */
 export function decodeLenient(types: readonly ParamType[], data: string): unknown[] {
-  const words = types.map(wordDecoder);
-  // Elementary types only, and data long enough: each value is the word at its position. Anything else goes to
-  // ethers' decoder, which also gives the errors (data too short, not hex).
-  if (words.every((word) => word !== null) && data.length >= 2 + 64 * types.length && isHexString(data)) {
-    return words.map((decode, i) => (decode as WordDecoder)(`0x${data.slice(2 + 64 * i, 66 + 64 * i)}`));
-  }
-  const values = coder.decode(types.map(decodingForm), data);
-  return types.map((type, i) => toPlain(type, values[i]));
+  const values = readHexAbi(types, data);
+  if (values) return values;
+  const decoded = coder.decode(types.map(decodingForm), data);
+  return types.map((type, i) => toPlain(type, decoded[i]));
 }
 
 /**

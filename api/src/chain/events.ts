@@ -83,11 +83,13 @@ function hashedWhenIndexed(type: ParamType): boolean {
   return type.isArray() || type.isTuple() || type.baseType === "string" || type.baseType === "bytes";
 }
 
-/** An event's inputs by where their values are: the data, the topics, and the topics that are values (not hashes). */
+/** Where each argument of an event is: the data (by position), a topic holding its value, or a topic holding a hash. */
 interface Layout {
+  /** The inputs decoded from the data, in order. */
   plain: ParamType[];
-  indexed: ParamType[];
-  wordTypes: ParamType[];
+  /** The indexed inputs that are a value (not a hash), each as a one-parameter list for decodeLenient. */
+  wordTypes: ParamType[][];
+  args: { key: string; from: "data" | "word" | "hash"; position: number; topic: number }[];
 }
 
 const layouts = new WeakMap<EventFragment, Layout>();
@@ -95,15 +97,33 @@ const layouts = new WeakMap<EventFragment, Layout>();
 function layoutOf(fragment: EventFragment): Layout {
   let layout = layouts.get(fragment);
   if (!layout) {
-    const indexed = fragment.inputs.filter((input) => input.indexed);
-    layout = {
-      plain: fragment.inputs.filter((input) => !input.indexed),
-      indexed,
-      wordTypes: indexed.filter((input) => !hashedWhenIndexed(input)),
-    };
+    layout = { plain: [], wordTypes: [], args: [] };
+    let topic = fragment.anonymous ? 0 : 1;
+    for (const [i, input] of fragment.inputs.entries()) {
+      const key = input.name || String(i);
+      if (!input.indexed) {
+        layout.args.push({ key, from: "data", position: layout.plain.length, topic: -1 });
+        layout.plain.push(input);
+      } else if (hashedWhenIndexed(input)) {
+        layout.args.push({ key, from: "hash", position: -1, topic: topic++ });
+      } else {
+        layout.args.push({ key, from: "word", position: layout.wordTypes.length, topic: topic++ });
+        layout.wordTypes.push([input]);
+      }
+    }
     layouts.set(fragment, layout);
   }
   return layout;
+}
+
+/** The values of the indexed inputs that are not hashes, each a 32-byte word of its topic. */
+function wordValues(layout: Layout, topics: readonly string[]): unknown[] {
+  const words = layout.args.filter((arg) => arg.from === "word").map((arg) => topics[arg.topic]);
+  if (words.every((word) => typeof word === "string" && word.length === 66)) {
+    return words.map((word, i) => decodeLenient(layout.wordTypes[i], word)[0]);
+  }
+  // Topics of another length: decoded together, which refuses them as the data of those types.
+  return decodeLenient(layout.wordTypes.flat(), `0x${words.map((word) => word.slice(2)).join("")}`);
 }
 
 export class EventDecoder {
@@ -132,24 +152,16 @@ export class EventDecoder {
     if (!source || !fragment) return null;
     const layout = layoutOf(fragment);
     const dataValues = layout.plain.length > 0 ? decodeLenient(layout.plain, log.data) : [];
-    // The indexed values that are not hashes are one 32-byte word each: decoded together, in one call.
-    const firstTopic = fragment.anonymous ? 0 : 1;
-    const words = layout.indexed.flatMap((input, i) => (hashedWhenIndexed(input) ? [] : [log.topics[firstTopic + i]]));
-    const wordValues =
-      words.length > 0 ? decodeLenient(layout.wordTypes, `0x${words.map((w) => w.slice(2)).join("")}`) : [];
+    const words = layout.wordTypes.length > 0 ? wordValues(layout, log.topics) : [];
     const args: Record<string, unknown> = {};
-    let topic = firstTopic;
-    let position = 0;
-    let word = 0;
-    fragment.inputs.forEach((input, i) => {
-      const key = input.name || String(i);
-      if (input.indexed) {
-        const value = log.topics[topic++];
-        args[key] = hashedWhenIndexed(input) ? value : wordValues[word++];
-      } else {
-        args[key] = dataValues[position++];
-      }
-    });
+    for (const arg of layout.args) {
+      args[arg.key] =
+        arg.from === "data"
+          ? dataValues[arg.position]
+          : arg.from === "word"
+            ? words[arg.position]
+            : log.topics[arg.topic];
+    }
     return {
       contract: source.contract,
       address: log.address,
@@ -168,22 +180,25 @@ export class EventDecoder {
   }
 
   #find(log: ChainLog): { source?: Source; fragment?: EventFragment } {
-    const source = this.#sources.get(log.address.toLowerCase());
+    // Nodes give addresses in lowercase, the keys' case: lowercased only when not found as given.
+    const source = this.#sources.get(log.address) ?? this.#sources.get(log.address.toLowerCase());
     return { source, fragment: source && log.topics.length > 0 ? source.events.get(log.topics[0]) : undefined };
   }
 
   /** Every decodable event of `logs`, in order. */
   decodeAll(logs: readonly ChainLog[]): DecodedEvent[] {
-    return logs.flatMap((log) => {
+    const events: DecodedEvent[] = [];
+    for (const log of logs) {
       const event = this.decode(log);
-      return event ? [event] : [];
-    });
+      if (event) events.push(event);
+    }
+    return events;
   }
 
   /** The first log among `logs` that is a system contract's `name` event, undecoded (its topics are at hand). */
   findLog(logs: readonly ChainLog[], name: keyof SystemEvents): ChainLog | null {
     for (const log of logs) {
-      const fragment = this.#sources.get(log.address.toLowerCase())?.events.get(log.topics[0]);
+      const fragment = this.#find(log).fragment;
       if (fragment?.name === name) return log;
     }
     return null;

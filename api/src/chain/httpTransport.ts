@@ -74,7 +74,9 @@ export const gatheringGetUrl: FetchGetUrlFunc = (req: FetchRequest, signal?: Fet
         const joined = chunks.length === 0 ? null : Buffer.concat(chunks);
         try {
           const body = joined && headers["content-encoding"] === "gzip" ? gunzipSync(joined) : joined;
-          resolve({ statusCode, statusMessage, headers, body: body && new Uint8Array(body) });
+          // A plain Uint8Array over the joined bytes, not a copy of them (ethers' response copies what it is given).
+          const bytes = body && new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+          resolve({ statusCode, statusMessage, headers, body: bytes });
         } catch (error) {
           reject(makeError("bad response data", "SERVER_ERROR", { request: req, info: { response, error } }));
         }

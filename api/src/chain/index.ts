@@ -87,7 +87,9 @@ class NativeJsonRpcProvider extends JsonRpcProvider {
     request.setHeader("content-type", "application/json");
     const response = await request.send();
     response.assertOk();
-    const answer = JSON.parse(Buffer.from(response.body ?? new Uint8Array()).toString("utf8")) as
+    // `body` is already ethers' copy of the answer: read as text where it lies instead of copying it once more.
+    const body = response.body ?? new Uint8Array();
+    const answer = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8")) as
       JsonRpcResult | JsonRpcResult[];
     return Array.isArray(answer) ? answer : [answer];
   }

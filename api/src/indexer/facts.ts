@@ -3,7 +3,6 @@ import type { IndexedEvent } from "../readmodel/records";
 
 /** Turns a decoded log into the read model's record: JSON-safe arguments and the addresses it concerns. */
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const ZERO = "0x0000000000000000000000000000000000000000";
 
 /** bigint as a decimal string, nested values likewise; everything else as decoded. */
@@ -11,21 +10,40 @@ export function jsonSafe(value: unknown): unknown {
   if (typeof value === "bigint") return value.toString();
   if (Array.isArray(value)) return value.map(jsonSafe);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, jsonSafe(inner)]));
+    const safe: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const inner = jsonSafe((value as Record<string, unknown>)[key]);
+      // An argument named "__proto__" stays an argument: assigning it would set the record's prototype.
+      if (key === "__proto__") {
+        Object.defineProperty(safe, key, { value: inner, enumerable: true, writable: true, configurable: true });
+      } else safe[key] = inner;
+    }
+    return safe;
   }
   return value;
 }
 
-/** Every address argument (top level) other than the zero address and the emitting contract, lowercased. */
-function usersOf(event: DecodedEvent): string[] {
-  const self = event.address.toLowerCase();
-  const users = new Set<string>();
-  for (const value of Object.values(event.args)) {
-    if (typeof value !== "string" || !ADDRESS.test(value)) continue;
-    const address = value.toLowerCase();
-    if (address !== ZERO && address !== self) users.add(address);
+/** Whether `text` is "0x" and 40 hex digits of either case (what an address argument decodes to). */
+export function isAddressText(text: string): boolean {
+  if (text.length !== 42 || text.charCodeAt(0) !== 48 || text.charCodeAt(1) !== 120) return false;
+  for (let i = 2; i < 42; i++) {
+    const c = text.charCodeAt(i);
+    const letter = c | 0x20; // A-F folded onto a-f (only those two ranges fold onto a-f)
+    if (!((c >= 48 && c <= 57) || (letter >= 97 && letter <= 102))) return false;
   }
-  return [...users];
+  return true;
+}
+
+/** Every address argument (top level) other than the zero address and the emitting contract, lowercased. */
+function usersOf(args: Record<string, unknown>, self: string): string[] {
+  const users: string[] = [];
+  for (const key of Object.keys(args)) {
+    const value = args[key];
+    if (typeof value !== "string" || !isAddressText(value)) continue;
+    const address = value.toLowerCase();
+    if (address !== ZERO && address !== self && !users.includes(address)) users.push(address);
+  }
+  return users;
 }
 
 export function indexedEvent(
@@ -33,19 +51,21 @@ export function indexedEvent(
   event: DecodedEvent,
   block: { hash: string; timestamp: number },
 ): IndexedEvent {
+  const transactionHash = event.transactionHash.toLowerCase();
+  const address = event.address.toLowerCase();
   return {
-    id: `${chainId}:${event.transactionHash.toLowerCase()}:${event.index}`,
+    id: `${chainId}:${transactionHash}:${event.index}`,
     chainId,
     block: event.blockNumber,
     blockHash: block.hash,
     timestamp: block.timestamp,
-    transactionHash: event.transactionHash.toLowerCase(),
+    transactionHash,
     logIndex: event.index,
     contract: event.contract,
-    address: event.address.toLowerCase(),
+    address,
     name: event.name,
     args: jsonSafe(event.args) as Record<string, unknown>,
-    users: usersOf(event),
+    users: usersOf(event.args, address),
   };
 }
 

@@ -1,9 +1,20 @@
 import { expect } from "chai";
+import fc from "fast-check";
+import type { EventFragment, Interface } from "ethers";
 import { ethers } from "hardhat";
 import { createChainAccess, type ChainAccess, type RpcProvider } from "../../../api/src/chain";
 import type { Deployment } from "../../../api/src/chain/deployment";
-import { StrategyRegistryV3__factory } from "../../../typechain-types";
+import {
+  AgentBadges__factory,
+  NapFaucet__factory,
+  NapGovernor__factory,
+  NapToken__factory,
+  NapVault__factory,
+  StrategyRegistryV3__factory,
+  TestUSDC__factory,
+} from "../../../typechain-types";
 import { deployTestSystem } from "../helpers/system";
+import { plainOf, valueOf } from "./abiArbitraries";
 
 const PARAMS = {
   maxPositionSizePercent: 10,
@@ -68,5 +79,47 @@ describe("EventDecoder", function () {
     // ethers encodes a lone low surrogate as the bytes ED B0 80, which are not UTF-8.
     const receipt = await (await registry.submit("bad \udc00 name", "a description", ethers.id("bad"), PARAMS)).wait();
     expect(chain.events.first(receipt!.logs, "StrategySubmitted")!.name).to.equal("bad \ufffd\ufffd\ufffd name");
+  });
+
+  it("decodes every event of every system contract with any arguments exactly as ethers' Interface does", function () {
+    const contracts: [string, string, Interface][] = [
+      [
+        "StrategyRegistryV3",
+        deployment.contracts.StrategyRegistryV3.address,
+        StrategyRegistryV3__factory.createInterface(),
+      ],
+      ["NapFaucet", deployment.contracts.NapFaucet.address, NapFaucet__factory.createInterface()],
+      ["AgentBadges", deployment.contracts.AgentBadges.address, AgentBadges__factory.createInterface()],
+      ["NapToken", deployment.contracts.NapToken.address, NapToken__factory.createInterface()],
+      ["NapGovernor", deployment.contracts.NapGovernor.address, NapGovernor__factory.createInterface()],
+      ["USDC", chain.contracts.address("USDC"), TestUSDC__factory.createInterface()],
+      ["NapVault:moderate", deployment.vaults.moderate!.address, NapVault__factory.createInterface()],
+    ];
+    const events: [string, string, Interface, EventFragment][] = [];
+    for (const [contract, address, iface] of contracts) {
+      iface.forEachEvent((fragment) => events.push([contract, address, iface, fragment]));
+    }
+    const logs = fc
+      .constantFrom(...events)
+      .chain((event) => fc.tuple(fc.constant(event), fc.tuple(...event[3].inputs.map(valueOf))));
+    fc.assert(
+      fc.property(logs, ([[contract, address, iface, fragment], values]) => {
+        const { data, topics } = iface.encodeEventLog(fragment, values);
+        const log = { address, topics, data, blockNumber: 7, transactionHash: ethers.id("tx"), index: 3 };
+        const expected = iface.decodeEventLog(fragment, data, topics);
+        expect(chain.events.decode(log)).to.deep.equal({
+          contract,
+          address,
+          name: fragment.name,
+          args: Object.fromEntries(
+            fragment.inputs.map((input, i) => [input.name || String(i), plainOf(input, expected[i])]),
+          ),
+          blockNumber: 7,
+          transactionHash: ethers.id("tx"),
+          index: 3,
+        });
+      }),
+      { numRuns: 1_000 },
+    );
   });
 });

@@ -45,6 +45,32 @@ function sampleSnapshot(block: number, overrides: Partial<VaultSnapshot> = {}): 
   };
 }
 
+function sampleVault(): VaultRecord {
+  return {
+    address: VAULT,
+    id: "moderate",
+    name: "NAP Moderate",
+    symbol: "napMOD",
+    asset: "0x00000000000000000000000000000000000000c0",
+    assetDecimals: 6,
+    shareDecimals: 12,
+    totalAssets: "1",
+    totalSupply: "1",
+    pricePerShare: "1000000",
+    managementFeeBps: 100,
+    performanceFeeBps: 1000,
+    hurdleRateBps: 0,
+    riskLevel: "MODERATE",
+    isERC7540: false,
+    fulfillmentDelay: 0,
+    paused: false,
+    createdAt: 1,
+    allocations: [{ strategyId: `0x${"1".repeat(64)}`, targetBps: 5000 }],
+    block: 7,
+    timestamp: 99,
+  };
+}
+
 export function readModelConformance(name: string, harness: ReadModelHarness): void {
   describe(`read model conformance: ${name}`, function () {
     let store: ReadModelStore;
@@ -105,29 +131,7 @@ export function readModelConformance(name: string, harness: ReadModelHarness): v
     });
 
     it("replaces a vault's record and keeps the cursor, the halt and the checkpoints", async function () {
-      const vault: VaultRecord = {
-        address: VAULT,
-        id: "moderate",
-        name: "NAP Moderate",
-        symbol: "napMOD",
-        asset: "0x00000000000000000000000000000000000000c0",
-        assetDecimals: 6,
-        shareDecimals: 12,
-        totalAssets: "1",
-        totalSupply: "1",
-        pricePerShare: "1000000",
-        managementFeeBps: 100,
-        performanceFeeBps: 1000,
-        hurdleRateBps: 0,
-        riskLevel: "MODERATE",
-        isERC7540: false,
-        fulfillmentDelay: 0,
-        paused: false,
-        createdAt: 1,
-        allocations: [{ strategyId: `0x${"1".repeat(64)}`, targetBps: 5000 }],
-        block: 7,
-        timestamp: 99,
-      };
+      const vault = sampleVault();
       await store.putVaults([vault]);
       await store.putVaults([{ ...vault, totalAssets: "2" }]);
       expect(await store.vaults()).to.deep.equal([{ ...vault, totalAssets: "2" }]);
@@ -145,6 +149,38 @@ export function readModelConformance(name: string, harness: ReadModelHarness): v
       expect((await store.checkpoints(45)).map((c) => c.height)).to.deep.equal([40, 30]);
       await store.deleteCheckpointsAbove(30);
       expect(await store.checkpoints(100)).to.deep.equal([{ height: 30, hash: "0x3" }]);
+    });
+
+    it("keeps what was written whatever the writer or a reader changes in its objects afterwards", async function () {
+      const event = sampleEvent(3, 1, { args: { owner: ALICE, nested: { amounts: ["1", "2"] } } });
+      const vault = sampleVault();
+      const snapshot = sampleSnapshot(3);
+      const halt = { reason: "deep reorg", at: new Date(Date.UTC(2026, 0, 1)) };
+      const written = structuredClone({ event, vault, snapshot, halt });
+      await store.putEvents([event]);
+      await store.appendEventLog([{ action: "added", event }]);
+      await store.putVaults([vault]);
+      await store.putSnapshots([snapshot]);
+      await store.setHalt(halt);
+      // The writer changes its objects, then a reader changes what it was given.
+      (event.args.nested as { amounts: string[] }).amounts.push("3");
+      event.users.push("0x00000000000000000000000000000000000000b2");
+      vault.allocations[0].targetBps = 1;
+      snapshot.totalAssets = "0";
+      halt.at.setTime(0);
+      const [read] = await store.events({});
+      (read.args.nested as { amounts: string[] }).amounts.length = 0;
+      read.users.length = 0;
+      const [logged] = await store.eventLog(0, 1);
+      logged.event.args.owner = "nobody";
+      (await store.vaults())[0].allocations.length = 0;
+      (await store.snapshots(VAULT, "point", 0))[0].totalSupply = "0";
+      (await store.halt())?.at.setTime(1);
+      expect(await store.events({})).to.deep.equal([written.event]);
+      expect((await store.eventLog(0, 1))[0].event).to.deep.equal(written.event);
+      expect(await store.vaults()).to.deep.equal([written.vault]);
+      expect(await store.snapshots(VAULT, "point", 0)).to.deep.equal([written.snapshot]);
+      expect(await store.halt()).to.deep.equal(written.halt);
     });
 
     it("appends each (event, block hash, action) to the log once, with seq 1, 2, 3 ... in order", async function () {

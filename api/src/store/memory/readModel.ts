@@ -9,17 +9,14 @@ import type {
   VaultSnapshot,
 } from "../../readmodel/records";
 import type { EventQuery, ReadModelStore } from "../../readmodel/store";
+import { plainCopy } from "./plainCopy";
 
-/** The read model in memory (one process; records copied in and out through structuredClone). */
+/** The read model in memory (one process; records copied in and out, so no caller holds the store's own objects). */
 
-const copy = <T>(value: T): T => structuredClone(value);
+const copy = plainCopy;
 
 function chainOrder(a: IndexedEvent, b: IndexedEvent): number {
   return a.block - b.block || a.logIndex - b.logIndex;
-}
-
-function logKey(entry: Omit<EventLogEntry, "seq">): string {
-  return `${entry.event.id}:${entry.event.blockHash}:${entry.action}`;
 }
 
 export class MemoryReadModelStore implements ReadModelStore {
@@ -28,7 +25,8 @@ export class MemoryReadModelStore implements ReadModelStore {
   readonly #vaults = new Map<string, VaultRecord>();
   readonly #checkpoints = new Map<number, IndexerCursor>();
   readonly #log: EventLogEntry[] = [];
-  readonly #logKeys = new Set<string>();
+  /** The (block hash, action) pairs logged per event id: each (event, block hash, action) is logged once. */
+  readonly #logged = new Map<string, { blockHash: string; action: EventLogEntry["action"] }[]>();
   #cursor: IndexerCursor | null = null;
   #halt: IndexerHalt | null = null;
   #lease: IndexerLease | null = null;
@@ -143,9 +141,11 @@ export class MemoryReadModelStore implements ReadModelStore {
 
   async appendEventLog(entries: readonly Omit<EventLogEntry, "seq">[]): Promise<void> {
     for (const entry of entries) {
-      const key = logKey(entry);
-      if (this.#logKeys.has(key)) continue;
-      this.#logKeys.add(key);
+      const { id, blockHash } = entry.event;
+      const logged = this.#logged.get(id);
+      if (logged?.some((seen) => seen.blockHash === blockHash && seen.action === entry.action)) continue;
+      if (logged) logged.push({ blockHash, action: entry.action });
+      else this.#logged.set(id, [{ blockHash, action: entry.action }]);
       // The log's event is the stored record when that is the same log (same id and block hash): records are never
       // changed in place and are copied on the way out, so the two may share one copy.
       const stored = this.#events.get(entry.event.id);
