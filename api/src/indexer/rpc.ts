@@ -47,9 +47,10 @@ export async function getLogs(
   const raw = (await provider.send("eth_getLogs", [
     { address: addresses, fromBlock: hex(fromBlock), toBlock: hex(toBlock) },
   ])) as RawLog[];
-  return raw
-    .filter((log) => !log.removed)
-    .map((log) => ({
+  const logs: RangeLog[] = [];
+  for (const log of raw) {
+    if (log.removed) continue;
+    logs.push({
       address: log.address,
       topics: log.topics,
       data: log.data,
@@ -57,7 +58,9 @@ export async function getLogs(
       blockHash: log.blockHash.toLowerCase(),
       transactionHash: log.transactionHash,
       index: Number(log.logIndex),
-    }));
+    });
+  }
+  return logs;
 }
 
 /** The header of block `number`, or null when the node has no such block (yet, or any more). */
