@@ -1,11 +1,11 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { getAddress, hexlify } from "ethers";
+import { getAddress, hexlify, type Interface } from "ethers";
 import { addressListCall } from "../../../api/src/indexer/sampler";
 import { VaultLens__factory } from "../../../typechain-types";
 
 describe("VaultSampler call data (addressListCall)", function () {
-  const lens = VaultLens__factory.createInterface();
+  const lens: Interface = VaultLens__factory.createInterface();
 
   it("writes the same bytes as ethers' encoder for the lens's address-list functions, any list and letter case", function () {
     const address = fc
