@@ -78,3 +78,27 @@ export const PRICE_MOVING_EVENTS: ReadonlySet<string> = new Set([
   "FeesClaimed",
   "RedeemFulfilled",
 ]);
+
+/**
+ * Vault events that change none of its record's fields but its figures (totalAssets, totalSupply, price per share):
+ * after a batch whose logs of a vault are all of these, its record is the last one with new figures (VaultLens
+ * `samples`) instead of a new read of its whole view. Any other log of the vault (fees, pause, allocations, cap, ...,
+ * or one not decoded) has the whole view read again.
+ */
+export const FIGURES_ONLY_EVENTS: ReadonlySet<string> = new Set([
+  "Approval",
+  "CancelRedeemClaim",
+  "CancelRedeemRequest",
+  "Deposit",
+  "FeesAccrued",
+  "FeesClaimed",
+  "OperatorSet",
+  "RedeemFulfilled",
+  "RedeemRequest",
+  "Reported",
+  "RoleAdminChanged",
+  "RoleGranted",
+  "RoleRevoked",
+  "Transfer",
+  "Withdraw",
+]);

@@ -1,18 +1,19 @@
 import { expect } from "chai";
-import { ethers } from "hardhat";
+import { ethers, network } from "hardhat";
 import { time } from "@nomicfoundation/hardhat-network-helpers";
 import type { ChainAccess } from "../../../api/src/chain";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { VAULT_IDS } from "../../../api/src/domain/model";
 import { PRICE_MOVING_EVENTS } from "../../../api/src/indexer/facts";
 import { Indexer } from "../../../api/src/indexer/indexer";
-import { firstPoints, hourEndPoints } from "../../../api/src/indexer/sampler";
+import { firstPoints, hourEndPoints, VaultSampler } from "../../../api/src/indexer/sampler";
 import { createLogger } from "../../../api/src/logger";
 import type { SnapshotResolution } from "../../../api/src/readmodel/records";
 import type { ReadModelStore } from "../../../api/src/readmodel/store";
 import { MemoryReadModelStore } from "../../../api/src/store/memory/readModel";
 import { hardhatChain } from "../helpers/app";
 import { deployTestSystem } from "../helpers/system";
+import { ConfigurableNapVault__factory, NapVault__factory } from "../../../typechain-types";
 import { deposit, fund, lensAt, report, users } from "./activity";
 import { indexUntilCaughtUp } from "./helpers";
 
@@ -127,6 +128,62 @@ describe("indexer snapshot points (the served figures of a point at every price-
       await indexUntilCaughtUp(indexer);
       await expectServedAsEveryEvent(store);
     }
+  });
+
+  it("keeps each vault's record the lens's whole view at every batch end, through pause, fee and recipient changes", async function () {
+    const store = new MemoryReadModelStore();
+    const indexer = new Indexer({
+      chain,
+      store,
+      logger: createLogger("silent"),
+      holder: "test",
+      settings: { batchBlocks: 2 },
+    });
+    const impersonated = async (address: string) => {
+      await network.provider.request({ method: "hardhat_impersonateAccount", params: [address] });
+      await network.provider.request({ method: "hardhat_setBalance", params: [address, "0x56BC75E2D63100000"] });
+      return ethers.getSigner(address);
+    };
+    const admin = await impersonated(deployment.contracts.TimelockController!.address);
+    const guardian = await impersonated(deployment.roles.guardians[0]);
+    const vault = (id: (typeof VAULT_IDS)[number], signer: typeof admin) =>
+      NapVault__factory.connect(deployment.vaults[id]!.address, signer);
+    const { alice } = await users();
+    await fund(deployment, alice, 100n * 1_000_000n);
+    await deposit(deployment, "moderate", alice, 1_000_000n);
+    await (await vault("moderate", guardian).pause()).wait();
+    await deposit(deployment, "conservative", alice, 2_000_000n);
+    await (await vault("moderate", guardian).unpause()).wait();
+    const configurable = ConfigurableNapVault__factory.connect(deployment.vaults.configurable!.address, admin);
+    await (await configurable.setFees(300, 1_000, 300)).wait();
+    await deposit(deployment, "configurable", alice, 3_000_000n);
+    await (await vault("inverse", admin).setFeeRecipient(await alice.getAddress())).wait();
+    await deposit(deployment, "inverse", alice, 4_000_000n);
+
+    const sampler = new VaultSampler(chain.contracts, chain.provider);
+    // Compared from the block where the lens and every vault are deployed (the lens reads nothing before).
+    const everything = Math.max(
+      deployment.contracts.VaultLens!.block,
+      ...VAULT_IDS.map((id) => deployment.vaults[id]!.block),
+    );
+    const byAddress = (a: { address: string }, b: { address: string }) => a.address.localeCompare(b.address);
+    let steps = 0;
+    for (let result = await indexer.step(); ; result = await indexer.step()) {
+      const { height } = (await store.cursor())!;
+      if (height >= everything) {
+        const timestamp = (await ethers.provider.getBlock(height))!.timestamp;
+        const views = await sampler.read(chain.contracts.vaultList(), height);
+        expect((await store.vaults()).sort(byAddress), `vault records at block ${height}`).to.deep.equal(
+          views.map((view) => ({ ...view, timestamp })).sort(byAddress),
+        );
+        steps++;
+      }
+      if (result !== "indexed") break;
+    }
+    expect(steps).to.be.greaterThan(20);
+    const records = await store.vaults();
+    expect(records.find((r) => r.id === "configurable")!.managementFeeBps).to.equal(300);
+    expect(records.find((r) => r.id === "moderate")!.paused).to.equal(false);
   });
 
   it("picks each vault's first block of a batch, and each hour's last block before the batch's last hour", function () {
