@@ -6,9 +6,22 @@
  * limits lifted with RATE_LIMITS_DISABLED, in-memory store unless MONGODB_URI is set) and the bare Koa baseline, which
  * is given, before each endpoint's runs, the body and Content-Type the API answers there (bench/bareKoa.ts).
  * autocannon runs in this process, for the reads and for the registrations (pre-signed, each request its own body).
- * Settings: BENCH_DURATION (seconds per endpoint, default 10), BENCH_CONNECTIONS (default 50), BENCH_REGISTRATIONS
- * (per round, default 1000, after 100 not counted), BENCH_ROUNDS (registration rounds, and alternating
- * endpoint/baseline pairs per endpoint, default 3; medians are printed), BENCH_PARTS (default "registrations,reads":
+ *
+ * Reads, the method: where `taskset` exists and this process may use two CPUs or more, every thread of this process
+ * (autocannon) and of the chain is pinned to the first allowed CPU and every thread of the API and of bare Koa to the
+ * second, so that the server under load has a core of its own and the two servers are compared, not their share of
+ * the scheduler against autocannon (otherwise nothing is pinned, and the bench says so). Per endpoint: each server is
+ * loaded WARM_UP_SECONDS (2 s) unmeasured, then BENCH_PAIRS pairs of BENCH_DURATION-second runs, bare Koa and the API
+ * back to back with the order swapped every pair; the ratio is the median of the pairs' req/s ratios (their range is
+ * printed too), with the medians of req/s, p99 and each server's CPU time per request (/proc, all threads) beside it,
+ * the CPU ratio (median over the pairs of bare Koa's CPU per request over the API's: what each would answer on a core
+ * of its own, whatever share of it other processes took during its runs), and the largest share of a core autocannon
+ * used in a run (near 1: the client, not the server, was the limit).
+ * Registrations run before the reads, unpinned (the API recovers signatures on a worker thread).
+ *
+ * Settings: BENCH_DURATION (seconds per read run, default 3), BENCH_PAIRS (pairs per endpoint, default 7), BENCH_PIN=0
+ * (pin nothing), BENCH_CONNECTIONS (default 50), BENCH_REGISTRATIONS (per round, default 1000, after 100 not counted),
+ * BENCH_ROUNDS (registration rounds, default 3; the median is printed), BENCH_PARTS (default "registrations,reads":
  * which parts to run). The API child inherits the environment, so SIGNATURE_WORKERS and MONGODB_URI apply to it.
  */
 import type { ChildProcess } from "node:child_process";
@@ -21,15 +34,24 @@ import { recoverSigner } from "../api/src/chain/recoveryPool";
 import {
   READY_TIMEOUT_MS,
   copyAnswer,
+  cpuPlan,
   forkApi,
   forkBareKoa,
   median,
+  pinToCpu,
   processCpuMs,
   startDeployedChain,
   waitFor,
 } from "./support";
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+/** Seconds of each measured read run. */
+const DURATION = Number(process.env.BENCH_DURATION ?? 3);
+/** Bare-Koa/API pairs of runs per endpoint; the ratio printed is the median of the pairs' ratios. */
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 7);
+/** Seconds each server is loaded on an endpoint before its measured runs (JIT, caches, connection setup). */
+const WARM_UP_SECONDS = 2;
+/** BENCH_PIN=0 leaves every process to the scheduler. */
+const PIN = process.env.BENCH_PIN !== "0";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const REGISTRATIONS = Number(process.env.BENCH_REGISTRATIONS ?? 1000);
 /** Registrations sent first and not counted, so that the measured ones run on warmed-up (JIT-compiled) code. */
@@ -42,16 +64,29 @@ function httpOk(url: string): () => Promise<boolean> {
   return async () => (await fetch(url)).ok;
 }
 
-/** One autocannon run; also the server's CPU time per request (µs), where /proc tells it. */
-async function load(url: string, pid: number | undefined) {
+interface LoadResult {
+  rps: number;
+  p99: number;
+  /** The server's CPU time per request (µs, all threads), where /proc tells it. */
+  cpuUs: number | null;
+  /** CPU this process (autocannon) used during the run, as a share of one core: near 1 means the client was the limit. */
+  generatorCpu: number;
+}
+
+/** One autocannon run of DURATION seconds against `url`, served by process `pid`. */
+async function load(url: string, pid: number | undefined): Promise<LoadResult> {
   const before = processCpuMs(pid);
+  const ownBefore = process.cpuUsage();
+  const started = performance.now();
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
   const after = processCpuMs(pid);
+  const own = process.cpuUsage(ownBefore);
+  const generatorCpu = (own.user + own.system) / 1000 / (performance.now() - started);
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx responses and ${result.errors} errors under load`);
   }
   const cpuUs = before === null || after === null ? null : ((after - before) * 1000) / result.requests.total;
-  return { rps: result.requests.average, p99: result.latency.p99, cpuUs };
+  return { rps: result.requests.average, p99: result.latency.p99, cpuUs, generatorCpu };
 }
 
 /**
@@ -124,7 +159,6 @@ async function registrations(
   return { perSecond: count / seconds, signMs, apiCpuMs };
 }
 
-/** CPU time (user + system, all threads) a process has used so far, in ms; null where /proc is not available. */
 /** Milliseconds per call of `recover` on a 400-character message, on this thread. */
 function recoveryCost(recover: (message: string, signature: string) => string | null): number {
   const wallet = Wallet.createRandom();
@@ -143,6 +177,7 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "nap-bench-api-"));
   try {
     const rpcUrl = await startDeployedChain(children, work);
+    const chainChild = children[children.length - 1];
     console.log(`local chain on ${rpcUrl}; deployed`);
     const { url: api, child: apiChild } = await forkApi(children, {
       RPC_URL: rpcUrl,
@@ -185,38 +220,69 @@ async function main(): Promise<void> {
     }
 
     if (PARTS.includes("reads")) {
-      // The machine is shared, so its speed drifts: each endpoint run is paired with a bare-Koa run right before it,
-      // over several rounds, and the table gives the medians.
+      const plan = PIN ? cpuPlan() : { reason: "BENCH_PIN=0" };
+      if ("loadCpu" in plan) {
+        // The load generator (autocannon, in this process) and the chain on one CPU, the server under load (the API
+        // or bare Koa, never both at once) on the other: each server gets a core of its own instead of a share of
+        // the scheduler against autocannon. Threads started later inherit the pinning.
+        pinToCpu(process.pid, plan.loadCpu);
+        pinToCpu(chainChild.pid, plan.loadCpu);
+        pinToCpu(apiChild.pid, plan.serverCpu);
+        pinToCpu(bareChild.pid, plan.serverCpu);
+        console.log(
+          `pinned: autocannon and the chain on CPU ${plan.loadCpu}, the API and bare Koa on CPU ${plan.serverCpu}`,
+        );
+      } else {
+        console.log(`not pinned (${plan.reason}): autocannon and both servers share the scheduler`);
+      }
       console.log(
-        `load: ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} endpoint/baseline pairs per endpoint`,
+        `load: ${CONNECTIONS} connections; per endpoint ${WARM_UP_SECONDS} s of warm-up on each server, then ${PAIRS} ` +
+          `pairs of ${DURATION} s runs (bare Koa and the API back to back, the order swapped every pair)`,
       );
       const rows: string[] = [];
-      const cpu = (runs: Array<{ cpuUs: number | null }>) => {
+      const cpu = (runs: LoadResult[]) => {
         const known = runs.map((run) => run.cpuUs).filter((us): us is number => us !== null);
         return known.length > 0 ? median(known).toFixed(0) : "n/a";
       };
       for (const path of ["/health", "/api/v1/vaults", "/api/v1/agents"]) {
-        await autocannon({ url: api + path, connections: CONNECTIONS, duration: 1 }); // warm-up
+        await autocannon({ url: api + path, connections: CONNECTIONS, duration: WARM_UP_SECONDS });
         // Taken after the registrations and the warm-up, so that the baseline answers what the API answers now (the
         // leaderboard as filled by the registrations).
         await copyAnswer(api, path, bareChild);
-        await autocannon({ url: bare + path, connections: CONNECTIONS, duration: 1 }); // warm-up
-        const pairs: Array<{ base: Awaited<ReturnType<typeof load>>; result: Awaited<ReturnType<typeof load>> }> = [];
-        for (let round = 0; round < ROUNDS; round++) {
-          pairs.push({ base: await load(bare + path, bareChild.pid), result: await load(api + path, apiChild.pid) });
+        await autocannon({ url: bare + path, connections: CONNECTIONS, duration: WARM_UP_SECONDS });
+        const pairs: Array<{ base: LoadResult; result: LoadResult }> = [];
+        for (let pair = 0; pair < PAIRS; pair++) {
+          // Swapping the order cancels a drift of the machine's speed within a pair.
+          if (pair % 2 === 0) {
+            const base = await load(bare + path, bareChild.pid);
+            pairs.push({ base, result: await load(api + path, apiChild.pid) });
+          } else {
+            const result = await load(api + path, apiChild.pid);
+            pairs.push({ base: await load(bare + path, bareChild.pid), result });
+          }
         }
+        const ratios = pairs.map((p) => p.result.rps / p.base.rps);
+        // What each server would answer on a core of its own: the ratio of CPU per request, free of the share of
+        // the scheduler either got from other processes during its runs.
+        const cpuRatios = pairs
+          .filter((p) => p.base.cpuUs !== null && p.result.cpuUs !== null)
+          .map((p) => (p.base.cpuUs as number) / (p.result.cpuUs as number));
+        const generator = Math.max(...pairs.flatMap((p) => [p.base.generatorCpu, p.result.generatorCpu]));
         rows.push(
           `| ${path} | ${Math.round(median(pairs.map((p) => p.result.rps)))} | ${median(pairs.map((p) => p.result.p99))} | ` +
             `${cpu(pairs.map((p) => p.result))} | ${Math.round(median(pairs.map((p) => p.base.rps)))} | ` +
             `${median(pairs.map((p) => p.base.p99))} | ${cpu(pairs.map((p) => p.base))} | ` +
-            `${median(pairs.map((p) => p.result.rps / p.base.rps)).toFixed(2)} |`,
+            `${median(ratios).toFixed(2)} | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} | ` +
+            `${cpuRatios.length > 0 ? median(cpuRatios).toFixed(2) : "n/a"} | ` +
+            `${generator.toFixed(2)} |`,
         );
       }
       console.log("");
       console.log(
-        "| endpoint | req/s | p99 (ms) | CPU µs/req | bare Koa req/s | bare Koa p99 (ms) | bare Koa CPU µs/req | ratio |",
+        "| endpoint | req/s | p99 (ms) | CPU µs/req | bare Koa req/s | bare Koa p99 (ms) | bare Koa CPU µs/req | ratio | " +
+          "pair ratios | CPU ratio | autocannon CPU (max) |",
       );
-      console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
+      console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
       for (const row of rows) console.log(row);
     }
   } finally {

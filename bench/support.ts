@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from "node:child_process";
+import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deployTo, spawnHardhatNode } from "../test/e2e/processes";
@@ -135,4 +135,34 @@ export function processRssBytes(pid: number | undefined): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Two CPUs for a fair load test: one for the load generator (and whatever else the bench runs), one for the server
+ * under load. Taken from this process's affinity list (`taskset -cp`); null, with the reason, when `taskset` is
+ * missing or fewer than two CPUs are allowed, and then nothing is pinned.
+ */
+export function cpuPlan(): { loadCpu: number; serverCpu: number } | { reason: string } {
+  let listed: string;
+  try {
+    listed = execFileSync("taskset", ["-cp", String(process.pid)], { encoding: "utf8" });
+  } catch {
+    return { reason: "taskset is not available" };
+  }
+  const cpus = (listed.split(":").pop() ?? "")
+    .trim()
+    .split(",")
+    .flatMap((part) => {
+      const [from, to = from] = part.split("-").map(Number);
+      return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    })
+    .filter((cpu) => Number.isInteger(cpu));
+  if (cpus.length < 2) return { reason: `only ${cpus.length} CPU allowed (${listed.trim()})` };
+  return { loadCpu: cpus[0], serverCpu: cpus[1] };
+}
+
+/** Pins every thread of process `pid` to `cpu` (threads it starts later inherit it). */
+export function pinToCpu(pid: number | undefined, cpu: number): void {
+  if (pid === undefined) throw new Error("cannot pin a process without a pid");
+  execFileSync("taskset", ["-a", "-p", "-c", String(cpu), String(pid)], { stdio: "ignore" });
 }

@@ -12,6 +12,7 @@ import { respondWithError } from "./errors";
 import { createInvalidKeyLimiter } from "./invalidKeys";
 import { buildOpenApiDocument } from "./openapi";
 import { createRateLimiters, type RateLimitBackend, type RateLimiters } from "./rateLimit";
+import { ExactRoutes } from "./exactRoutes";
 import { isStaticPath, routeChain, type RouteDefinition } from "./route";
 import { docsRoutes } from "./routes/docs";
 import { apiRoutes } from "./routes";
@@ -60,25 +61,28 @@ export function liveApi(options: LiveApiOptions): LiveApi {
   // Every route is in the router (which also answers 405 with Allow); routes without path parameters are served
   // from a table of exact paths first, which spares the router's per-request matching on the hot reads.
   const router = new Router();
-  const exact = new Map<string, Middleware>();
+  const exact = new ExactRoutes();
   const mount = { authenticator, rateLimiters, bodyLimitBytes: config.bodyLimitBytes };
   for (const route of routes) {
     const chain = routeChain(route, mount);
     const method = route.method.toUpperCase();
     router.register(route.path, [method], chain as never);
-    if (isStaticPath(route)) {
-      const composed = compose(chain);
-      exact.set(`${method} ${route.path}`, composed);
-      if (method === "GET") exact.set(`HEAD ${route.path}`, composed);
-    }
+    if (isStaticPath(route)) exact.add(method, route.path, chain);
   }
   // Routes with path parameters, the docs page's assets, then what no route answered.
   const rest = compose([docsAssets(), router.routes() as Middleware, unmatched(router)]);
   const middleware: Middleware = (ctx, next) => {
-    const handler = exact.get(`${ctx.method} ${ctx.path}`);
-    return (handler ? handler(ctx, next) : rest(ctx, next)).then(undefined, (error: unknown) =>
-      respondWithError(ctx, error, logger),
-    );
+    let answered: Promise<void> | void;
+    try {
+      answered = (exact.find(ctx.method, ctx.path) ?? rest)(ctx, next);
+    } catch (error) {
+      // A route that answers without a promise also fails without one (validation).
+      respondWithError(ctx, error, logger);
+      return;
+    }
+    if (answered instanceof Promise) {
+      return answered.then(undefined, (error: unknown) => respondWithError(ctx, error, logger));
+    }
   };
 
   return { middleware, routes, rateLimiters };
