@@ -103,7 +103,11 @@ export async function auditDeployment(
         if (await control.hasRole(roleId, account)) held.add(account);
         else held.delete(account);
       }
-      const sorted = (list: Iterable<string>) => [...list].sort().map(name).join(", ") || "no one";
+      // By the address's hex digits, whatever their checksum letter case, so that a report lists holders alike on
+      // every deployment.
+      const byHex = (a: string, b: string) =>
+        a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0;
+      const sorted = (list: Iterable<string>) => [...list].sort(byHex).map(name).join(", ") || "no one";
       line(contract, roleName(roleId), sorted(wanted), sorted(held));
       line(
         contract,

@@ -37,7 +37,7 @@ const labelled = (address: string, label: string) =>
   label ? `${getAddress(address)} (${label})` : getAddress(address);
 const sortedHolders = (holders: [string, string][]) =>
   holders
-    .sort(([a], [b]) => getAddress(a).localeCompare(getAddress(b)))
+    .sort(([a], [b]) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0))
     .map(([address, label]) => labelled(address, label))
     .join(", ");
 
