@@ -232,11 +232,11 @@ export class Indexer {
     const { minBlockInterval } = this.settings;
     // A vault's first price-moving block of the batch needs no time stamp to be picked: it is read at once, in the
     // JSON-RPC batch of the headers that decide the time stamps of the blocks with a log.
-    const moving = logs.filter((log) => this.#movesPrice(log));
+    const { moving, changed } = this.#classify(logs);
     const firsts = firstPoints(moving);
     const firstSamples = this.#sampler.readPoints(firsts);
     firstSamples.catch(() => undefined); // awaited below, once the events are written
-    const views = this.#vaultsAtEnd(logs, to);
+    const views = this.#vaultsAtEnd(changed, to);
     views.catch(() => undefined); // awaited below, unless the step ends first
     const times = blockTimes(hashes.keys(), probed, minBlockInterval, (numbers) => getHeaders(provider, numbers));
     times.catch(() => undefined); // awaited below
@@ -290,13 +290,7 @@ export class Indexer {
    * `samples` call for all such vaults); any other, its whole view (one VaultLens `vaults` call), which costs the node
    * several times more.
    */
-  async #vaultsAtEnd(logs: readonly RangeLog[], to: number): Promise<Omit<VaultRecord, "timestamp">[]> {
-    const changed = new Set<string>();
-    for (const log of logs) {
-      const event = this.#chain.events.identify(log);
-      if (event?.contract.startsWith("NapVault:") && FIGURES_ONLY_EVENTS.has(event.name)) continue;
-      changed.add(log.address.toLowerCase());
-    }
+  async #vaultsAtEnd(changed: ReadonlySet<string>, to: number): Promise<Omit<VaultRecord, "timestamp">[]> {
     const vaults = this.#vaultsAt(to);
     const kept = new Map<string, VaultRecord>();
     for (const vault of vaults) {
@@ -319,15 +313,21 @@ export class Indexer {
     return vaults.map((vault) => records.get(vault.address.toLowerCase()) as Omit<VaultRecord, "timestamp">);
   }
 
-  /** Whether a snapshot point is taken at `log`: a vault event that moves a price or assets, once the lens is up. */
-  #movesPrice(log: RangeLog): boolean {
-    const event = this.#chain.events.identify(log);
-    return (
-      event !== null &&
-      event.contract.startsWith("NapVault:") &&
-      PRICE_MOVING_EVENTS.has(event.name) &&
-      this.#lensAt(log.blockNumber)
-    );
+  /**
+   * What the batch's logs mean for its samples, from one look at each: the price-moving vault logs (a snapshot point
+   * is taken at them, once the lens is up), and the addresses with a log that may change more than a vault's figures
+   * (a vault among them has its whole view read).
+   */
+  #classify(logs: readonly RangeLog[]): { moving: RangeLog[]; changed: Set<string> } {
+    const moving: RangeLog[] = [];
+    const changed = new Set<string>();
+    for (const log of logs) {
+      const event = this.#chain.events.identify(log);
+      const vaultEvent = event?.contract.startsWith("NapVault:") ? event.name : undefined;
+      if (vaultEvent && PRICE_MOVING_EVENTS.has(vaultEvent) && this.#lensAt(log.blockNumber)) moving.push(log);
+      if (!vaultEvent || !FIGURES_ONLY_EVENTS.has(vaultEvent)) changed.add(log.address.toLowerCase());
+    }
+    return { moving, changed };
   }
 
   /** Finds the newest checkpoint the chain still has and deletes everything above it; halts past the window. */
