@@ -23,14 +23,18 @@ export async function users(): Promise<{ alice: Signer; bob: Signer; deployer: S
   return { alice, bob, deployer };
 }
 
-export async function relayer(deployment: Deployment): Promise<Signer> {
-  const address = deployment.roles.relayer;
+/** A signer for `address` (a role holder of the deployment: timelock, relayer, guardian), funded with 100 ETH. */
+export async function impersonate(address: string): Promise<Signer> {
   await network.provider.request({ method: "hardhat_impersonateAccount", params: [address] });
   await network.provider.request({ method: "hardhat_setBalance", params: [address, "0x56BC75E2D63100000"] });
   return ethers.getSigner(address);
 }
 
-function vaultAt(deployment: Deployment, id: VaultId, signer: Signer) {
+export async function relayer(deployment: Deployment): Promise<Signer> {
+  return impersonate(deployment.roles.relayer);
+}
+
+export function vaultAt(deployment: Deployment, id: VaultId, signer: Signer) {
   const entry = deployment.vaults[id];
   if (!entry) throw new Error(`no ${id} vault`);
   return NapVault__factory.connect(entry.address, signer);
@@ -126,10 +130,7 @@ export async function strategyActivity(deployment: Deployment): Promise<string> 
   const id = await registry.submit.staticCall("Mean reversion", "Buys dips, sells rips.", dna, params);
   await (await registry.submit("Mean reversion", "Buys dips, sells rips.", dna, params)).wait();
   await (await registry.connect(await relayer(deployment)).passScreening(id)).wait();
-  const timelock = deployment.contracts.TimelockController!.address;
-  await network.provider.request({ method: "hardhat_impersonateAccount", params: [timelock] });
-  await network.provider.request({ method: "hardhat_setBalance", params: [timelock, "0x56BC75E2D63100000"] });
-  const manager = await ethers.getSigner(timelock);
+  const manager = await impersonate(deployment.contracts.TimelockController!.address);
   await (await vaultAt(deployment, "moderate", manager).setAllocations([{ strategyId: id, targetBps: 5000 }])).wait();
   await (await vaultAt(deployment, "aggressive", manager).setAllocations([{ strategyId: id, targetBps: 2500 }])).wait();
   return id;

@@ -1,11 +1,11 @@
 import { expect } from "chai";
-import { ethers, network } from "hardhat";
+import { ethers } from "hardhat";
 import { time } from "@nomicfoundation/hardhat-network-helpers";
 import type { ChainAccess } from "../../../api/src/chain";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { VAULT_IDS } from "../../../api/src/domain/model";
 import { PRICE_MOVING_EVENTS } from "../../../api/src/indexer/facts";
-import { Indexer } from "../../../api/src/indexer/indexer";
+import { Indexer, type IndexerSettings } from "../../../api/src/indexer/indexer";
 import { firstPoints, hourEndPoints, VaultSampler } from "../../../api/src/indexer/sampler";
 import { createLogger } from "../../../api/src/logger";
 import type { SnapshotResolution } from "../../../api/src/readmodel/records";
@@ -13,8 +13,8 @@ import type { ReadModelStore } from "../../../api/src/readmodel/store";
 import { MemoryReadModelStore } from "../../../api/src/store/memory/readModel";
 import { hardhatChain } from "../helpers/app";
 import { deployTestSystem } from "../helpers/system";
-import { ConfigurableNapVault__factory, NapVault__factory } from "../../../typechain-types";
-import { deposit, fund, lensAt, report, users } from "./activity";
+import { ConfigurableNapVault__factory } from "../../../typechain-types";
+import { deposit, fund, impersonate, lensAt, report, users, vaultAt } from "./activity";
 import { indexUntilCaughtUp } from "./helpers";
 
 const HOUR = 3600;
@@ -33,6 +33,10 @@ describe("indexer snapshot points (the served figures of a point at every price-
     deployment = await deployTestSystem();
     chain = await hardhatChain(deployment);
   });
+
+  function newIndexer(store: ReadModelStore, settings: Partial<IndexerSettings>): Indexer {
+    return new Indexer({ chain, store, logger: createLogger("silent"), holder: "test", settings });
+  }
 
   /** Moves the next block to `before` seconds ahead of the next UTC hour (or day) at least a minute away. */
   async function nearNext(period: number, before: number): Promise<void> {
@@ -115,49 +119,28 @@ describe("indexer snapshot points (the served figures of a point at every price-
     await deposit(deployment, "moderate", alice, 700_000n);
     await report(deployment, "moderate", 20_000n);
 
-    const settings = { reorgWindow: 100_000 };
     for (const batchBlocks of [3, 7, 10_000]) {
       const store = new MemoryReadModelStore();
-      const indexer = new Indexer({
-        chain,
-        store,
-        logger: createLogger("silent"),
-        holder: "test",
-        settings: { ...settings, batchBlocks },
-      });
-      await indexUntilCaughtUp(indexer);
+      await indexUntilCaughtUp(newIndexer(store, { reorgWindow: 100_000, batchBlocks }));
       await expectServedAsEveryEvent(store);
     }
   });
 
   it("keeps each vault's record the lens's whole view at every batch end, through pause, fee and recipient changes", async function () {
     const store = new MemoryReadModelStore();
-    const indexer = new Indexer({
-      chain,
-      store,
-      logger: createLogger("silent"),
-      holder: "test",
-      settings: { batchBlocks: 2 },
-    });
-    const impersonated = async (address: string) => {
-      await network.provider.request({ method: "hardhat_impersonateAccount", params: [address] });
-      await network.provider.request({ method: "hardhat_setBalance", params: [address, "0x56BC75E2D63100000"] });
-      return ethers.getSigner(address);
-    };
-    const admin = await impersonated(deployment.contracts.TimelockController!.address);
-    const guardian = await impersonated(deployment.roles.guardians[0]);
-    const vault = (id: (typeof VAULT_IDS)[number], signer: typeof admin) =>
-      NapVault__factory.connect(deployment.vaults[id]!.address, signer);
+    const indexer = newIndexer(store, { batchBlocks: 2 });
+    const admin = await impersonate(deployment.contracts.TimelockController!.address);
+    const guardian = await impersonate(deployment.roles.guardians[0]);
     const { alice } = await users();
     await fund(deployment, alice, 100n * 1_000_000n);
     await deposit(deployment, "moderate", alice, 1_000_000n);
-    await (await vault("moderate", guardian).pause()).wait();
+    await (await vaultAt(deployment, "moderate", guardian).pause()).wait();
     await deposit(deployment, "conservative", alice, 2_000_000n);
-    await (await vault("moderate", guardian).unpause()).wait();
+    await (await vaultAt(deployment, "moderate", guardian).unpause()).wait();
     const configurable = ConfigurableNapVault__factory.connect(deployment.vaults.configurable!.address, admin);
     await (await configurable.setFees(300, 1_000, 300)).wait();
     await deposit(deployment, "configurable", alice, 3_000_000n);
-    await (await vault("inverse", admin).setFeeRecipient(await alice.getAddress())).wait();
+    await (await vaultAt(deployment, "inverse", admin).setFeeRecipient(await alice.getAddress())).wait();
     await deposit(deployment, "inverse", alice, 4_000_000n);
 
     const sampler = new VaultSampler(chain.contracts, chain.provider);
