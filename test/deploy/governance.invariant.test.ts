@@ -29,6 +29,7 @@ import {
   StrategyRegistryV3__factory,
   TimelockController__factory,
 } from "../../typechain-types";
+import { recordFigure } from "../helpers/figures";
 
 const RUNS = Number(process.env.GOVERNANCE_PROPERTY_RUNS ?? process.env.PROPERTY_RUNS ?? 25);
 const State = { Pending: 0, Active: 1, Canceled: 2, Defeated: 3, Succeeded: 4, Queued: 5, Expired: 6, Executed: 7 };
@@ -270,8 +271,9 @@ describe("governance under a hostile relayer (invariant, deployed system)", () =
       }),
       { numRuns: RUNS, examples: [[UNOPPOSED_TAKEOVER]] },
     );
-    console.log(
-      `      ${RUNS} sequences: ${seen.minted} mints, ${seen.refused} refused over the budget, ` +
+    recordFigure(
+      "governance under a hostile relayer",
+      `${RUNS} sequences: ${seen.minted} mints, ${seen.refused} refused over the budget, ` +
         `${seen.budgetChanges} budget changes, ${seen.cancels} guardian cancels, ${seen.executed} executions`,
     );
     expect(seen.minted).to.be.greaterThan(0);

@@ -12,6 +12,7 @@ import { uniqueDbName } from "../api/helpers/mongo";
 import { ensureMongo } from "../helpers/services";
 import { client, DEV_MNEMONIC } from "./helpers";
 import { deployTo, kill, rpc, spawnApi, spawnHardhatNode, type Spawned } from "./processes";
+import { recordFigure } from "../helpers/figures";
 
 /**
  * Crash safety at the HTTP level: a spawned API process (MongoDB store and journal) on a spawned Hardhat node with
@@ -202,8 +203,9 @@ describe("E2E: API process killed mid-burst (spawned API and Hardhat node, Mongo
     expect(final.sort()).to.deep.equal(requests.map((r) => r.body.name).sort());
     for (const agent of agents) expect(await provider.getTransactionCount(agent.address)).to.equal(PER_AGENT);
     provider.destroy();
-    console.log(
-      `      ${accepted.length} answered 200 before the kill, ${cut.length} cut, ${intents.length} in the journal, ` +
+    recordFigure(
+      "API killed mid-burst",
+      `${accepted.length} answered 200 before the kill, ${cut.length} cut, ${intents.length} in the journal, ` +
         `${withHash.length} unmined at the kill (${Math.ceil(withHash.length / 2)} dropped from the mempool)`,
     );
   });

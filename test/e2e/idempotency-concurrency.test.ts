@@ -6,6 +6,7 @@ import { registerAgent } from "../api/helpers/app";
 import { deployTestSystem } from "../api/helpers/system";
 import { StrategyRegistryV3__factory, TestUSDC__factory } from "../../typechain-types";
 import { client, startE2eApp, type E2eSystem } from "./helpers";
+import { recordFigure } from "../helpers/figures";
 
 type Body = Record<string, unknown>;
 
@@ -178,7 +179,7 @@ describe("E2E: idempotency and concurrency through HTTP", function () {
         );
         expect(await ethers.provider.getTransactionCount(agent.address)).to.equal(PER_AGENT);
       }
-      console.log(`      ${AGENTS * PER_AGENT} submissions in ${seconds.toFixed(1)} s`);
+      recordFigure("concurrent submissions", `${AGENTS * PER_AGENT} submissions in ${seconds.toFixed(1)} s`);
     });
   });
 });

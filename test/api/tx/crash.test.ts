@@ -10,6 +10,7 @@ import type { TxProbe } from "../../../typechain-types";
 import { serveChain } from "./chainServer";
 import { DEV_MNEMONIC, deployProbe, devWallets, fundAgents, provider } from "./helpers";
 import { connectMongo, mongoUri, uniqueDb } from "./mongo";
+import { recordFigure } from "../../helpers/figures";
 
 /**
  * Crash safety: a child process runs the engine on the Mongo journal and is killed with SIGKILL in the middle of
@@ -156,7 +157,7 @@ describe("TxEngine crash safety (child process killed mid-burst, Mongo journal)"
     const started = Date.now();
     try {
       const report = await engine.reconcile();
-      console.log(`      reconcile of ${JSON.stringify(states)} took ${Date.now() - started} ms`);
+      recordFigure("TxEngine crash", `reconcile of ${JSON.stringify(states)} took ${Date.now() - started} ms`);
       expect(report).to.deep.include({ open: openAtCrash.length, failed: 0, pending: 0 });
     } finally {
       await engine.close();
@@ -193,8 +194,9 @@ describe("TxEngine crash safety (child process killed mid-burst, Mongo journal)"
     }
     expect(entries.length).to.be.greaterThanOrEqual(total * 0.4);
     expect(dropped, "some journaled transactions were taken out of the mempool").to.be.greaterThan(0);
-    console.log(
-      `      crash: ${entries.length}/${total} intents accepted, ${openAtCrash.length} open at SIGKILL, ` +
+    recordFigure(
+      "TxEngine crash",
+      `crash: ${entries.length}/${total} intents accepted, ${openAtCrash.length} open at SIGKILL, ` +
         `${dropped} dropped from the mempool, all mined once after reconcile`,
     );
   });

@@ -15,6 +15,7 @@ import { ethers } from "hardhat";
 import fc from "fast-check";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import type { NapFaucet, TestUSDC } from "../../../typechain-types";
+import { recordFigure } from "../../helpers/figures";
 
 const RUNS = Number(process.env.FAUCET_PROPERTY_RUNS ?? process.env.PROPERTY_RUNS ?? 30);
 const DAY = 86_400;
@@ -180,8 +181,9 @@ describe("NapFaucet under griefers and donors (invariant)", () => {
       }),
       { numRuns: RUNS },
     );
-    console.log(
-      `      ${RUNS} sequences: ${seen.drips} drips, ${seen.cooldownRefusals} inside the cooldown, ` +
+    recordFigure(
+      "NapFaucet invariant",
+      `${RUNS} sequences: ${seen.drips} drips, ${seen.cooldownRefusals} inside the cooldown, ` +
         `${seen.strangerRefusals} by strangers, ${seen.failedTransfers} to a contract rejecting ETH`,
     );
     expect(seen.drips).to.be.greaterThan(0);

@@ -7,6 +7,7 @@ import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { ProposalState, TIMELOCK_DELAY, VOTING_DELAY, VOTING_PERIOD, deployGovernance, stateBitmap } from "./fixture";
+import { recordFigure } from "../../helpers/figures";
 
 const MAX_DESCRIPTION_BYTES = 2_000;
 const MAX_ACTIONS = 10;
@@ -46,7 +47,10 @@ describe("NapGovernor attacks", () => {
       to: await f.governor.getAddress(),
       data: f.governor.interface.encodeFunctionData("proposalsPage", [0, API_PAGE]),
     });
-    console.log(`      proposalsPage(0, ${API_PAGE}) of proposals at every bound: ${gas} gas`);
+    recordFigure(
+      "NapGovernor proposalsPage gas",
+      `proposalsPage(0, ${API_PAGE}) of proposals at every bound: ${gas} gas`,
+    );
     expect(gas).to.be.lessThan(PAGE_GAS_BOUND);
     const page = await f.governor.proposalsPage(0, API_PAGE);
     expect(page.length).to.equal(API_PAGE);

@@ -16,6 +16,7 @@ import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import type { StrategyRegistryV3 } from "../../../typechain-types";
 import { Status, type StatusValue, defaultParams } from "./helpers";
+import { recordFigure } from "../../helpers/figures";
 
 const RUNS = Number(process.env.REGISTRY_PROPERTY_RUNS ?? process.env.PROPERTY_RUNS ?? 60);
 const PERIOD = 100;
@@ -446,8 +447,9 @@ describe("StrategyRegistryV3 transition table and reviews under hostile role cha
     ]) {
       expect(reached.has(status), `reached status ${status}`).to.equal(true);
     }
-    console.log(
-      `      ${RUNS} sequences, ${successes} accepted and ${failures} refused attempts, ${roleChanges} role or ` +
+    recordFigure(
+      "StrategyRegistryV3 property",
+      `${RUNS} sequences, ${successes} accepted and ${failures} refused attempts, ${roleChanges} role or ` +
         `threshold changes, ${resets} review resets; states reached: ${[...reached].sort().join(", ")}`,
     );
   });

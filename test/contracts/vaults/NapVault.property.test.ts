@@ -19,6 +19,7 @@ import {
   type Amount,
   type Harness,
 } from "./harness";
+import { recordFigure } from "../../helpers/figures";
 
 const TOTAL_RUNS = Number(process.env.VAULT_PROPERTY_RUNS ?? 300);
 const RUNS = Math.ceil(TOTAL_RUNS / 2); // per vault kind
@@ -116,7 +117,10 @@ for (const asyncRedeem of [false, true]) {
         { numRuns: RUNS, seed: SEED, verbose: 1 },
       );
       expect(sequences).to.be.gte(RUNS);
-      console.log(`      ${sequences} sequences run (${asyncRedeem ? "asynchronous" : "synchronous"} vault)`);
+      recordFigure(
+        "NapVault property",
+        `${sequences} sequences run (${asyncRedeem ? "asynchronous" : "synchronous"} vault)`,
+      );
     });
   });
 }

@@ -30,6 +30,7 @@ import {
   type Amount,
   type Harness,
 } from "../harness";
+import { recordFigure } from "../../../helpers/figures";
 
 const TOTAL_RUNS = Number(process.env.VAULT_INVARIANT_RUNS ?? 300);
 const RUNS = Math.ceil(TOTAL_RUNS / 2);
@@ -215,8 +216,9 @@ for (const asyncRedeem of [false, true]) {
         { numRuns: RUNS, seed: SEED, verbose: 1 },
       );
       expect(sequences).to.be.gte(RUNS);
-      console.log(
-        `      ${sequences} sequences, ${steps} steps, ${fills} fills (${asyncRedeem ? "asynchronous" : "synchronous"} vault)`,
+      recordFigure(
+        "NapVault invariant",
+        `${sequences} sequences, ${steps} steps, ${fills} fills (${asyncRedeem ? "asynchronous" : "synchronous"} vault)`,
       );
     });
   });
