@@ -96,10 +96,57 @@ interface IVaultLens {
         uint256 pricePerShare;
     }
 
+    /// @notice What an indexer keeps of one vault: VaultView without the fields that move with time alone or that
+    ///         the indexer does not keep (assetSymbol, apyBps, depositCap, maxDeposit, profitUnlockPeriod,
+    ///         lockedProfit, feeRecipient), each of the rest as VaultView gives it.
+    /// @param name Share name.
+    /// @param symbol Share symbol.
+    /// @param asset Asset (USDC) address.
+    /// @param assetDecimals Asset decimals.
+    /// @param shareDecimals Share decimals (asset decimals + 6).
+    /// @param totalAssets Vault totalAssets (profit still locked left out).
+    /// @param totalSupply Shares in existence (pending request shares included).
+    /// @param pricePerShare Assets for 10**shareDecimals shares (convertToAssets, rounded down).
+    /// @param managementFeeBps Annual management fee.
+    /// @param performanceFeeBps Performance fee.
+    /// @param hurdleRateBps Annual hurdle rate.
+    /// @param riskLevel Risk level (0 CONSERVATIVE, 1 MODERATE, 2 AGGRESSIVE).
+    /// @param isERC7540 Asynchronous redemption.
+    /// @param fulfillmentDelay Seconds before a request may be filled (0 when synchronous).
+    /// @param paused Entries paused.
+    /// @param createdAt Deployment timestamp.
+    /// @param allocations Recorded strategy allocations.
+    struct VaultRecord {
+        string name;
+        string symbol;
+        address asset;
+        uint8 assetDecimals;
+        uint8 shareDecimals;
+        uint256 totalAssets;
+        uint256 totalSupply;
+        uint256 pricePerShare;
+        uint256 managementFeeBps;
+        uint256 performanceFeeBps;
+        uint256 hurdleRateBps;
+        INapVault.RiskLevel riskLevel;
+        bool isERC7540;
+        uint256 fulfillmentDelay;
+        bool paused;
+        uint256 createdAt;
+        INapVault.Allocation[] allocations;
+    }
+
     /// @notice Everything about each vault in `vaultList`, in the same order.
     /// @param vaultList NapVault addresses.
     /// @return One VaultView per vault.
     function vaults(address[] calldata vaultList) external view returns (VaultView[] memory);
+
+    /// @notice What an indexer keeps of each vault in `vaultList`, in the same order: the fields of `vaults` it
+    ///         records, at about half the node's work of `vaults` (no asset symbol, profit unlock, cap, deposit limit
+    ///         or fee recipient is read).
+    /// @param vaultList NapVault addresses.
+    /// @return One VaultRecord per vault.
+    function records(address[] calldata vaultList) external view returns (VaultRecord[] memory);
 
     /// @notice totalAssets, totalSupply and the price of one share of each vault in `vaultList`, in the same order:
     ///         the same figures as `vaults` gives, at a small part of its cost, for an indexer sampling a vault's

@@ -22,6 +22,32 @@ contract VaultLens is IVaultLens {
     }
 
     /// @inheritdoc IVaultLens
+    function records(address[] calldata vaultList) external view returns (VaultRecord[] memory kept) {
+        kept = new VaultRecord[](vaultList.length);
+        for (uint256 i = 0; i < vaultList.length; ++i) {
+            INapVault vault = INapVault(vaultList[i]);
+            VaultRecord memory r = kept[i];
+            r.name = vault.name();
+            r.symbol = vault.symbol();
+            r.asset = vault.asset();
+            r.assetDecimals = IERC20Metadata(r.asset).decimals();
+            r.shareDecimals = vault.decimals();
+            r.totalAssets = vault.totalAssets();
+            r.totalSupply = vault.totalSupply();
+            r.pricePerShare = vault.convertToAssets(10 ** r.shareDecimals);
+            r.managementFeeBps = vault.managementFeeBps();
+            r.performanceFeeBps = vault.performanceFeeBps();
+            r.hurdleRateBps = vault.hurdleRateBps();
+            r.riskLevel = vault.riskLevel();
+            r.isERC7540 = vault.isERC7540();
+            r.fulfillmentDelay = vault.fulfillmentDelay();
+            r.paused = vault.paused();
+            r.createdAt = vault.createdAt();
+            r.allocations = vault.allocations();
+        }
+    }
+
+    /// @inheritdoc IVaultLens
     function samples(address[] calldata vaultList) external view returns (VaultSample[] memory figures) {
         figures = new VaultSample[](vaultList.length);
         for (uint256 i = 0; i < vaultList.length; ++i) {

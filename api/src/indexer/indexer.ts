@@ -54,11 +54,13 @@ export const DEFAULT_INDEXER_SETTINGS: IndexerSettings = {
 };
 
 /**
- * Resolves once the JSON-RPC requests issued before it have gone out: the provider sends what one turn of the event
- * loop asked from a zero-delay timer (`batchStallTime: 0`, chain/index.ts), which fires before this later one. Awaited
- * before CPU-bound work that does not need their answers, so the node works on them meanwhile.
+ * Resolves once the JSON-RPC requests issued before it have gone out. The provider sends what one turn of the event
+ * loop asked from a zero-delay timer (`batchStallTime: 0`, chain/index.ts), set only once its `send` has awaited its
+ * start, a few microtasks after the call: a timer set in the same turn as the calls fires before the provider's. So
+ * this waits for a timer set from a timer, which comes after the provider's. Awaited before CPU-bound work that does
+ * not need their answers (so the node works on them meanwhile), and between two batches that should go out apart.
  */
-const requestsSent = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+const requestsSent = () => new Promise<void>((resolve) => setTimeout(() => setTimeout(resolve, 0), 0));
 
 export type StepResult = "indexed" | "caught-up" | "standby" | "reorg" | "halted" | "no-deployment";
 
@@ -111,6 +113,12 @@ export class Indexer {
    * the lease is taken (another instance may have written since).
    */
   readonly #records = new Map<string, VaultRecord>();
+  /**
+   * The vaults this instance has written a snapshot point of: each has its inception (its oldest snapshot) at or
+   * before that point, so its first price-moving block of a later batch needs no point of its own (an hour's or the
+   * batch's last sample covers it). Forgotten with `#records`.
+   */
+  readonly #pointed = new Set<string>();
 
   constructor(deps: IndexerDeps) {
     this.settings = { ...DEFAULT_INDEXER_SETTINGS, ...deps.settings };
@@ -193,7 +201,7 @@ export class Indexer {
     const wasWriter = this.#writer;
     this.#writer = await this.#store.acquireLease(this.holder, this.settings.leaseTtlMs, this.#clock());
     if (!this.#writer) return "standby";
-    if (!wasWriter) this.#records.clear();
+    if (!wasWriter) this.#forgetWritten();
 
     const provider = this.#chain.provider;
     // The head is asked of the node at every step, not the head kept for reads (250 ms): the poll already spaces these
@@ -208,13 +216,21 @@ export class Indexer {
     const from = cursor.height + 1;
     const to = Math.min(from + this.settings.batchBlocks - 1, target);
 
-    // JSON-RPC in few rounds, each one batch: the logs with a few headers (the batch's ends and probes between); then
-    // the headers still needed to decide the time stamps of the blocks with a log (often none, blockTimes.ts) with
-    // the vaults' state at the batch's last block and the snapshot points. Each round goes out before the CPU work
+    // JSON-RPC in few rounds, each one batch: the logs with a few headers (the batch's ends and probes between), and
+    // the whole records the batch needs whatever its logs; then the headers still needed to decide the time stamps of
+    // the blocks with a log (often none, blockTimes.ts) with the rest of the vaults' state at the batch's last block
+    // and the snapshot points. Each round goes out before the CPU work
     // that does not need its answer (decoding the logs, building the events), so the node answers while this process
     // works; the first round holds only what the second needs, since the logs are the longest answer to wait for.
     const probing = getHeaders(provider, probes(from, to));
-    const [logs, probed] = await Promise.all([getLogs(provider, this.#addresses(), from, to), probing]);
+    const reading = getLogs(provider, this.#addresses(), from, to);
+    // The whole record of a vault with none kept (a new instance, a rewind) is read whatever the logs say: it goes out
+    // as a JSON-RPC batch of its own right behind the logs, so the node works on it while this process reads them.
+    await requestsSent();
+    const unkept = this.#vaultsAt(to).filter((vault) => !this.#records.has(vault.address.toLowerCase()));
+    const unkeptViews = this.#sampler.read(unkept, to);
+    unkeptViews.catch(() => undefined); // awaited below, unless the step ends first
+    const [logs, probed] = await Promise.all([reading, probing]);
     const first = probed.get(from);
     const last = probed.get(to);
     if (!first || !last) return "caught-up";
@@ -233,10 +249,10 @@ export class Indexer {
     // A vault's first price-moving block of the batch needs no time stamp to be picked: it is read at once, in the
     // JSON-RPC batch of the headers that decide the time stamps of the blocks with a log.
     const { moving, changed } = this.#classify(logs);
-    const firsts = firstPoints(moving);
+    const firsts = firstPoints(moving).filter((point) => !this.#pointed.has(point.address));
     const firstSamples = this.#sampler.readPoints(firsts);
     firstSamples.catch(() => undefined); // awaited below, once the events are written
-    const views = this.#vaultsAtEnd(changed, to);
+    const views = this.#vaultsAtEnd(changed, to, unkeptViews);
     views.catch(() => undefined); // awaited below, unless the step ends first
     const times = blockTimes(hashes.keys(), probed, minBlockInterval, (numbers) => getHeaders(provider, numbers));
     times.catch(() => undefined); // awaited below
@@ -269,12 +285,14 @@ export class Indexer {
     for (const event of events) event.timestamp = known.timestamps.get(event.block) as number;
     await this.#store.putEvents(events);
     const latest = (await views).map((record) => ({ ...record, timestamp: last.timestamp }));
-    const points = [...(await firstSamples), ...(await hourSamples)].flatMap((sample) =>
+    const samples = [...(await firstSamples), ...(await hourSamples)];
+    const points = samples.flatMap((sample) =>
       snapshotsOf({ ...sample, timestamp: known.timestamps.get(sample.block) as number }, true),
     );
     const snapshots = [...points, ...latest.flatMap((record) => snapshotsOf(record, false))];
     await Promise.all([this.#store.putSnapshots(snapshots), this.#store.putVaults(latest)]);
     for (const record of latest) this.#records.set(record.address, record);
+    for (const sample of samples) this.#pointed.add(sample.address);
     await this.#store.appendEventLog(events.map((event) => ({ action: "added" as const, event })));
     const next: IndexerCursor = { height: to, hash: last.hash };
     await this.#store.setCursor(next);
@@ -287,25 +305,32 @@ export class Indexer {
   /**
    * The vaults' records at `to` (the block's time stamp left to the caller): a vault with a record written by this
    * instance and only figures-changing logs in the batch gets that record with its figures read anew (one VaultLens
-   * `samples` call for all such vaults); any other, its whole view (one VaultLens `vaults` call), which costs the node
-   * several times more.
+   * `samples` call for all such vaults); any other, its whole record (one VaultLens `records` call), which costs the
+   * node a few times more. `unkeptViews` holds the whole records of the vaults without a kept one, asked for already.
    */
-  async #vaultsAtEnd(changed: ReadonlySet<string>, to: number): Promise<Omit<VaultRecord, "timestamp">[]> {
+  async #vaultsAtEnd(
+    changed: ReadonlySet<string>,
+    to: number,
+    unkeptViews: Promise<Omit<VaultRecord, "timestamp">[]>,
+  ): Promise<Omit<VaultRecord, "timestamp">[]> {
     const vaults = this.#vaultsAt(to);
     const kept = new Map<string, VaultRecord>();
+    const stale: VaultAddress[] = [];
     for (const vault of vaults) {
       const address = vault.address.toLowerCase();
       const record = this.#records.get(address);
-      if (record && !changed.has(address)) kept.set(address, record);
+      if (!record) continue;
+      if (changed.has(address)) stale.push(vault);
+      else kept.set(address, record);
     }
-    const [views, figures] = await Promise.all([
-      this.#sampler.read(
-        vaults.filter((vault) => !kept.has(vault.address.toLowerCase())),
-        to,
-      ),
+    const [unkept, views, figures] = await Promise.all([
+      unkeptViews,
+      this.#sampler.read(stale, to),
       this.#sampler.readPoints([...kept.keys()].map((address) => ({ address, block: to }))),
     ]);
-    const records = new Map<string, Omit<VaultRecord, "timestamp">>(views.map((view) => [view.address, view]));
+    const records = new Map<string, Omit<VaultRecord, "timestamp">>(
+      [...unkept, ...views].map((view) => [view.address, view]),
+    );
     for (const sample of figures) {
       const { timestamp: _, ...record } = kept.get(sample.address) as VaultRecord;
       records.set(sample.address, { ...record, ...sample });
@@ -359,8 +384,14 @@ export class Indexer {
     await this.#store.deleteSnapshotsAbove(ancestor.height);
     await this.#store.deleteCheckpointsAbove(ancestor.height);
     await this.#store.setCursor(ancestor);
-    this.#records.clear();
+    this.#forgetWritten();
     if (doomed.length > 0) this.#onIndexed(ancestor);
+  }
+
+  /** Forgets what this instance wrote (another branch of the chain, or another writer, may have replaced it). */
+  #forgetWritten(): void {
+    this.#records.clear();
+    this.#pointed.clear();
   }
 
   #startBlock(): number {

@@ -6,7 +6,7 @@ import type { VaultRecord, VaultSnapshot } from "../readmodel/records";
 import { call } from "./rpc";
 
 /**
- * Reads vault state from the chain: the whole view at a block (one VaultLens `vaults` call for any number of vaults),
+ * Reads vault state from the chain: the whole record at a block (one VaultLens `records` call for any number of vaults),
  * and the figures of snapshot points (totalAssets, totalSupply, the price of one share: VaultLens `samples`, one call
  * per block) at many blocks in one JSON-RPC batch.
  */
@@ -36,10 +36,11 @@ interface PointLog {
 /*
  * Snapshot points are taken where vault events moved a price or assets, only where a served figure is made of one
  * (docs/data-api.md): an hour or day bucket keeps its last sample, and a vault's inception is its oldest snapshot. So
- * a vault gets a point at its first such block of each batch (`firstPoints`: the first of all of them is its
- * inception), and at the last such block of each UTC hour before the hour of the batch's last block
- * (`hourEndPoints`): that hour, and its day, get the batch's last block, sampled for every vault. The figures served
- * are those a point at every such event would give, at a cost per vault and batch or hour rather than per event.
+ * a vault gets a point at its first such block of a batch until the indexer has written a point of it
+ * (`firstPoints`: the first of all of them is its inception), and at the last such block of each UTC hour before the
+ * hour of the batch's last block (`hourEndPoints`): that hour, and its day, get the batch's last block, sampled for
+ * every vault. The figures served are those a point at every such event would give, at a cost per vault and hour
+ * rather than per event.
  */
 
 /** The first block of `moving` (price-moving vault logs, in chain order) of each vault. */
@@ -75,7 +76,7 @@ export function hourEndPoints(
 }
 
 const LENS = VaultLens__factory.createInterface();
-const LENS_VAULTS = LENS.getFunction("vaults")!;
+const LENS_RECORDS = LENS.getFunction("records")!;
 const LENS_SAMPLES = LENS.getFunction("samples")!;
 
 /**
@@ -101,8 +102,8 @@ interface LensSample {
   pricePerShare: bigint;
 }
 
-/** A VaultLens VaultView as decodeLenient gives it (the fields read here). */
-interface LensVaultView {
+/** A VaultLens VaultRecord as decodeLenient gives it. */
+interface LensVaultRecord {
   name: string;
   symbol: string;
   asset: string;
@@ -130,7 +131,7 @@ export class VaultSampler {
 
   /**
    * The figures at each point: one VaultLens `samples` call per block, for every vault with a point there, all the
-   * calls in one JSON-RPC batch (the same figures as the lens's `vaults` gives).
+   * calls in one JSON-RPC batch (the same figures as the lens's `records` gives).
    */
   async readPoints(points: readonly SamplePoint[]): Promise<Omit<VaultSample, "timestamp">[]> {
     const byBlock = new Map<number, SamplePoint[]>();
@@ -166,11 +167,11 @@ export class VaultSampler {
     // A raw call decoded leniently (chain/abiText.ts): text stays text whatever its bytes, and decoding skips the
     // contract object's layers, which cost more than the node's answer on the indexer's path.
     const data = addressListCall(
-      LENS_VAULTS.selector,
+      LENS_RECORDS.selector,
       vaults.map((vault) => vault.address),
     );
     const answer = await call(this.provider, this.contracts.address("VaultLens"), data, block);
-    const [views] = decodeLenient(LENS_VAULTS.outputs, answer) as [LensVaultView[]];
+    const [views] = decodeLenient(LENS_RECORDS.outputs, answer) as [LensVaultRecord[]];
     return views.map((view, i) => {
       const riskLevel = RISK_LEVELS[Number(view.riskLevel)];
       if (!riskLevel) throw new Error(`vault ${vaults[i].address}: risk level ${view.riskLevel} is unknown`);

@@ -169,6 +169,53 @@ describe("indexer snapshot points (the served figures of a point at every price-
     expect(records.find((r) => r.id === "moderate")!.paused).to.equal(false);
   });
 
+  it("takes a vault's inception again on the new branch after a reorg below it, and no second first point", async function () {
+    // A deployment of its own: its vaults have no deposit yet, so the first deposit below is each one's inception.
+    const own = await deployTestSystem();
+    const ownChain = await hardhatChain(own);
+    const store = new MemoryReadModelStore();
+    const indexer = new Indexer({
+      chain: ownChain,
+      store,
+      logger: createLogger("silent"),
+      holder: "test",
+      settings: { batchBlocks: 2, reorgWindow: 100_000 },
+    });
+    const vault = own.vaults.aggressive!.address.toLowerCase();
+    const pointsOf = async () => (await store.snapshots(vault, "point", 0)).map((point) => point.block);
+    const { alice } = await users();
+    await fund(own, alice, 100n * 1_000_000n);
+    await ethers.provider.send("hardhat_mine", ["0x4"]);
+    const beforeDeposits = await ethers.provider.send("evm_snapshot", []);
+    await deposit(own, "aggressive", alice, 900_000n);
+    const firstDeposit = await ethers.provider.getBlockNumber();
+    await indexUntilCaughtUp(indexer);
+    await deposit(own, "aggressive", alice, 800_000n);
+    await indexUntilCaughtUp(indexer);
+    // The second deposit's batch is in the hour of its last block: no point of its own once the inception is written.
+    expect(await pointsOf()).to.deep.equal([firstDeposit]);
+
+    await ethers.provider.send("evm_revert", [beforeDeposits]);
+    await deposit(own, "aggressive", alice, 1_300_000n);
+    const newFirstDeposit = await ethers.provider.getBlockNumber();
+    await ethers.provider.send("hardhat_mine", ["0x6"]);
+    expect(await indexUntilCaughtUp(indexer)).to.include("reorg");
+
+    const [[totalAssets, totalSupply, pricePerShare]] = await lensAt(own).samples([vault], {
+      blockTag: newFirstDeposit,
+    });
+    const inception = await store.firstSnapshot(vault);
+    expect(inception && { block: inception.block, totalAssets: inception.totalAssets }).to.deep.equal({
+      block: newFirstDeposit,
+      totalAssets: totalAssets.toString(),
+    });
+    expect([inception!.totalSupply, inception!.pricePerShare]).to.deep.equal([
+      totalSupply.toString(),
+      pricePerShare.toString(),
+    ]);
+    expect(await pointsOf()).to.deep.equal([newFirstDeposit]);
+  });
+
   it("picks each vault's first block of a batch, and each hour's last block before the batch's last hour", function () {
     const log = (address: string, blockNumber: number) => ({ address, blockNumber });
     const moving = [log("0xA", 10), log("0xb", 11), log("0xA", 12), log("0xA", 20), log("0xb", 21), log("0xA", 30)];

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
+import type { Result } from "ethers";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { VaultLens__factory } from "../../../typechain-types";
 import { DAY, HOUR, MAX_UINT, USDC, deployWorld } from "../vaults/fixtures";
@@ -99,6 +100,43 @@ describe("VaultLens", () => {
     expect(price).to.be.gt(pastPrice);
     expect(price).to.equal(await sync.convertToAssets(10n ** 12n));
     expect(await lens.samples([])).to.deep.equal([]);
+  });
+
+  it("records each vault's kept fields as vaults() gives them, at a past and the latest block", async () => {
+    const { a, sync, async, lens } = await loadFixture(world);
+    const list = [await sync.getAddress(), await async.getAddress()];
+    const strategy = ethers.id("momentum");
+    await sync.connect(a.manager).setAllocations([{ strategyId: strategy, targetBps: 7_500 }]);
+    await sync.connect(a.alice).deposit(100_000n * USDC, a.alice.address);
+    const before = await ethers.provider.getBlockNumber();
+    await sync.connect(a.harvester).report(1_000n * USDC);
+    await async.connect(a.guardian).pause();
+    await time.increase(HOUR);
+    await sync.connect(a.alice).deposit(7n * USDC, a.alice.address);
+
+    // Every field of VaultRecord, by name, is the field of the same name in VaultView.
+    const fields = VaultLens__factory.createInterface()
+      .getFunction("records")!
+      .outputs[0].arrayChildren!.components!.map((field) => field.name);
+    expect(fields).to.have.length(17);
+    for (const blockTag of [before, "latest"] as const) {
+      const views = await lens.vaults(list, { blockTag });
+      const kept = await lens.records(list, { blockTag });
+      const pick = (result: Result) => fields.map((field) => result.getValue(field) as unknown);
+      // Typechain types each struct as a tuple; at run time both are ethers Results, read by field name.
+      expect((kept as unknown as Result[]).map(pick)).to.deep.equal((views as unknown as Result[]).map(pick));
+    }
+    const [s, x] = await lens.records(list);
+    expect([s.name, s.symbol, s.assetDecimals, s.shareDecimals, s.riskLevel]).to.deep.equal([
+      "Test Vault",
+      "tVLT",
+      6n,
+      12n,
+      1n,
+    ]);
+    expect(s.allocations).to.deep.equal([[strategy, 7_500n]]);
+    expect([x.isERC7540, x.fulfillmentDelay, x.paused]).to.deep.equal([true, BigInt(HOUR), true]);
+    expect(await lens.records([])).to.deep.equal([]);
   });
 
   it("returns one wallet's shares, value, pending and claimable requests in each vault", async () => {
