@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import type { ChainAccess } from "../chain";
 import type { VaultAddress } from "../chain/contracts";
 import { readChain } from "../chain/rpcErrors";
+import { inOneRound, RpcRound } from "../chain/rpcRound";
 import type { Logger } from "../logger";
 import type { IndexerCursor, IndexerHalt, VaultRecord } from "../readmodel/records";
 import type { ReadModelStore } from "../readmodel/store";
@@ -54,13 +55,11 @@ export const DEFAULT_INDEXER_SETTINGS: IndexerSettings = {
 };
 
 /**
- * Resolves once the JSON-RPC requests issued before it have gone out. The provider sends what one turn of the event
- * loop asked from a zero-delay timer (`batchStallTime: 0`, chain/index.ts), set only once its `send` has awaited its
- * start, a few microtasks after the call: a timer set in the same turn as the calls fires before the provider's. So
- * this waits for a timer set from a timer, which comes after the provider's. Awaited before CPU-bound work that does
- * not need their answers (so the node works on them meanwhile), and between two batches that should go out apart.
+ * Resolves once the event loop has turned: a JSON-RPC round's HTTP request is written when its socket is handed over,
+ * a tick after the flush. Awaited after a flush and before CPU-bound work that does not need the answers, so the node
+ * works on them meanwhile.
  */
-const requestsSent = () => new Promise<void>((resolve) => setTimeout(() => setTimeout(resolve, 0), 0));
+const requestsLeave = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export type StepResult = "indexed" | "caught-up" | "standby" | "reorg" | "halted" | "no-deployment";
 
@@ -207,7 +206,9 @@ export class Indexer {
     // The head is asked of the node at every step, not the head kept for reads (250 ms): the poll already spaces these
     // calls, and a kept head would hold each new block back by up to its age (the delay subscribers see).
     const [head, stored] = await Promise.all([
-      readChain("the block number", () => provider.getBlockNumber()),
+      readChain("the block number", async () =>
+        Number(await inOneRound(provider, (round) => round.send("eth_blockNumber", []))),
+      ),
       this.#store.cursor(),
     ]);
     const target = head - this.settings.finalityDepth;
@@ -216,21 +217,21 @@ export class Indexer {
     const from = cursor.height + 1;
     const to = Math.min(from + this.settings.batchBlocks - 1, target);
 
-    // JSON-RPC in few rounds, each one batch: the logs with a few headers (the batch's ends and probes between), and
-    // the whole records the batch needs whatever its logs; then the headers still needed to decide the time stamps of
-    // the blocks with a log (often none, blockTimes.ts) with the rest of the vaults' state at the batch's last block
-    // and the snapshot points. Each round goes out before the CPU work
-    // that does not need its answer (decoding the logs, building the events), so the node answers while this process
-    // works; the first round holds only what the second needs, since the logs are the longest answer to wait for.
-    const probing = getHeaders(provider, probes(from, to));
-    const reading = getLogs(provider, this.#addresses(), from, to);
-    // The whole record of a vault with none kept (a new instance, a rewind) is read whatever the logs say: it goes out
-    // as a JSON-RPC batch of its own right behind the logs, so the node works on it while this process reads them.
-    await requestsSent();
-    const unkept = this.#vaultsAt(to).filter((vault) => !this.#records.has(vault.address.toLowerCase()));
-    const unkeptViews = this.#sampler.read(unkept, to);
-    unkeptViews.catch(() => undefined); // awaited below, unless the step ends first
+    // JSON-RPC in few rounds, each one batch sent as soon as it is complete (chain/rpcRound.ts): the logs with a few
+    // headers (the batch's ends and probes between), alone, since the logs are the longest answer to wait for; as
+    // soon as they are in, the whole records the batch needs whatever its logs (those of the vaults with none kept: a
+    // new instance, a rewind), in a batch of its own that the node works on while this process reads the logs; then
+    // the headers still needed to decide the time stamps of the blocks with a log (often none, blockTimes.ts) with the
+    // rest of the vaults' state at the batch's last block and the snapshot points. Each round goes out before the CPU
+    // work that does not need its answer (decoding the logs, building the events), so the node answers meanwhile.
+    const logsRound = new RpcRound(provider);
+    const probing = getHeaders(logsRound, probes(from, to));
+    const reading = getLogs(logsRound, this.#addresses(), from, to);
+    logsRound.flush();
     const [logs, probed] = await Promise.all([reading, probing]);
+    const unkept = this.#vaultsAt(to).filter((vault) => !this.#records.has(vault.address.toLowerCase()));
+    const unkeptViews = inOneRound(provider, (round) => this.#sampler.read(unkept, to, round));
+    unkeptViews.catch(() => undefined); // awaited below, unless the step ends first
     const first = probed.get(from);
     const last = probed.get(to);
     if (!first || !last) return "caught-up";
@@ -246,15 +247,22 @@ export class Indexer {
       hashes.set(log.blockNumber, log.blockHash);
     }
     const { minBlockInterval } = this.settings;
+    // The second round; what is asked once it has gone (headers of a further round, points that waited for them) goes
+    // out at once in a round of its own.
+    const pointsRound = new RpcRound(provider);
+    const inRound = <T>(ask: (round: RpcRound) => Promise<T>): Promise<T> =>
+      pointsRound.sent ? inOneRound(provider, ask) : ask(pointsRound);
     // A vault's first price-moving block of the batch needs no time stamp to be picked: it is read at once, in the
-    // JSON-RPC batch of the headers that decide the time stamps of the blocks with a log.
+    // round of the headers that decide the time stamps of the blocks with a log.
     const { moving, changed } = this.#classify(logs);
     const firsts = firstPoints(moving).filter((point) => !this.#pointed.has(point.address));
-    const firstSamples = this.#sampler.readPoints(firsts);
+    const firstSamples = this.#sampler.readPoints(firsts, pointsRound);
     firstSamples.catch(() => undefined); // awaited below, once the events are written
-    const views = this.#vaultsAtEnd(changed, to, unkeptViews);
+    const views = this.#vaultsAtEnd(changed, to, unkeptViews, pointsRound);
     views.catch(() => undefined); // awaited below, unless the step ends first
-    const times = blockTimes(hashes.keys(), probed, minBlockInterval, (numbers) => getHeaders(provider, numbers));
+    const times = blockTimes(hashes.keys(), probed, minBlockInterval, (numbers) =>
+      inRound((round) => getHeaders(round, numbers)),
+    );
     times.catch(() => undefined); // awaited below
     // The last sample of each hour before the batch's last needs the time stamps of the blocks with a price-moving
     // event: when the headers read with the logs decide them all (no header is asked for), those points are read at
@@ -266,12 +274,14 @@ export class Indexer {
       async () => new Map(),
     );
     const hourPoints = (timestamps: ReadonlyMap<number, number>) => {
-      const reading = this.#sampler.readPoints(hourEndPoints(moving, timestamps, last.timestamp, firsts));
+      const points = hourEndPoints(moving, timestamps, last.timestamp, firsts);
+      const reading = inRound((round) => this.#sampler.readPoints(points, round));
       reading.catch(() => undefined); // awaited below, once the events are written
       return reading;
     };
     let hourSamples = probedTimes && hourPoints(probedTimes.timestamps);
-    await requestsSent();
+    pointsRound.flush();
+    await requestsLeave();
     // Events are built while the headers are read; each gets its block's time stamp once they are in.
     const chainId = this.#chain.chainId;
     const events = this.#chain.events
@@ -312,6 +322,7 @@ export class Indexer {
     changed: ReadonlySet<string>,
     to: number,
     unkeptViews: Promise<Omit<VaultRecord, "timestamp">[]>,
+    round: RpcRound,
   ): Promise<Omit<VaultRecord, "timestamp">[]> {
     const vaults = this.#vaultsAt(to);
     const kept = new Map<string, VaultRecord>();
@@ -325,8 +336,11 @@ export class Indexer {
     }
     const [unkept, views, figures] = await Promise.all([
       unkeptViews,
-      this.#sampler.read(stale, to),
-      this.#sampler.readPoints([...kept.keys()].map((address) => ({ address, block: to }))),
+      this.#sampler.read(stale, to, round),
+      this.#sampler.readPoints(
+        [...kept.keys()].map((address) => ({ address, block: to })),
+        round,
+      ),
     ]);
     const records = new Map<string, Omit<VaultRecord, "timestamp">>(
       [...unkept, ...views].map((view) => [view.address, view]),

@@ -1,10 +1,10 @@
-import type { RpcProvider } from "../chain";
 import type { ChainLog } from "../chain/events";
+import type { RpcSender } from "../chain/rpcRound";
 
 /**
  * The raw JSON-RPC reads of the indexer: logs of a block range, block headers (number, hash, parent, time) and plain
- * `eth_call`s. Requests issued together (one `Promise.all`) go out as one JSON-RPC batch: ethers' JsonRpcProvider
- * gathers the requests of one tick into a single HTTP request.
+ * `eth_call`s, each sent through the provider (which gathers the requests of one turn of the event loop into one
+ * JSON-RPC batch) or through a round the caller sends when it chooses (chain/rpcRound.ts).
  */
 
 export interface BlockHeader {
@@ -39,12 +39,12 @@ interface RawHeader {
 const hex = (value: number) => `0x${value.toString(16)}`;
 
 export async function getLogs(
-  provider: RpcProvider,
+  via: RpcSender,
   addresses: readonly string[],
   fromBlock: number,
   toBlock: number,
 ): Promise<RangeLog[]> {
-  const raw = (await provider.send("eth_getLogs", [
+  const raw = (await via.send("eth_getLogs", [
     { address: addresses, fromBlock: hex(fromBlock), toBlock: hex(toBlock) },
   ])) as RawLog[];
   const logs: RangeLog[] = [];
@@ -64,20 +64,20 @@ export async function getLogs(
 }
 
 /** The header of block `number`, or null when the node has no such block (yet, or any more). */
-export async function getHeader(provider: RpcProvider, number: number): Promise<BlockHeader | null> {
-  const raw = (await provider.send("eth_getBlockByNumber", [hex(number), false])) as RawHeader | null;
+export async function getHeader(via: RpcSender, number: number): Promise<BlockHeader | null> {
+  const raw = (await via.send("eth_getBlockByNumber", [hex(number), false])) as RawHeader | null;
   return raw ? headerOf(raw) : null;
 }
 
 /** The headers of `numbers` in one batch, by number (a block the node does not have is left out). */
-export async function getHeaders(provider: RpcProvider, numbers: Iterable<number>): Promise<Map<number, BlockHeader>> {
-  const headers = await Promise.all([...new Set(numbers)].map((number) => getHeader(provider, number)));
+export async function getHeaders(via: RpcSender, numbers: Iterable<number>): Promise<Map<number, BlockHeader>> {
+  const headers = await Promise.all([...new Set(numbers)].map((number) => getHeader(via, number)));
   return new Map(headers.filter((header) => header !== null).map((header) => [header.number, header]));
 }
 
 /** `eth_call` of `data` on `to` at `block`: the raw return data. */
-export async function call(provider: RpcProvider, to: string, data: string, block: number): Promise<string> {
-  return (await provider.send("eth_call", [{ to, data }, hex(block)])) as string;
+export async function call(via: RpcSender, to: string, data: string, block: number): Promise<string> {
+  return (await via.send("eth_call", [{ to, data }, hex(block)])) as string;
 }
 
 function headerOf(raw: RawHeader): BlockHeader {

@@ -1,4 +1,5 @@
 import type { RpcProvider } from "../chain";
+import type { RpcSender } from "../chain/rpcRound";
 import type { SystemContracts, VaultAddress } from "../chain/contracts";
 import { VaultLens__factory } from "../../../typechain-types";
 import { decodeLenient } from "../chain/abiText";
@@ -8,7 +9,7 @@ import { call } from "./rpc";
 /**
  * Reads vault state from the chain: the whole record at a block (one VaultLens `records` call for any number of vaults),
  * and the figures of snapshot points (totalAssets, totalSupply, the price of one share: VaultLens `samples`, one call
- * per block) at many blocks in one JSON-RPC batch.
+ * per block) at many blocks in one JSON-RPC batch; each read is sent through the provider or a given round.
  */
 
 const RISK_LEVELS = ["CONSERVATIVE", "MODERATE", "AGGRESSIVE"] as const;
@@ -133,7 +134,10 @@ export class VaultSampler {
    * The figures at each point: one VaultLens `samples` call per block, for every vault with a point there, all the
    * calls in one JSON-RPC batch (the same figures as the lens's `records` gives).
    */
-  async readPoints(points: readonly SamplePoint[]): Promise<Omit<VaultSample, "timestamp">[]> {
+  async readPoints(
+    points: readonly SamplePoint[],
+    via: RpcSender = this.provider,
+  ): Promise<Omit<VaultSample, "timestamp">[]> {
     const byBlock = new Map<number, SamplePoint[]>();
     for (const point of points) {
       const atBlock = byBlock.get(point.block);
@@ -147,7 +151,7 @@ export class VaultSampler {
           LENS_SAMPLES.selector,
           atBlock.map((point) => point.address),
         );
-        const answer = await call(this.provider, lens, data, block);
+        const answer = await call(via, lens, data, block);
         const [figures] = decodeLenient(LENS_SAMPLES.outputs, answer) as [LensSample[]];
         return atBlock.map((point, i) => ({
           address: point.address,
@@ -162,7 +166,11 @@ export class VaultSampler {
   }
 
   /** The state of `vaults` at `block` (the caller adds the block's timestamp). */
-  async read(vaults: readonly VaultAddress[], block: number): Promise<Omit<VaultRecord, "timestamp">[]> {
+  async read(
+    vaults: readonly VaultAddress[],
+    block: number,
+    via: RpcSender = this.provider,
+  ): Promise<Omit<VaultRecord, "timestamp">[]> {
     if (vaults.length === 0) return [];
     // A raw call decoded leniently (chain/abiText.ts): text stays text whatever its bytes, and decoding skips the
     // contract object's layers, which cost more than the node's answer on the indexer's path.
@@ -170,7 +178,7 @@ export class VaultSampler {
       LENS_RECORDS.selector,
       vaults.map((vault) => vault.address),
     );
-    const answer = await call(this.provider, this.contracts.address("VaultLens"), data, block);
+    const answer = await call(via, this.contracts.address("VaultLens"), data, block);
     const [views] = decodeLenient(LENS_RECORDS.outputs, answer) as [LensVaultRecord[]];
     return views.map((view, i) => {
       const riskLevel = RISK_LEVELS[Number(view.riskLevel)];
