@@ -9,7 +9,8 @@
  * the deployment's contracts in the indexer's batch size; the indexer is a fresh Indexer on an empty in-memory read
  * model doing everything it does (logs, headers, vault samples, writes) until its cursor is at the range's last block
  * (the raw fetch does not poll for newer blocks either, so the indexer's next step, which would, is not timed); a second row gives this process's CPU time
- * for each (the node's work is in neither), the figure that stays comparable when the machine is shared. Settings: BENCH_DURATION (seconds per
+ * for each, and a third the node's (the work the indexer asks of the node beyond the logs: headers, VaultLens calls),
+ * the figures that stay comparable when the machine is shared. Settings: BENCH_DURATION (seconds per
  * HTTP run, default 10), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (pairs per endpoint and indexer runs after one not counted, default
  * 3; medians printed), BENCH_DEPOSITS (default 300), BENCH_PARTS (default "http,indexer,subscriptions": which
  * parts run).
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
     const head = await provider.getBlockNumber();
 
     const rows: string[] = [];
-    if (PARTS.has("indexer")) rows.push(...(await indexerRows(provider, deployment, head)));
+    if (PARTS.has("indexer")) rows.push(...(await indexerRows(provider, deployment, head, children[0]?.pid)));
     if (PARTS.has("http") || PARTS.has("subscriptions")) {
       const { url: api, child: apiProcess } = await forkApi(children, {
         RPC_URL: rpcUrl,
@@ -147,13 +148,15 @@ async function main(): Promise<void> {
 }
 
 /**
- * The indexer beside the raw fetch of the same range, alternating, on one provider: blocks per second, and the CPU
- * time this process spent on each (the node's own work is in neither).
+ * The indexer beside the raw fetch of the same range, alternating, on one provider: blocks per second, the CPU time
+ * this process spent on each, and the node's (`nodePid`, from /proc: 10 ms ticks, so summed over the counted rounds
+ * and divided by their number).
  */
 async function indexerRows(
   provider: ReturnType<typeof jsonRpcProvider>,
   deployment: Awaited<ReturnType<typeof loadDeployment>>,
   head: number,
+  nodePid: number | undefined,
 ): Promise<string[]> {
   const chain = createChainAccess(provider, 31337, deployment, { head: { latestTtlMs: 0 } });
   const addresses = [
@@ -170,9 +173,12 @@ async function indexerRows(
   const rawCpu: number[] = [];
   const indexedCpu: number[] = [];
   let logCount = 0;
+  let rawNodeMs = 0;
+  let indexedNodeMs = 0;
   // One more round first, not counted, so that both sides are measured on warmed-up (JIT-compiled) code: a fresh
   // process spends about half as much again on its first pass of the indexer.
   for (let round = -1; round < ROUNDS; round++) {
+    let nodeCpu = processCpuMs(nodePid);
     let started = performance.now();
     let cpu = process.cpuUsage();
     logCount = 0;
@@ -181,6 +187,7 @@ async function indexerRows(
     }
     raw.push(blocks / ((performance.now() - started) / 1000));
     rawCpu.push(cpuMsSince(cpu));
+    if (round >= 0) rawNodeMs += (processCpuMs(nodePid) ?? 0) - (nodeCpu ?? 0);
     const store = new MemoryReadModelStore();
     const indexer = new Indexer({
       chain,
@@ -188,6 +195,7 @@ async function indexerRows(
       logger: createLogger("silent"),
       settings: { batchBlocks: BATCH_BLOCKS },
     });
+    nodeCpu = processCpuMs(nodePid);
     started = performance.now();
     cpu = process.cpuUsage();
     // Indexed once the cursor reaches the range's last block: the step after, which finds no new block, polls for
@@ -195,6 +203,7 @@ async function indexerRows(
     while ((await indexer.step()) === "indexed" && ((await store.cursor())?.height ?? -1) < head);
     indexed.push(blocks / ((performance.now() - started) / 1000));
     indexedCpu.push(cpuMsSince(cpu));
+    if (round >= 0) indexedNodeMs += (processCpuMs(nodePid) ?? 0) - (nodeCpu ?? 0);
     if (round < 0) [raw, rawCpu, indexed, indexedCpu].forEach((figures) => figures.pop());
   }
   const ratio = median(indexed.map((rate, i) => rate / raw[i]));
@@ -203,6 +212,12 @@ async function indexerRows(
       `${Math.round(median(indexed))} | | ${Math.round(median(raw))} (raw eth_getLogs) | ${ratio.toFixed(2)} | 0.50 |`,
     `| indexer, CPU ms of this process for the range | ${Math.round(median(indexedCpu))} | | ` +
       `${Math.round(median(rawCpu))} (raw eth_getLogs) | ${median(indexedCpu.map((ms, i) => ms / rawCpu[i])).toFixed(2)} | |`,
+    ...(nodePid === undefined || rawNodeMs === 0
+      ? []
+      : [
+          `| indexer, CPU ms of the node for the range (mean) | ${(indexedNodeMs / ROUNDS).toFixed(1)} | | ` +
+            `${(rawNodeMs / ROUNDS).toFixed(1)} (raw eth_getLogs) | ${(indexedNodeMs / rawNodeMs).toFixed(2)} | |`,
+        ]),
   ];
 }
 
