@@ -31,13 +31,17 @@ async function status(api: Spawned): Promise<Status["indexer"]> {
   return (await request<Status>(api.url, "GET", "/v1/status")).body.indexer;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  { timeoutMs = 120_000, everyMs = 100 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`${what}: not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
@@ -81,7 +85,9 @@ describe("E2E: indexer killed with SIGKILL mid-run, lease taken over by a second
       MONGODB_URI: uri,
       MONGODB_DB: dbName,
       RATE_LIMITS_DISABLED: "true",
-      INDEXER_BATCH_BLOCKS: "4",
+      // Small batches, so that the range takes the writer many steps: it must still be part-way when both
+      // instances answer (a faster indexer once finished the range before the second instance was up).
+      INDEXER_BATCH_BLOCKS: "2",
       INDEXER_POLL_MS: "100",
       INDEXER_LEASE_TTL_MS: "2000",
     };
@@ -101,18 +107,21 @@ describe("E2E: indexer killed with SIGKILL mid-run, lease taken over by a second
   it("loses and doubles nothing, and the other instance finishes the work", async function () {
     const provider = jsonRpcProvider(node.url, 31337);
     const head = await provider.getBlockNumber();
-    const first = await spawnApi(env);
-    apis.push(first);
-    const second = await spawnApi(env);
-    apis.push(second);
+    // Both started at once, so that the second is up while the first still indexes.
+    const [first, second] = await Promise.all([spawnApi(env), spawnApi(env)]);
+    apis.push(first, second);
     // Whichever took the lease is the writer; kill it once it is part-way through the range.
-    const writer = await until("a writer part-way", async () => {
-      for (const api of [first, second]) {
-        const s = await status(api);
-        if (s.role === "writer" && (s.indexedBlock ?? 0) > 20 && (s.indexedBlock ?? 0) < head - 20) return api;
-      }
-      return undefined;
-    });
+    const writer = await until(
+      "a writer part-way",
+      async () => {
+        for (const api of [first, second]) {
+          const s = await status(api);
+          if (s.role === "writer" && (s.indexedBlock ?? 0) > 20 && (s.indexedBlock ?? 0) < head - 20) return api;
+        }
+        return undefined;
+      },
+      { everyMs: 20 },
+    );
     const reader = writer === first ? second : first;
     await kill(writer.child);
     const killedAt = (await store.readModel.cursor())!.height;
