@@ -188,30 +188,19 @@ export function createApp(deps: AppDeps): NapApp {
   // Errors are answered (and logged) by the doors; silence Koa's default stderr printing.
   app.silent = true;
 
-  const running = new RunningRequests();
-  app.use(requestScope(logger, running));
-  if (config.corsAllowedOrigins.length > 0) {
-    // Browser dashboards: only the configured origins get CORS headers (an unknown origin gets none, so the browser
-    // refuses); preflights are answered here, before routing.
-    const allowed = new Set(config.corsAllowedOrigins);
-    app.use(
-      cors({
-        origin: (ctx) => (allowed.has(ctx.get("Origin")) ? ctx.get("Origin") : ""),
-        allowHeaders: ["Content-Type", "X-API-Key", "Idempotency-Key"],
-        exposeHeaders: ["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"],
-        maxAge: 600,
-      }),
-    );
-  }
   // The doors, chosen once by the path's start: GraphQL and the data API only claim paths under their prefixes (and
   // pass on what they do not serve), so every other request goes straight to the live API's door, and a path under
   // /v1/ outside GraphQL's straight to the data API's (which answers every such path itself).
   const allDoors = compose([graphql.middleware, data.middleware, live.middleware]);
-  app.use((ctx, next) => {
+  const doors: Koa.Middleware = (ctx, next) => {
     const path = ctx.path;
     if (path.startsWith(DATA_DOOR_PATHS) && !startsWithAny(path, GRAPHQL_PATHS)) return data.middleware(ctx, next);
     return startsWithAny(path, OTHER_DOOR_PREFIXES) ? allDoors(ctx, next) : live.middleware(ctx, next);
-  });
+  };
+  const running = new RunningRequests();
+  // One middleware layer runs every request: the request scope calls the doors itself (behind the CORS layer when
+  // origins are configured).
+  app.use(requestScope(logger, running, withCors(config.corsAllowedOrigins, doors)));
 
   app.routeDefinitions = live.routes;
   app.useCases = useCases;
@@ -238,6 +227,22 @@ export function createApp(deps: AppDeps): NapApp {
     await useCases.close();
   };
   return app;
+}
+
+/**
+ * Browser dashboards: only the configured origins get CORS headers (an unknown origin gets none, so the browser
+ * refuses); preflights are answered here, before routing. No origins: the doors as they are.
+ */
+function withCors(origins: readonly string[], doors: Koa.Middleware): Koa.Middleware {
+  if (origins.length === 0) return doors;
+  const allowed = new Set(origins);
+  const corsLayer = cors({
+    origin: (ctx) => (allowed.has(ctx.get("Origin")) ? ctx.get("Origin") : ""),
+    allowHeaders: ["Content-Type", "X-API-Key", "Idempotency-Key"],
+    exposeHeaders: ["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"],
+    maxAge: 600,
+  });
+  return compose([corsLayer, doors]);
 }
 
 /** Where the data API's REST door and the GraphQL door answer; every other path is the live API's. */

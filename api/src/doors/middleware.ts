@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Context, Middleware } from "koa";
+import type { Context, Middleware, Next } from "koa";
 import type { Logger } from "../logger";
 
 /**
@@ -48,11 +48,13 @@ export class RunningRequests {
 }
 
 /**
- * The first middleware of every request: counts it as running, sets the request id and the security headers, and
- * writes one access log line when info is enabled (method, path, status, duration, request id; no bodies, no
- * headers).
+ * The first middleware of every request, which runs the doors (`handle`) itself: counts the request as running, sets
+ * the request id and the security headers, and writes one access log line when info is enabled (method, path,
+ * status, duration, request id; no bodies, no headers). Calling `handle` directly rather than through Koa's `next`
+ * spares the hot reads a middleware layer: a door that answers without a promise (a cached read) ends here without
+ * one, and the request then takes no promise turns beyond Koa's own.
  */
-export function requestScope(logger: Logger, running: RunningRequests): Middleware {
+export function requestScope(logger: Logger, running: RunningRequests, handle: Middleware): Middleware {
   const logAccess = logger.isLevelEnabled("info");
   // Without the access log, the end of a request needs nothing of it: two functions made once, not per request.
   const ended = () => running.end();
@@ -68,19 +70,37 @@ export function requestScope(logger: Logger, running: RunningRequests): Middlewa
     const res = ctx.res;
     res.setHeader("X-Request-Id", id);
     for (const [name, value] of SECURITY_HEADER_LIST) res.setHeader(name, value);
-    if (!logAccess) return next().then(ended, failed);
-    const started = process.hrtime.bigint();
-    const finish = () => {
+    if (logAccess) return logged(ctx, next, handle, running, logger, id);
+    let answered: Promise<unknown> | unknown;
+    try {
+      answered = handle(ctx, next);
+    } catch (error) {
       running.end();
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info(
-        { requestId: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 },
-        "request",
-      );
-    };
-    return next().then(finish, (error: unknown) => {
-      finish();
       throw error;
-    });
+    }
+    if (answered instanceof Promise) return answered.then(ended, failed);
+    running.end();
   };
+}
+
+/** `handle` with the access log line written when it has answered (or failed), and the request counted until then. */
+async function logged(
+  ctx: Context,
+  next: Next,
+  handle: Middleware,
+  running: RunningRequests,
+  logger: Logger,
+  requestId: string,
+): Promise<void> {
+  const started = process.hrtime.bigint();
+  try {
+    await handle(ctx, next);
+  } finally {
+    running.end();
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    logger.info(
+      { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 },
+      "request",
+    );
+  }
 }

@@ -1,7 +1,10 @@
 import { expect } from "chai";
+import { Writable } from "node:stream";
 import { SECURITY_HEADERS } from "../../../api/src/doors/middleware";
 import { defineRoute } from "../../../api/src/doors/live/route";
-import { request, startTestApp, type TestApp } from "../helpers/app";
+import { createLogger } from "../../../api/src/logger";
+import { hardhatChain, request, startTestApp, type TestApp } from "../helpers/app";
+import { deployTestSystem } from "../helpers/system";
 
 /**
  * The public reads served from the live door's table of exact paths (no router, no promise of their own when the
@@ -10,7 +13,23 @@ import { request, startTestApp, type TestApp } from "../helpers/app";
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const HOT_PATHS = ["/health", "/api/v1/agents"];
+const HOT_PATHS = ["/health", "/api/v1/agents", "/api/v1/vaults"];
+/**
+ * Every header a hot read answers with, and no other (no Cache-Control, ETag or Transfer-Encoding): the answer is
+ * written by the route itself (SerializedJson.send), so this pins it to what Koa wrote for a Buffer body.
+ */
+const HOT_READ_HEADERS = [
+  "connection",
+  "content-length",
+  "content-security-policy",
+  "content-type",
+  "date",
+  "keep-alive",
+  "referrer-policy",
+  "x-content-type-options",
+  "x-frame-options",
+  "x-request-id",
+];
 
 function expectSecurityHeaders(headers: Headers): void {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(headers.get(name)).to.equal(value);
@@ -22,6 +41,7 @@ describe("API hot public reads (exact-path table)", function () {
 
   before(async function () {
     api = await startTestApp({
+      chain: await hardhatChain(await deployTestSystem()),
       extra: {
         extraRoutes: () => [
           defineRoute({
@@ -53,6 +73,7 @@ describe("API hot public reads (exact-path table)", function () {
         expect(response.headers.get("content-type")).to.equal("application/json; charset=utf-8");
         expect(response.headers.get("content-length")).to.equal(String(Buffer.byteLength(bodies[i])));
         expect(response.headers.get("cache-control")).to.equal(null);
+        expect([...response.headers.keys()].sort()).to.deep.equal(HOT_READ_HEADERS);
         expectSecurityHeaders(response.headers);
         const id = response.headers.get("x-request-id") ?? "";
         expect(id).to.match(UUID);
@@ -71,10 +92,21 @@ describe("API hot public reads (exact-path table)", function () {
       expect(await head.text()).to.equal("");
       expect(head.headers.get("content-length")).to.equal(String(Buffer.byteLength(body)));
       expect(head.headers.get("content-type")).to.equal("application/json; charset=utf-8");
+      // Node sends no Keep-Alive header with an answer to HEAD (as it did when Koa wrote it).
+      expect([...head.headers.keys()].sort()).to.deep.equal(HOT_READ_HEADERS.filter((name) => name !== "keep-alive"));
       expectSecurityHeaders(head.headers);
       expect(head.headers.get("x-request-id")).to.match(UUID);
     });
   }
+
+  it("GET /api/v1/vaults answers the deployment's six vaults from the kept list, byte for byte the same", async function () {
+    const first = await request<{ vaults: unknown[]; total: number }>(api.url, "GET", "/api/v1/vaults");
+    expect(first.status).to.equal(200);
+    expect(first.body.total).to.equal(6);
+    expect(first.body.vaults).to.have.length(6);
+    const again = await fetch(api.url + "/api/v1/vaults");
+    expect(JSON.parse(await again.text())).to.deep.equal(first.body);
+  });
 
   it("echoes a well-formed X-Request-Id and replaces a malformed one with a UUID", async function () {
     const given = await request(api.url, "GET", "/health", { headers: { "X-Request-Id": "trace-42.a_b" } });
@@ -116,6 +148,50 @@ describe("API hot public reads (exact-path table)", function () {
     expect((await pending).body).to.deep.equal({ released: true });
     await drain;
     expect(drained).to.equal(true);
+  });
+
+  describe("with the access log on (LOG_LEVEL info)", function () {
+    let logged: TestApp;
+    const lines: string[] = [];
+
+    before(async function () {
+      const sink = new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
+      logged = await startTestApp({ extra: { logger: createLogger("info", sink) } });
+    });
+
+    after(async function () {
+      await logged.close();
+    });
+
+    it("writes one line per request, hot reads and errors alike: request id, method, path, status, duration", async function () {
+      lines.length = 0;
+      const answers = [
+        await request(logged.url, "GET", "/health"),
+        await request(logged.url, "HEAD", "/api/v1/agents"),
+        await request(logged.url, "GET", "/api/v1/agents?limit=101"),
+        await request(logged.url, "GET", "/nowhere"),
+      ];
+      const entries = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((entry) => entry.msg === "request");
+      expect(entries.map(({ requestId, method, path, status }) => ({ requestId, method, path, status }))).to.deep.equal(
+        [
+          { requestId: answers[0].headers.get("x-request-id"), method: "GET", path: "/health", status: 200 },
+          { requestId: answers[1].headers.get("x-request-id"), method: "HEAD", path: "/api/v1/agents", status: 200 },
+          { requestId: answers[2].headers.get("x-request-id"), method: "GET", path: "/api/v1/agents", status: 400 },
+          { requestId: answers[3].headers.get("x-request-id"), method: "GET", path: "/nowhere", status: 404 },
+        ],
+      );
+      for (const entry of entries) {
+        expect(entry.requestId).to.match(UUID);
+        expect(entry.ms).to.be.a("number").at.least(0);
+      }
+    });
   });
 
   describe("with rate limits on", function () {

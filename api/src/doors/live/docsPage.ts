@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Middleware } from "koa";
-import { absolutePath } from "swagger-ui-dist";
+// The package's path only: its main module would load the whole Swagger UI bundle (10 MB of heap) into the API.
+import absolutePath from "swagger-ui-dist/absolute-path";
 
 /**
  * GET /docs: the API reference, rendered by Swagger UI (swagger-ui-dist, served from node_modules: nothing from the

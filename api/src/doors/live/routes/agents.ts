@@ -54,8 +54,8 @@ export function agentRoutes({ useCases }: RouteContext): RouteDefinition[] {
       responses: { 200: { description: "leaderboard", schema: leaderboardResponse } },
       handler: ({ query, ctx }) => {
         const kept = useCases.agents.keptLeaderboard(query.limit);
-        if (kept) return leaderboardBody.respond(ctx, kept);
-        return useCases.agents.leaderboard(query.limit).then((agents) => leaderboardBody.respond(ctx, agents));
+        if (kept) return leaderboardBody.send(ctx, kept);
+        return useCases.agents.leaderboard(query.limit).then((agents) => leaderboardBody.send(ctx, agents));
       },
     }),
     defineRoute({

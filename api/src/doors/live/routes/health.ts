@@ -56,8 +56,8 @@ export function healthRoutes({ useCases }: RouteContext): RouteDefinition[] {
       responses: { 200: { description: "health (also when degraded)", schema: healthResponse } },
       handler: ({ ctx }) => {
         const kept = useCases.health.keptSnapshot();
-        if (kept) return healthBody.respond(ctx, kept);
-        return useCases.health.snapshot().then((health) => healthBody.respond(ctx, health));
+        if (kept) return healthBody.send(ctx, kept);
+        return useCases.health.snapshot().then((health) => healthBody.send(ctx, health));
       },
     }),
   ];

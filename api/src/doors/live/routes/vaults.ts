@@ -145,8 +145,8 @@ export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
       errors: [...ONCHAIN_READ],
       handler: ({ ctx }) => {
         const kept = vaults.keptList();
-        if (kept) return listBody.respond(ctx, kept);
-        return vaults.list().then((list) => listBody.respond(ctx, list));
+        if (kept) return listBody.send(ctx, kept);
+        return vaults.list().then((list) => listBody.send(ctx, list));
       },
     }),
     defineRoute({
