@@ -61,6 +61,16 @@ export const DEFAULT_INDEXER_SETTINGS: IndexerSettings = {
  */
 const requestsLeave = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** How a batch's vault records are made (`Indexer.#recordPlan`). */
+interface RecordPlan {
+  /** The vaults the lens reads at the batch's last block, in order. */
+  vaults: VaultAddress[];
+  /** Those whose record is read whole. */
+  whole: VaultAddress[];
+  /** The others: the record this instance wrote last, by lowercase address. */
+  kept: Map<string, VaultRecord>;
+}
+
 export type StepResult = "indexed" | "caught-up" | "standby" | "reorg" | "halted" | "no-deployment";
 
 export interface IndexerStatus {
@@ -219,19 +229,15 @@ export class Indexer {
 
     // JSON-RPC in few rounds, each one batch sent as soon as it is complete (chain/rpcRound.ts): the logs with a few
     // headers (the batch's ends and probes between), alone, since the logs are the longest answer to wait for; as
-    // soon as they are in, the whole records the batch needs whatever its logs (those of the vaults with none kept: a
-    // new instance, a rewind), in a batch of its own that the node works on while this process reads the logs; then
-    // the headers still needed to decide the time stamps of the blocks with a log (often none, blockTimes.ts) with the
-    // rest of the vaults' state at the batch's last block and the snapshot points. Each round goes out before the CPU
-    // work that does not need its answer (decoding the logs, building the events), so the node answers meanwhile.
+    // soon as they are in, the vault records read whole (#recordPlan), in a batch of their own; then the headers still
+    // needed to decide the time stamps of the blocks with a log (often none, blockTimes.ts) with the other vaults'
+    // figures at the batch's last block and the snapshot points. Each round goes out before the CPU work that does not
+    // need its answer (decoding the logs, building the events), so the node answers meanwhile.
     const logsRound = new RpcRound(provider);
     const probing = getHeaders(logsRound, probes(from, to));
     const reading = getLogs(logsRound, this.#addresses(), from, to);
     logsRound.flush();
     const [logs, probed] = await Promise.all([reading, probing]);
-    const unkept = this.#vaultsAt(to).filter((vault) => !this.#records.has(vault.address.toLowerCase()));
-    const unkeptViews = inOneRound(provider, (round) => this.#sampler.read(unkept, to, round));
-    unkeptViews.catch(() => undefined); // awaited below, unless the step ends first
     const first = probed.get(from);
     const last = probed.get(to);
     if (!first || !last) return "caught-up";
@@ -246,19 +252,24 @@ export class Indexer {
       if ((hashes.get(log.blockNumber) ?? log.blockHash) !== log.blockHash) return "reorg";
       hashes.set(log.blockNumber, log.blockHash);
     }
+    const { moving, changed } = this.#classify(logs);
+    // The records read whole go out at once, in a batch of their own that the node works on while this process reads
+    // the logs.
+    const plan = this.#recordPlan(to, changed);
+    const wholeRecords = inOneRound(provider, (round) => this.#sampler.read(plan.whole, to, round));
+    wholeRecords.catch(() => undefined); // awaited below, unless the step ends first
     const { minBlockInterval } = this.settings;
-    // The second round; what is asked once it has gone (headers of a further round, points that waited for them) goes
+    // The last round; what is asked once it has gone (headers of a further round, points that waited for them) goes
     // out at once in a round of its own.
     const pointsRound = new RpcRound(provider);
     const inRound = <T>(ask: (round: RpcRound) => Promise<T>): Promise<T> =>
       pointsRound.sent ? inOneRound(provider, ask) : ask(pointsRound);
     // A vault's first price-moving block of the batch needs no time stamp to be picked: it is read at once, in the
     // round of the headers that decide the time stamps of the blocks with a log.
-    const { moving, changed } = this.#classify(logs);
     const firsts = firstPoints(moving).filter((point) => !this.#pointed.has(point.address));
     const firstSamples = this.#sampler.readPoints(firsts, pointsRound);
     firstSamples.catch(() => undefined); // awaited below, once the events are written
-    const views = this.#vaultsAtEnd(changed, to, unkeptViews, pointsRound);
+    const views = this.#vaultsAtEnd(plan, wholeRecords, to, pointsRound);
     views.catch(() => undefined); // awaited below, unless the step ends first
     const times = blockTimes(hashes.keys(), probed, minBlockInterval, (numbers) =>
       inRound((round) => getHeaders(round, numbers)),
@@ -313,43 +324,46 @@ export class Indexer {
   }
 
   /**
-   * The vaults' records at `to` (the block's time stamp left to the caller): a vault with a record written by this
-   * instance and only figures-changing logs in the batch gets that record with its figures read anew (one VaultLens
-   * `samples` call for all such vaults); any other, its whole record (one VaultLens `records` call), which costs the
-   * node a few times more. `unkeptViews` holds the whole records of the vaults without a kept one, asked for already.
+   * How each vault's record at `to` is made: read whole (one VaultLens `records` call for all such vaults) when this
+   * instance keeps none of it or the batch has a log of it that may change more than its figures; else the record
+   * this instance wrote last, with its figures read anew (VaultLens `samples`, a small part of the node's work).
    */
-  async #vaultsAtEnd(
-    changed: ReadonlySet<string>,
-    to: number,
-    unkeptViews: Promise<Omit<VaultRecord, "timestamp">[]>,
-    round: RpcRound,
-  ): Promise<Omit<VaultRecord, "timestamp">[]> {
+  #recordPlan(to: number, changed: ReadonlySet<string>): RecordPlan {
     const vaults = this.#vaultsAt(to);
+    const whole: VaultAddress[] = [];
     const kept = new Map<string, VaultRecord>();
-    const stale: VaultAddress[] = [];
     for (const vault of vaults) {
       const address = vault.address.toLowerCase();
       const record = this.#records.get(address);
-      if (!record) continue;
-      if (changed.has(address)) stale.push(vault);
-      else kept.set(address, record);
+      if (record && !changed.has(address)) kept.set(address, record);
+      else whole.push(vault);
     }
-    const [unkept, views, figures] = await Promise.all([
-      unkeptViews,
-      this.#sampler.read(stale, to, round),
+    return { vaults, whole, kept };
+  }
+
+  /**
+   * The vaults' records at `to` (the block's time stamp left to the caller), in the plan's order: `wholeRecords`
+   * (asked for already) and the kept records with their figures asked in `round`.
+   */
+  async #vaultsAtEnd(
+    plan: RecordPlan,
+    wholeRecords: Promise<Omit<VaultRecord, "timestamp">[]>,
+    to: number,
+    round: RpcRound,
+  ): Promise<Omit<VaultRecord, "timestamp">[]> {
+    const [views, figures] = await Promise.all([
+      wholeRecords,
       this.#sampler.readPoints(
-        [...kept.keys()].map((address) => ({ address, block: to })),
+        [...plan.kept.keys()].map((address) => ({ address, block: to })),
         round,
       ),
     ]);
-    const records = new Map<string, Omit<VaultRecord, "timestamp">>(
-      [...unkept, ...views].map((view) => [view.address, view]),
-    );
+    const records = new Map<string, Omit<VaultRecord, "timestamp">>(views.map((view) => [view.address, view]));
     for (const sample of figures) {
-      const { timestamp: _, ...record } = kept.get(sample.address) as VaultRecord;
+      const { timestamp: _, ...record } = plan.kept.get(sample.address) as VaultRecord;
       records.set(sample.address, { ...record, ...sample });
     }
-    return vaults.map((vault) => records.get(vault.address.toLowerCase()) as Omit<VaultRecord, "timestamp">);
+    return plan.vaults.map((vault) => records.get(vault.address.toLowerCase()) as Omit<VaultRecord, "timestamp">);
   }
 
   /**

@@ -34,8 +34,8 @@ describe("indexer snapshot points (the served figures of a point at every price-
     chain = await hardhatChain(deployment);
   });
 
-  function newIndexer(store: ReadModelStore, settings: Partial<IndexerSettings>): Indexer {
-    return new Indexer({ chain, store, logger: createLogger("silent"), holder: "test", settings });
+  function newIndexer(store: ReadModelStore, settings: Partial<IndexerSettings>, on = chain): Indexer {
+    return new Indexer({ chain: on, store, logger: createLogger("silent"), holder: "test", settings });
   }
 
   /** Moves the next block to `before` seconds ahead of the next UTC hour (or day) at least a minute away. */
@@ -174,13 +174,7 @@ describe("indexer snapshot points (the served figures of a point at every price-
     const own = await deployTestSystem();
     const ownChain = await hardhatChain(own);
     const store = new MemoryReadModelStore();
-    const indexer = new Indexer({
-      chain: ownChain,
-      store,
-      logger: createLogger("silent"),
-      holder: "test",
-      settings: { batchBlocks: 2, reorgWindow: 100_000 },
-    });
+    const indexer = newIndexer(store, { batchBlocks: 2, reorgWindow: 100_000 }, ownChain);
     const vault = own.vaults.aggressive!.address.toLowerCase();
     const pointsOf = async () => (await store.snapshots(vault, "point", 0)).map((point) => point.block);
     const { alice } = await users();
