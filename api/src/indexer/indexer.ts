@@ -5,12 +5,12 @@ import type { VaultAddress } from "../chain/contracts";
 import { readChain } from "../chain/rpcErrors";
 import { inOneRound, RpcRound } from "../chain/rpcRound";
 import type { Logger } from "../logger";
-import type { IndexerCursor, IndexerHalt, VaultRecord } from "../readmodel/records";
+import type { IndexedEvent, IndexerCursor, IndexerHalt, VaultRecord } from "../readmodel/records";
 import type { ReadModelStore } from "../readmodel/store";
 import { FIGURES_ONLY_EVENTS, indexedEvent, PRICE_MOVING_EVENTS } from "./facts";
 import { blockTimes, probes } from "./blockTimes";
 import { getHeader, getHeaders, getLogs, type RangeLog } from "./rpc";
-import { firstPoints, hourEndPoints, snapshotsOf, VaultSampler } from "./sampler";
+import { firstPoints, hourEndPoints, snapshotsOf, VaultSampler, type SamplePoint, type VaultSample } from "./sampler";
 
 /**
  * The indexer: follows every contract of the deployment from its deployment block, one batch of `eth_getLogs` at a
@@ -61,13 +61,32 @@ export const DEFAULT_INDEXER_SETTINGS: IndexerSettings = {
  */
 const requestsLeave = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * The pieces a batch's logs are asked in, each in its own request: the node answers them in turn, and this process
+ * reads each piece (checks, classifies and decodes its logs, asks for the first points it shows) while the node works
+ * on the next, instead of waiting for all of them before any of that work starts. At most `LOG_PIECES`, each of at
+ * least `LOG_PIECE_BLOCKS` blocks (a batch of a block or a few, the usual one when following the head, is one piece).
+ */
+const LOG_PIECES = 2;
+const LOG_PIECE_BLOCKS = 64;
+
+/** The block ranges `[low, high]` that cover `from`..`to` in order (logPieces above). */
+export function logPieces(from: number, to: number): [number, number][] {
+  const count = Math.max(1, Math.min(LOG_PIECES, Math.floor((to - from + 1) / LOG_PIECE_BLOCKS)));
+  const size = Math.ceil((to - from + 1) / count);
+  return Array.from({ length: count }, (_, i): [number, number] => [
+    from + i * size,
+    Math.min(to, from + (i + 1) * size - 1),
+  ]);
+}
+
 /** How a batch's vault records are made (`Indexer.#recordPlan`). */
 interface RecordPlan {
   /** The vaults the lens reads at the batch's last block, in order. */
   vaults: VaultAddress[];
-  /** Those whose record is read whole. */
-  whole: VaultAddress[];
-  /** The others: the record this instance wrote last, by lowercase address. */
+  /** Those with a record kept by this instance that a log of the batch may have changed: read whole again. */
+  reread: VaultAddress[];
+  /** Those with a record kept that only the figures change: the record this instance wrote last, by address. */
   kept: Map<string, VaultRecord>;
 }
 
@@ -227,17 +246,30 @@ export class Indexer {
     const from = cursor.height + 1;
     const to = Math.min(from + this.settings.batchBlocks - 1, target);
 
-    // JSON-RPC in few rounds, each one batch sent as soon as it is complete (chain/rpcRound.ts): the logs with a few
-    // headers (the batch's ends and probes between), alone, since the logs are the longest answer to wait for; as
-    // soon as they are in, the vault records read whole (#recordPlan), in a batch of their own; then the headers still
-    // needed to decide the time stamps of the blocks with a log (often none, blockTimes.ts) with the other vaults'
-    // figures at the batch's last block and the snapshot points. Each round goes out before the CPU work that does not
-    // need its answer (decoding the logs, building the events), so the node answers meanwhile.
-    const logsRound = new RpcRound(provider);
-    const probing = getHeaders(logsRound, probes(from, to));
-    const reading = getLogs(logsRound, this.#addresses(), from, to);
-    logsRound.flush();
-    const [logs, probed] = await Promise.all([reading, probing]);
+    // JSON-RPC in few rounds, each sent as soon as it is complete (chain/rpcRound.ts). At once, in requests of their
+    // own that the node answers in turn: a few headers (the batch's ends and probes between), the logs in pieces
+    // (logPieces), the records of the vaults this instance keeps none of (read whole whatever the logs say) and the
+    // figures of the others at the batch's last block. Each piece of logs is checked, classified and decoded while
+    // the node works on the next, and a vault's first price-moving block is asked for as soon as a piece shows it.
+    // Once every piece is in: the records of the kept vaults whose logs may have changed more than their figures
+    // (#recordPlan), then the headers still needed to decide the time stamps of the blocks with a log (often none,
+    // blockTimes.ts) with the hours' last points.
+    const probing = inOneRound(provider, (round) => getHeaders(round, probes(from, to)));
+    const addresses = this.#addresses();
+    const readings = logPieces(from, to).map(([low, high]) =>
+      inOneRound(provider, (round) => getLogs(round, addresses, low, high)),
+    );
+    const vaults = this.#vaultsAt(to);
+    const unkept = vaults.filter((vault) => !this.#records.has(vault.address.toLowerCase()));
+    const unkeptRecords = inOneRound(provider, (round) => this.#sampler.read(unkept, to, round));
+    const keptAtEnd = vaults
+      .map((vault) => vault.address.toLowerCase())
+      .filter((address) => this.#records.has(address))
+      .map((address) => ({ address, block: to }));
+    const keptFigures = inOneRound(provider, (round) => this.#sampler.readPoints(keptAtEnd, round));
+    // Awaited below, unless the step ends first.
+    for (const pending of [...readings, unkeptRecords, keptFigures]) pending.catch(() => undefined);
+    const probed = await probing;
     const first = probed.get(from);
     const last = probed.get(to);
     if (!first || !last) return "caught-up";
@@ -245,39 +277,57 @@ export class Indexer {
       await this.#rewind(cursor);
       return "reorg";
     }
+    const chainId = this.#chain.chainId;
     // Every log's block must keep one hash, and the hash of each header read: a log of a block whose hash changed
     // meanwhile means a reorg is happening under this batch; the next step sees it through the parent check.
     const hashes = new Map<number, string>();
-    for (const log of logs) {
-      if ((hashes.get(log.blockNumber) ?? log.blockHash) !== log.blockHash) return "reorg";
-      hashes.set(log.blockNumber, log.blockHash);
+    const moving: RangeLog[] = [];
+    const changed = new Set<string>();
+    const events: IndexedEvent[] = [];
+    const firsts: SamplePoint[] = [];
+    const firstReads: Promise<Omit<VaultSample, "timestamp">[]>[] = [];
+    for (const reading of readings) {
+      const logs = await reading;
+      for (const log of logs) {
+        if ((hashes.get(log.blockNumber) ?? log.blockHash) !== log.blockHash) return "reorg";
+        hashes.set(log.blockNumber, log.blockHash);
+      }
+      const piece = this.#classify(logs);
+      moving.push(...piece.moving);
+      for (const address of piece.changed) changed.add(address);
+      const asked = new Set(firsts.map((point) => point.address));
+      const fresh = firstPoints(piece.moving).filter(
+        (point) => !this.#pointed.has(point.address) && !asked.has(point.address),
+      );
+      if (fresh.length > 0) {
+        firsts.push(...fresh);
+        const reading = inOneRound(provider, (round) => this.#sampler.readPoints(fresh, round));
+        reading.catch(() => undefined); // awaited below, once the events are written
+        firstReads.push(reading);
+        await requestsLeave();
+      }
+      // Each event gets its block's time stamp once the headers are in.
+      for (const event of this.#chain.events.decodeAll(logs)) {
+        events.push(indexedEvent(chainId, event, { hash: hashes.get(event.blockNumber) as string, timestamp: 0 }));
+      }
     }
-    const { moving, changed } = this.#classify(logs);
-    // The records read whole go out at once, in a batch of their own that the node works on while this process reads
-    // the logs.
-    const plan = this.#recordPlan(to, changed);
-    const wholeRecords = inOneRound(provider, (round) => this.#sampler.read(plan.whole, to, round));
-    wholeRecords.catch(() => undefined); // awaited below, unless the step ends first
+    const plan = this.#recordPlan(vaults, changed);
+    const rereadRecords = inOneRound(provider, (round) => this.#sampler.read(plan.reread, to, round));
+    const views = this.#vaultsAtEnd(plan, unkeptRecords, rereadRecords, keptFigures);
+    views.catch(() => undefined); // awaited below, unless the step ends first
     const { minBlockInterval } = this.settings;
     // The last round; what is asked once it has gone (headers of a further round, points that waited for them) goes
     // out at once in a round of its own.
     const pointsRound = new RpcRound(provider);
     const inRound = <T>(ask: (round: RpcRound) => Promise<T>): Promise<T> =>
       pointsRound.sent ? inOneRound(provider, ask) : ask(pointsRound);
-    // A vault's first price-moving block of the batch needs no time stamp to be picked: it is read at once, in the
-    // round of the headers that decide the time stamps of the blocks with a log.
-    const firsts = firstPoints(moving).filter((point) => !this.#pointed.has(point.address));
-    const firstSamples = this.#sampler.readPoints(firsts, pointsRound);
-    firstSamples.catch(() => undefined); // awaited below, once the events are written
-    const views = this.#vaultsAtEnd(plan, wholeRecords, to, pointsRound);
-    views.catch(() => undefined); // awaited below, unless the step ends first
     const times = blockTimes(hashes.keys(), probed, minBlockInterval, (numbers) =>
       inRound((round) => getHeaders(round, numbers)),
     );
     times.catch(() => undefined); // awaited below
     // The last sample of each hour before the batch's last needs the time stamps of the blocks with a price-moving
     // event: when the headers read with the logs decide them all (no header is asked for), those points are read at
-    // once, else once the remaining headers are in. The logs are decoded while the headers and points are read.
+    // once, else once the remaining headers are in.
     const probedTimes = await blockTimes(
       moving.map((log) => log.blockNumber),
       probed,
@@ -292,12 +342,6 @@ export class Indexer {
     };
     let hourSamples = probedTimes && hourPoints(probedTimes.timestamps);
     pointsRound.flush();
-    await requestsLeave();
-    // Events are built while the headers are read; each gets its block's time stamp once they are in.
-    const chainId = this.#chain.chainId;
-    const events = this.#chain.events
-      .decodeAll(logs)
-      .map((event) => indexedEvent(chainId, event, { hash: hashes.get(event.blockNumber) as string, timestamp: 0 }));
     const known = await times;
     if (!known || [...hashes].some(([block, hash]) => (known.headers.get(block)?.hash ?? hash) !== hash)) {
       return "reorg";
@@ -306,7 +350,7 @@ export class Indexer {
     for (const event of events) event.timestamp = known.timestamps.get(event.block) as number;
     await this.#store.putEvents(events);
     const latest = (await views).map((record) => ({ ...record, timestamp: last.timestamp }));
-    const samples = [...(await firstSamples), ...(await hourSamples)];
+    const samples = [...(await Promise.all(firstReads)).flat(), ...(await hourSamples)];
     const points = samples.flatMap((sample) =>
       snapshotsOf({ ...sample, timestamp: known.timestamps.get(sample.block) as number }, true),
     );
@@ -324,43 +368,42 @@ export class Indexer {
   }
 
   /**
-   * How each vault's record at `to` is made: read whole (one VaultLens `records` call for all such vaults) when this
-   * instance keeps none of it or the batch has a log of it that may change more than its figures; else the record
-   * this instance wrote last, with its figures read anew (VaultLens `samples`, a small part of the node's work).
+   * How each vault's record at `to` is made: read whole (one VaultLens `records` call) when this instance keeps none
+   * of it (asked before the logs are in) or the batch has a log of it that may change more than its figures; else the
+   * record this instance wrote last, with its figures read anew (VaultLens `samples`, a small part of the node's work).
    */
-  #recordPlan(to: number, changed: ReadonlySet<string>): RecordPlan {
-    const vaults = this.#vaultsAt(to);
-    const whole: VaultAddress[] = [];
+  #recordPlan(vaults: VaultAddress[], changed: ReadonlySet<string>): RecordPlan {
+    const reread: VaultAddress[] = [];
     const kept = new Map<string, VaultRecord>();
     for (const vault of vaults) {
       const address = vault.address.toLowerCase();
       const record = this.#records.get(address);
-      if (record && !changed.has(address)) kept.set(address, record);
-      else whole.push(vault);
+      if (!record) continue;
+      if (changed.has(address)) reread.push(vault);
+      else kept.set(address, record);
     }
-    return { vaults, whole, kept };
+    return { vaults, reread, kept };
   }
 
   /**
-   * The vaults' records at `to` (the block's time stamp left to the caller), in the plan's order: `wholeRecords`
-   * (asked for already) and the kept records with their figures asked in `round`.
+   * The vaults' records at the batch's last block (its time stamp left to the caller), in the plan's order: those read
+   * whole, and the kept records with their figures read anew (`keptFigures` holds every kept vault's; those of the
+   * vaults read whole again are not used).
    */
   async #vaultsAtEnd(
     plan: RecordPlan,
-    wholeRecords: Promise<Omit<VaultRecord, "timestamp">[]>,
-    to: number,
-    round: RpcRound,
+    unkeptRecords: Promise<Omit<VaultRecord, "timestamp">[]>,
+    rereadRecords: Promise<Omit<VaultRecord, "timestamp">[]>,
+    keptFigures: Promise<Omit<VaultSample, "timestamp">[]>,
   ): Promise<Omit<VaultRecord, "timestamp">[]> {
-    const [views, figures] = await Promise.all([
-      wholeRecords,
-      this.#sampler.readPoints(
-        [...plan.kept.keys()].map((address) => ({ address, block: to })),
-        round,
-      ),
-    ]);
-    const records = new Map<string, Omit<VaultRecord, "timestamp">>(views.map((view) => [view.address, view]));
+    const [unkept, reread, figures] = await Promise.all([unkeptRecords, rereadRecords, keptFigures]);
+    const records = new Map<string, Omit<VaultRecord, "timestamp">>(
+      [...unkept, ...reread].map((view) => [view.address, view]),
+    );
     for (const sample of figures) {
-      const { timestamp: _, ...record } = plan.kept.get(sample.address) as VaultRecord;
+      const kept = plan.kept.get(sample.address);
+      if (!kept) continue;
+      const { timestamp: _, ...record } = kept;
       records.set(sample.address, { ...record, ...sample });
     }
     return plan.vaults.map((vault) => records.get(vault.address.toLowerCase()) as Omit<VaultRecord, "timestamp">);

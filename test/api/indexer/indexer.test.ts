@@ -1,9 +1,10 @@
 import { expect } from "chai";
+import fc from "fast-check";
 import { ethers } from "hardhat";
 import { takeSnapshot } from "@nomicfoundation/hardhat-network-helpers";
 import type { ChainAccess } from "../../../api/src/chain";
 import type { Deployment } from "../../../api/src/chain/deployment";
-import { Indexer, type IndexerSettings } from "../../../api/src/indexer/indexer";
+import { Indexer, logPieces, type IndexerSettings } from "../../../api/src/indexer/indexer";
 import { createLogger } from "../../../api/src/logger";
 import { DataQueries } from "../../../api/src/readmodel/queries";
 import type { ReadModelStore } from "../../../api/src/readmodel/store";
@@ -145,5 +146,26 @@ describe("indexer on the local chain (scripted activity across the six vaults)",
     expect(await first.step()).to.equal("standby");
     await indexUntilCaughtUp(second);
     expect((await store.cursor())!.height).to.equal(await ethers.provider.getBlockNumber());
+  });
+});
+
+describe("indexer log pieces (logPieces)", function () {
+  it("covers a batch's blocks in order without gap or overlap, in two pieces of at least 64 blocks from 128 on", function () {
+    fc.assert(
+      fc.property(fc.nat(10_000_000), fc.integer({ min: 1, max: 5_000 }), (from, blocks) => {
+        const to = from + blocks - 1;
+        const pieces = logPieces(from, to);
+        expect(pieces).to.have.length(blocks >= 128 ? 2 : 1);
+        expect(pieces[0][0]).to.equal(from);
+        expect(pieces[pieces.length - 1][1]).to.equal(to);
+        for (let i = 1; i < pieces.length; i++) expect(pieces[i][0]).to.equal(pieces[i - 1][1] + 1);
+        for (const [low, high] of pieces) expect(high - low + 1).to.be.at.least(Math.min(blocks, 64));
+      }),
+    );
+    expect(logPieces(7, 7)).to.deep.equal([[7, 7]]);
+    expect(logPieces(1, 350)).to.deep.equal([
+      [1, 175],
+      [176, 350],
+    ]);
   });
 });

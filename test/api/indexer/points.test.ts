@@ -5,7 +5,7 @@ import type { ChainAccess } from "../../../api/src/chain";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { VAULT_IDS } from "../../../api/src/domain/model";
 import { PRICE_MOVING_EVENTS } from "../../../api/src/indexer/facts";
-import { Indexer, type IndexerSettings } from "../../../api/src/indexer/indexer";
+import { Indexer, logPieces, type IndexerSettings } from "../../../api/src/indexer/indexer";
 import { firstPoints, hourEndPoints, VaultSampler } from "../../../api/src/indexer/sampler";
 import { createLogger } from "../../../api/src/logger";
 import type { SnapshotResolution } from "../../../api/src/readmodel/records";
@@ -112,6 +112,9 @@ describe("indexer snapshot points (the served figures of a point at every price-
     await time.increase(HOUR + 120);
     await deposit(deployment, "moderate", alice, 300_000n);
     await deposit(deployment, "hedged", bob, 2_000_000n);
+    // A stretch without events, so that a batch of everything asks for its logs in two pieces (logPieces) with vaults
+    // first seen in each: checked below. Mined one by one: blocks of hardhat_mine report a zero parent hash.
+    for (let i = 0; i < 150; i++) await ethers.provider.send("evm_mine", []);
     await nearNext(DAY, 4);
     await deposit(deployment, "moderate", bob, 400_000n);
     await deposit(deployment, "inverse", alice, 5_000_000n);
@@ -119,11 +122,32 @@ describe("indexer snapshot points (the served figures of a point at every price-
     await deposit(deployment, "moderate", alice, 700_000n);
     await report(deployment, "moderate", 20_000n);
 
+    let wholeBatch = new MemoryReadModelStore();
     for (const batchBlocks of [3, 7, 10_000]) {
       const store = new MemoryReadModelStore();
       await indexUntilCaughtUp(newIndexer(store, { reorgWindow: 100_000, batchBlocks }));
       await expectServedAsEveryEvent(store);
+      wholeBatch = store;
     }
+    const start = Math.min(
+      ...Object.values(deployment.contracts).map((contract) => contract.block),
+      ...VAULT_IDS.map((id) => deployment.vaults[id]!.block),
+    );
+    const pieces = logPieces(start, await time.latestBlock());
+    const inceptions = await Promise.all(
+      VAULT_IDS.map(
+        async (id) => (await wholeBatch.firstSnapshot(deployment.vaults[id]!.address.toLowerCase()))!.block,
+      ),
+    );
+    expect(pieces, "the one batch's pieces").to.have.length(2);
+    expect(
+      inceptions.filter((block) => block <= pieces[0][1]),
+      "inceptions in the first piece",
+    ).to.not.be.empty;
+    expect(
+      inceptions.filter((block) => block >= pieces[1][0]),
+      "inceptions in the second piece",
+    ).to.not.be.empty;
   });
 
   it("keeps each vault's record the lens's whole view at every batch end, through pause, fee and recipient changes", async function () {
