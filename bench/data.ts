@@ -5,15 +5,18 @@
  *
  * Separate processes on loopback: a Hardhat node with the whole system deployed and BENCH_DEPOSITS deposits spread
  * over the six vaults (one block each), the API (`api/src/main.ts`, in-memory store, its own indexer) and the bare
- * Koa baseline. The indexer comparison runs in this process against the node: the raw fetch is `eth_getLogs` over
- * the deployment's contracts in the indexer's batch size; the indexer is a fresh Indexer on an empty in-memory read
- * model doing everything it does (logs, headers, vault samples, writes) until its cursor is at the range's last block
- * (the raw fetch does not poll for newer blocks either, so the indexer's next step, which would, is not timed); a second row gives this process's CPU time
- * for each, and a third the node's (the work the indexer asks of the node beyond the logs: headers, VaultLens calls),
- * the figures that stay comparable when the machine is shared. Settings: BENCH_DURATION (seconds per
- * HTTP run, default 10), BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (pairs per endpoint and indexer runs after one not counted, default
- * 3; medians printed), BENCH_DEPOSITS (default 300), BENCH_PARTS (default "http,indexer,subscriptions": which
- * parts run).
+ * Koa baseline. The indexer comparison runs in this process against the node, with the node's console log of each
+ * request turned off: the raw fetch is `eth_getLogs` over the deployment's contracts in the indexer's batch size; the
+ * indexer does everything it does (logs, headers, vault samples, writes into an in-memory read model) until its cursor
+ * is at the range's last block (the raw fetch does not poll for newer blocks either, so the indexer's next step, which
+ * would, is not timed). Two ranges: the blocks after the deployment (the deposits), by an instance that has indexed
+ * the deployment first, as one following the chain has (the target's row); and every block from the deployment's
+ * first, by a fresh instance (indexerRows). A second row gives this process's CPU time for each, and a third the
+ * node's (the work the indexer asks of the node beyond the logs: headers, VaultLens calls), the figures that stay
+ * comparable when the machine is shared. Settings: BENCH_DURATION (seconds per HTTP run, default 10),
+ * BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (pairs per endpoint and indexer runs, default 3; medians printed),
+ * BENCH_WARMUP (indexer runs not counted first, default 3), BENCH_DEPOSITS (default 300), BENCH_PARTS (default
+ * "http,indexer,subscriptions": which parts run).
  *
  * Subscriptions (graphql-ws clients in this process, `transactionCreated` of one vault): the delay is measured from
  * the moment the node has answered the deposit's `eth_sendRawTransaction` (Hardhat mines each transaction in its own
