@@ -147,6 +147,10 @@ export class Indexer {
    * batch's last sample covers it). Forgotten with `#records`.
    */
   readonly #pointed = new Set<string>();
+  /** The head this instance read last (eth_blockNumber), and the height of the cursor it wrote last (forgotten with
+   * `#records`): while the second is below the first, less the finality depth, a step does not ask the head. */
+  #knownHead: number | null = null;
+  #writtenHeight: number | null = null;
 
   constructor(deps: IndexerDeps) {
     this.settings = { ...DEFAULT_INDEXER_SETTINGS, ...deps.settings };
@@ -232,14 +236,22 @@ export class Indexer {
     if (!wasWriter) this.#forgetWritten();
 
     const provider = this.#chain.provider;
-    // The head is asked of the node at every step, not the head kept for reads (250 ms): the poll already spaces these
-    // calls, and a kept head would hold each new block back by up to its age (the delay subscribers see).
+    // The head is asked of the node, not taken from the head kept for reads (250 ms): a kept head would hold each new
+    // block back by up to its age (the delay subscribers see). It is not asked while this instance is behind the head
+    // it read last (catching up, a batch after another): the blocks up to it are there to index, and the round saved
+    // is one of the few a batch waits for. Once caught up with it, every step asks.
+    const lastHead = this.#knownHead;
+    const behind =
+      lastHead !== null && this.#writtenHeight !== null && this.#writtenHeight < lastHead - this.settings.finalityDepth;
     const [head, stored] = await Promise.all([
-      readChain("the block number", async () =>
-        Number(await inOneRound(provider, (round) => round.send("eth_blockNumber", []))),
-      ),
+      behind
+        ? lastHead
+        : readChain("the block number", async () =>
+            Number(await inOneRound(provider, (round) => round.send("eth_blockNumber", []))),
+          ),
       this.#store.cursor(),
     ]);
+    this.#knownHead = head;
     const target = head - this.settings.finalityDepth;
     const cursor = stored ?? { height: this.#startBlock() - 1, hash: "" };
     if (cursor.height >= target) return "caught-up";
@@ -272,7 +284,12 @@ export class Indexer {
     const probed = await probing;
     const first = probed.get(from);
     const last = probed.get(to);
-    if (!first || !last) return "caught-up";
+    if (!first || !last) {
+      // A block below the head read has gone: the chain changed under the batch. When that head was the one read last,
+      // it is asked again at once.
+      this.#knownHead = null;
+      return behind ? "reorg" : "caught-up";
+    }
     if (cursor.hash && first.parentHash !== cursor.hash) {
       await this.#rewind(cursor);
       return "reorg";
@@ -361,6 +378,7 @@ export class Indexer {
     await this.#store.appendEventLog(events.map((event) => ({ action: "added" as const, event })));
     const next: IndexerCursor = { height: to, hash: last.hash };
     await this.#store.setCursor(next);
+    this.#writtenHeight = to;
     if (events.length > 0) this.#onIndexed(next);
     await this.#store.putCheckpoint(next, this.settings.reorgWindow);
     this.#logger.debug({ from, to, events: events.length }, "indexed");
@@ -463,6 +481,7 @@ export class Indexer {
   #forgetWritten(): void {
     this.#records.clear();
     this.#pointed.clear();
+    this.#writtenHeight = null;
   }
 
   #startBlock(): number {

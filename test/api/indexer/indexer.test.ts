@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { ethers } from "hardhat";
-import { takeSnapshot } from "@nomicfoundation/hardhat-network-helpers";
-import type { ChainAccess } from "../../../api/src/chain";
+import { takeSnapshot, time } from "@nomicfoundation/hardhat-network-helpers";
+import { createChainAccess, type ChainAccess, type RpcProvider } from "../../../api/src/chain";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { Indexer, logPieces, type IndexerSettings } from "../../../api/src/indexer/indexer";
 import { createLogger } from "../../../api/src/logger";
@@ -104,6 +104,63 @@ describe("indexer on the local chain (scripted activity across the six vaults)",
     // The event log stays ordered: seq 1, 2, 3 ... without gaps.
     const seqs = (await store.eventLog(0, 100_000)).map((e) => e.seq);
     expect(seqs).to.deep.equal(seqs.map((_, i) => i + 1));
+  });
+
+  /** A chain access whose provider notes every JSON-RPC method it is asked. */
+  function countingChain(methods: string[]): ChainAccess {
+    const provider = Object.create(ethers.provider) as RpcProvider;
+    provider.send = (method: string, params: unknown[]) => {
+      methods.push(method);
+      return ethers.provider.send(method, params as never);
+    };
+    return createChainAccess(provider, chain.chainId, deployment, { head: { latestTtlMs: 0 } });
+  }
+
+  it("asks the node for its head once while catching up over many batches, then at every step", async function () {
+    const methods: string[] = [];
+    const store = new MemoryReadModelStore();
+    const indexer = new Indexer({
+      chain: countingChain(methods),
+      store,
+      logger,
+      holder: "test",
+      settings: { batchBlocks: 5 },
+    });
+    const results = await indexUntilCaughtUp(indexer);
+    expect(results.filter((result) => result === "indexed").length).to.be.greaterThan(3);
+    // The first step's, and the last one's, which found nothing past the head the first one read.
+    expect(methods.filter((method) => method === "eth_blockNumber")).to.have.length(2);
+    expect((await store.cursor())!.height).to.equal(await ethers.provider.getBlockNumber());
+
+    methods.length = 0;
+    await ethers.provider.send("evm_mine", []);
+    expect(await indexer.step()).to.equal("indexed");
+    expect(await indexer.step()).to.equal("caught-up");
+    expect(methods.filter((method) => method === "eth_blockNumber")).to.have.length(2);
+  });
+
+  it("asks the head again at once when a block below the head it read has gone", async function () {
+    const store = new MemoryReadModelStore();
+    const indexer = newIndexer(store, { batchBlocks: 5 });
+    await indexUntilCaughtUp(indexer);
+    const snapshot = await takeSnapshot();
+    const top = await ethers.provider.getBlockNumber();
+    for (let i = 0; i < 20; i++) await ethers.provider.send("evm_mine", []);
+    expect(await indexer.step()).to.equal("indexed");
+    expect((await store.cursor())!.height).to.equal(top + 5);
+    // The chain loses the blocks above `top`: the next batch's blocks, below the head read before, are not there.
+    await snapshot.restore();
+    expect(await indexer.step()).to.equal("reorg");
+    expect((await store.cursor())!.height, "nothing written").to.equal(top + 5);
+    // The new branch (its blocks a minute later than the lost ones, so other blocks) grows past the cursor: the parent
+    // check finds the fork and the indexer rewinds to it.
+    await time.increase(60);
+    for (let i = 0; i < 7; i++) await ethers.provider.send("evm_mine", []);
+    const results = await indexUntilCaughtUp(indexer);
+    expect(results).to.include("reorg");
+    const cursor = (await store.cursor())!;
+    expect(cursor.height).to.equal(top + 8);
+    expect(cursor.hash).to.equal((await ethers.provider.getBlock(top + 8))!.hash!.toLowerCase());
   });
 
   it("halts on a reorg deeper than its window, and says so", async function () {
