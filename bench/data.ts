@@ -14,8 +14,9 @@
  * first, by a fresh instance (indexerRows). A second row gives this process's CPU time for each, and a third the
  * node's (the work the indexer asks of the node beyond the logs: headers, VaultLens calls), the figures that stay
  * comparable when the machine is shared. Settings: BENCH_DURATION (seconds per HTTP run, default 10),
- * BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (pairs per endpoint and indexer runs, default 3; medians printed),
- * BENCH_WARMUP (indexer runs not counted first, default 3), BENCH_DEPOSITS (default 300), BENCH_PARTS (default
+ * BENCH_CONNECTIONS (default 50), BENCH_ROUNDS (pairs per endpoint, default 3; medians printed), BENCH_INDEXER_ROUNDS
+ * (indexer and raw fetch runs per range, alternating, default 15; medians printed), BENCH_WARMUP (indexer runs not
+ * counted first, default 3), BENCH_DEPOSITS (default 300), BENCH_PARTS (default
  * "http,indexer,subscriptions": which parts run).
  *
  * Subscriptions (graphql-ws clients in this process, `transactionCreated` of one vault): the delay is measured from
@@ -59,6 +60,8 @@ import {
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Indexer runs per range: each takes a few tens of milliseconds, so many, for a median the machine's noise moves less. */
+const INDEXER_ROUNDS = Number(process.env.BENCH_INDEXER_ROUNDS ?? 15);
 const DEPOSITS = Number(process.env.BENCH_DEPOSITS ?? 300);
 const PARTS = new Set((process.env.BENCH_PARTS ?? "http,indexer,subscriptions").split(","));
 const LATENCY_DEPOSITS = Number(process.env.BENCH_LATENCY_DEPOSITS ?? 40);
@@ -223,7 +226,7 @@ async function indexerComparison(
   const cursorOf = async (store: MemoryReadModelStore) => (await store.cursor())?.height ?? -1;
   // Rounds first that are not counted (BENCH_WARMUP), so that both sides are measured on warmed-up (JIT-compiled) code,
   // in this process and in the node: a fresh process spends about half as much again on its first pass of the indexer.
-  for (let round = -WARMUP; round < ROUNDS; round++) {
+  for (let round = -WARMUP; round < INDEXER_ROUNDS; round++) {
     let nodeCpu = processCpuMs(nodePid);
     let started = performance.now();
     let cpu = process.cpuUsage();
@@ -269,8 +272,8 @@ async function indexerComparison(
     ...(nodePid === undefined || rawNodeMs === 0
       ? []
       : [
-          `| indexer ${range.label}, CPU ms of the node for the range (mean) | ${(indexedNodeMs / ROUNDS).toFixed(1)} | | ` +
-            `${(rawNodeMs / ROUNDS).toFixed(1)} (raw eth_getLogs) | ${(indexedNodeMs / rawNodeMs).toFixed(2)} | |`,
+          `| indexer ${range.label}, CPU ms of the node for the range (mean) | ${(indexedNodeMs / INDEXER_ROUNDS).toFixed(1)} | | ` +
+            `${(rawNodeMs / INDEXER_ROUNDS).toFixed(1)} (raw eth_getLogs) | ${(indexedNodeMs / rawNodeMs).toFixed(2)} | |`,
         ]),
   ];
 }
