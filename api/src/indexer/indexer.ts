@@ -272,12 +272,14 @@ export class Indexer {
       inOneRound(provider, (round) => getLogs(round, addresses, low, high)),
     );
     const vaults = this.#vaultsAt(to);
-    const unkept = vaults.filter((vault) => !this.#records.has(vault.address.toLowerCase()));
+    const unkept: VaultAddress[] = [];
+    const keptAtEnd: SamplePoint[] = [];
+    for (const vault of vaults) {
+      const address = vault.address.toLowerCase();
+      if (this.#records.has(address)) keptAtEnd.push({ address, block: to });
+      else unkept.push(vault);
+    }
     const unkeptRecords = inOneRound(provider, (round) => this.#sampler.read(unkept, to, round));
-    const keptAtEnd = vaults
-      .map((vault) => vault.address.toLowerCase())
-      .filter((address) => this.#records.has(address))
-      .map((address) => ({ address, block: to }));
     const keptFigures = inOneRound(provider, (round) => this.#sampler.readPoints(keptAtEnd, round));
     // Awaited below, unless the step ends first.
     for (const pending of [...readings, unkeptRecords, keptFigures]) pending.catch(() => undefined);
@@ -302,6 +304,8 @@ export class Indexer {
     const changed = new Set<string>();
     const events: IndexedEvent[] = [];
     const firsts: SamplePoint[] = [];
+    // The vaults whose first point is written already or asked for in this step.
+    const pointedOrAsked = new Set(this.#pointed);
     const firstReads: Promise<Omit<VaultSample, "timestamp">[]>[] = [];
     for (const reading of readings) {
       const logs = await reading;
@@ -312,11 +316,9 @@ export class Indexer {
       const piece = this.#classify(logs);
       moving.push(...piece.moving);
       for (const address of piece.changed) changed.add(address);
-      const asked = new Set(firsts.map((point) => point.address));
-      const fresh = firstPoints(piece.moving).filter(
-        (point) => !this.#pointed.has(point.address) && !asked.has(point.address),
-      );
+      const fresh = firstPoints(piece.moving).filter((point) => !pointedOrAsked.has(point.address));
       if (fresh.length > 0) {
+        for (const point of fresh) pointedOrAsked.add(point.address);
         firsts.push(...fresh);
         const reading = inOneRound(provider, (round) => this.#sampler.readPoints(fresh, round));
         reading.catch(() => undefined); // awaited below, once the events are written
