@@ -9,20 +9,25 @@
  *
  * Reads, the method: where `taskset` exists and this process may use two CPUs or more, every thread of this process
  * (autocannon) and of the chain is pinned to the first allowed CPU and every thread of the API and of bare Koa to the
- * second, so that the server under load has a core of its own and the two servers are compared, not their share of
- * the scheduler against autocannon (otherwise nothing is pinned, and the bench says so). Per endpoint: each server is
- * loaded WARM_UP_SECONDS (2 s) unmeasured, then BENCH_PAIRS pairs of BENCH_DURATION-second runs, bare Koa and the API
- * back to back with the order swapped every pair; the ratio is the median of the pairs' req/s ratios (their range is
- * printed too), with the medians of req/s, p99 and each server's CPU time per request (/proc, all threads) beside it,
- * the CPU ratio (median over the pairs of bare Koa's CPU per request over the API's: what each would answer on a core
- * of its own, whatever share of it other processes took during its runs), and the largest share of a core autocannon
- * used in a run (near 1: the client, not the server, was the limit).
+ * second, so that the servers are compared on a core of their own, not on their share of the scheduler against
+ * autocannon (otherwise nothing is pinned, and the bench says so). Per endpoint: each server is loaded
+ * WARM_UP_SECONDS (2 s) unmeasured, then BENCH_RUNS runs of BENCH_DURATION seconds, each loading both servers at the
+ * same time (half the connections each) on the core they share. Each server's CPU time per request (/proc, all
+ * threads) is measured over the same seconds, so that a change of the machine's speed during a run (a shared
+ * machine: in one run taken back to back, the pairs' ratios spread from 0.58 to 1.30) falls on both alike. The CPU
+ * ratio, bare Koa's CPU per request over the API's (median of the runs, their range beside it), is the share of bare
+ * Koa's req/s the API answers on a core of its own: the figure the target is read on. Beside it: the medians of each
+ * server's req/s, p99 and CPU per request, the req/s ratio within the runs (the scheduler splits the core between
+ * them), and the largest share of a core autocannon used in a run (near 1: the client, not the servers, was the
+ * limit). BENCH_READS_METHOD=alternate loads one server at a time instead (the method until 2026-11-23 12:00 UTC):
+ * pairs of runs, bare Koa and the API back to back, the order swapped every pair.
  * Registrations run before the reads, unpinned (the API recovers signatures on a worker thread).
  *
- * Settings: BENCH_DURATION (seconds per read run, default 3), BENCH_PAIRS (pairs per endpoint, default 7), BENCH_PIN=0
- * (pin nothing), BENCH_CONNECTIONS (default 50), BENCH_REGISTRATIONS (per round, default 1000, after 100 not counted),
- * BENCH_ROUNDS (registration rounds, default 3; the median is printed), BENCH_PARTS (default "registrations,reads":
- * which parts to run). The API child inherits the environment, so SIGNATURE_WORKERS and MONGODB_URI apply to it.
+ * Settings: BENCH_DURATION (seconds per read run, default 3), BENCH_RUNS (runs, or pairs, per endpoint, default 7;
+ * BENCH_PAIRS is read as before), BENCH_READS_METHOD ("together" or "alternate"), BENCH_PIN=0 (pin nothing),
+ * BENCH_CONNECTIONS (default 50), BENCH_REGISTRATIONS (per round, default 1000, after 100 not counted), BENCH_ROUNDS
+ * (registration rounds, default 3; the median is printed), BENCH_PARTS (default "registrations,reads": which parts to
+ * run). The API child inherits the environment, so SIGNATURE_WORKERS and MONGODB_URI apply to it.
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -46,8 +51,17 @@ import {
 
 /** Seconds of each measured read run. */
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
-/** Bare-Koa/API pairs of runs per endpoint; the ratio printed is the median of the pairs' ratios. */
-const PAIRS = Number(process.env.BENCH_PAIRS ?? 7);
+/** Measured runs per endpoint (pairs of runs with BENCH_READS_METHOD=alternate); ratios are their medians. */
+const RUNS = Number(process.env.BENCH_RUNS ?? process.env.BENCH_PAIRS ?? 7);
+/**
+ * "together" (default): each run loads both servers at the same time on the one core they share, so that a change of
+ * the machine's speed (another tenant, the hypervisor) during the run falls on both alike. "alternate": the method
+ * used until 2026-11-23 12:00 UTC, bare Koa and the API each alone on the core, back to back.
+ */
+const METHOD = process.env.BENCH_READS_METHOD ?? "together";
+if (METHOD !== "together" && METHOD !== "alternate") {
+  throw new Error(`BENCH_READS_METHOD must be "together" or "alternate", not "${METHOD}"`);
+}
 /** Seconds each server is loaded on an endpoint before its measured runs (JIT, caches, connection setup). */
 const WARM_UP_SECONDS = 2;
 /** BENCH_PIN=0 leaves every process to the scheduler. */
@@ -73,12 +87,12 @@ interface LoadResult {
   generatorCpu: number;
 }
 
-/** One autocannon run of DURATION seconds against `url`, served by process `pid`. */
-async function load(url: string, pid: number | undefined): Promise<LoadResult> {
+/** One autocannon run of DURATION seconds against `url` with `connections`, served by process `pid`. */
+async function load(url: string, pid: number | undefined, connections: number): Promise<LoadResult> {
   const before = processCpuMs(pid);
   const ownBefore = process.cpuUsage();
   const started = performance.now();
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
+  const result = await autocannon({ url, connections, duration: DURATION });
   const after = processCpuMs(pid);
   const own = process.cpuUsage(ownBefore);
   const generatorCpu = (own.user + own.system) / 1000 / (performance.now() - started);
@@ -87,6 +101,65 @@ async function load(url: string, pid: number | undefined): Promise<LoadResult> {
   }
   const cpuUs = before === null || after === null ? null : ((after - before) * 1000) / result.requests.total;
   return { rps: result.requests.average, p99: result.latency.p99, cpuUs, generatorCpu };
+}
+
+interface Server {
+  url: string;
+  pid: number | undefined;
+}
+
+/** One measured run of an endpoint: what the API and bare Koa did in it. */
+interface ReadRun {
+  api: LoadResult;
+  bare: LoadResult;
+}
+
+/**
+ * Both servers loaded for the same DURATION seconds, half the connections each, on the core they share: each gets
+ * the scheduler's share of it, and each one's CPU time per request is measured over the same seconds.
+ */
+async function together(servers: { api: Server; bare: Server }): Promise<ReadRun> {
+  const connections = Math.ceil(CONNECTIONS / 2);
+  const [api, bare] = await Promise.all([
+    load(servers.api.url, servers.api.pid, connections),
+    load(servers.bare.url, servers.bare.pid, connections),
+  ]);
+  return { api, bare };
+}
+
+/** Bare Koa and the API alone on the core, back to back, the order swapped every other run (`index`). */
+async function alternate(servers: { api: Server; bare: Server }, index: number): Promise<ReadRun> {
+  if (index % 2 === 0) {
+    const bare = await load(servers.bare.url, servers.bare.pid, CONNECTIONS);
+    return { bare, api: await load(servers.api.url, servers.api.pid, CONNECTIONS) };
+  }
+  const api = await load(servers.api.url, servers.api.pid, CONNECTIONS);
+  return { api, bare: await load(servers.bare.url, servers.bare.pid, CONNECTIONS) };
+}
+
+/** An endpoint's row: medians over the runs of each server's figures and of the runs' ratios. */
+function readRow(path: string, runs: ReadRun[]): string {
+  const cpu = (results: LoadResult[]) => {
+    const known = results.map((result) => result.cpuUs).filter((us): us is number => us !== null);
+    return known.length > 0 ? median(known).toFixed(0) : "n/a";
+  };
+  const rpsRatios = runs.map((run) => run.api.rps / run.bare.rps);
+  // What each server would answer on a core of its own: the ratio of CPU per request, free of the share of the
+  // core either got.
+  const cpuRatios = runs
+    .filter((run) => run.bare.cpuUs !== null && run.api.cpuUs !== null)
+    .map((run) => (run.bare.cpuUs as number) / (run.api.cpuUs as number));
+  const generator = Math.max(...runs.flatMap((run) => [run.api.generatorCpu, run.bare.generatorCpu]));
+  const apiRuns = runs.map((run) => run.api);
+  const bareRuns = runs.map((run) => run.bare);
+  return (
+    `| ${path} | ${Math.round(median(apiRuns.map((r) => r.rps)))} | ${median(apiRuns.map((r) => r.p99))} | ` +
+    `${cpu(apiRuns)} | ${Math.round(median(bareRuns.map((r) => r.rps)))} | ${median(bareRuns.map((r) => r.p99))} | ` +
+    `${cpu(bareRuns)} | ${median(rpsRatios).toFixed(2)} | ` +
+    `${cpuRatios.length > 0 ? median(cpuRatios).toFixed(2) : "n/a"} | ` +
+    `${cpuRatios.length > 0 ? `${Math.min(...cpuRatios).toFixed(2)}-${Math.max(...cpuRatios).toFixed(2)}` : "n/a"} | ` +
+    `${generator.toFixed(2)} |`
+  );
 }
 
 /**
@@ -222,9 +295,9 @@ async function main(): Promise<void> {
     if (PARTS.includes("reads")) {
       const plan = PIN ? cpuPlan() : { reason: "BENCH_PIN=0" };
       if ("loadCpu" in plan) {
-        // The load generator (autocannon, in this process) and the chain on one CPU, the server under load (the API
-        // or bare Koa, never both at once) on the other: each server gets a core of its own instead of a share of
-        // the scheduler against autocannon. Threads started later inherit the pinning.
+        // The load generator (autocannon, in this process) and the chain on one CPU, both servers on the other: the
+        // servers are compared on a core that nothing else runs on, not on their share of it against autocannon.
+        // Threads started later inherit the pinning.
         pinToCpu(process.pid, plan.loadCpu);
         pinToCpu(chainChild.pid, plan.loadCpu);
         pinToCpu(apiChild.pid, plan.serverCpu);
@@ -236,54 +309,37 @@ async function main(): Promise<void> {
         console.log(`not pinned (${plan.reason}): autocannon and both servers share the scheduler`);
       }
       console.log(
-        `load: ${CONNECTIONS} connections; per endpoint ${WARM_UP_SECONDS} s of warm-up on each server, then ${PAIRS} ` +
-          `pairs of ${DURATION} s runs (bare Koa and the API back to back, the order swapped every pair)`,
+        METHOD === "together"
+          ? `load: per endpoint ${WARM_UP_SECONDS} s of warm-up on each server, then ${RUNS} runs of ${DURATION} s ` +
+              `loading both servers at the same time, ${Math.ceil(CONNECTIONS / 2)} connections each`
+          : `load: ${CONNECTIONS} connections; per endpoint ${WARM_UP_SECONDS} s of warm-up on each server, then ${RUNS} ` +
+              `pairs of ${DURATION} s runs (bare Koa and the API back to back, the order swapped every pair)`,
       );
       const rows: string[] = [];
-      const cpu = (runs: LoadResult[]) => {
-        const known = runs.map((run) => run.cpuUs).filter((us): us is number => us !== null);
-        return known.length > 0 ? median(known).toFixed(0) : "n/a";
-      };
       for (const path of ["/health", "/api/v1/vaults", "/api/v1/agents"]) {
         await autocannon({ url: api + path, connections: CONNECTIONS, duration: WARM_UP_SECONDS });
         // Taken after the registrations and the warm-up, so that the baseline answers what the API answers now (the
         // leaderboard as filled by the registrations).
         await copyAnswer(api, path, bareChild);
         await autocannon({ url: bare + path, connections: CONNECTIONS, duration: WARM_UP_SECONDS });
-        const pairs: Array<{ base: LoadResult; result: LoadResult }> = [];
-        for (let pair = 0; pair < PAIRS; pair++) {
-          // Swapping the order cancels a drift of the machine's speed within a pair.
-          if (pair % 2 === 0) {
-            const base = await load(bare + path, bareChild.pid);
-            pairs.push({ base, result: await load(api + path, apiChild.pid) });
-          } else {
-            const result = await load(api + path, apiChild.pid);
-            pairs.push({ base: await load(bare + path, bareChild.pid), result });
-          }
+        const servers = { api: { url: api + path, pid: apiChild.pid }, bare: { url: bare + path, pid: bareChild.pid } };
+        const runs: ReadRun[] = [];
+        for (let run = 0; run < RUNS; run++) {
+          runs.push(METHOD === "together" ? await together(servers) : await alternate(servers, run));
         }
-        const ratios = pairs.map((p) => p.result.rps / p.base.rps);
-        // What each server would answer on a core of its own: the ratio of CPU per request, free of the share of
-        // the scheduler either got from other processes during its runs.
-        const cpuRatios = pairs
-          .filter((p) => p.base.cpuUs !== null && p.result.cpuUs !== null)
-          .map((p) => (p.base.cpuUs as number) / (p.result.cpuUs as number));
-        const generator = Math.max(...pairs.flatMap((p) => [p.base.generatorCpu, p.result.generatorCpu]));
-        rows.push(
-          `| ${path} | ${Math.round(median(pairs.map((p) => p.result.rps)))} | ${median(pairs.map((p) => p.result.p99))} | ` +
-            `${cpu(pairs.map((p) => p.result))} | ${Math.round(median(pairs.map((p) => p.base.rps)))} | ` +
-            `${median(pairs.map((p) => p.base.p99))} | ${cpu(pairs.map((p) => p.base))} | ` +
-            `${median(ratios).toFixed(2)} | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} | ` +
-            `${cpuRatios.length > 0 ? median(cpuRatios).toFixed(2) : "n/a"} | ` +
-            `${generator.toFixed(2)} |`,
-        );
+        rows.push(readRow(path, runs));
       }
       console.log("");
       console.log(
-        "| endpoint | req/s | p99 (ms) | CPU µs/req | bare Koa req/s | bare Koa p99 (ms) | bare Koa CPU µs/req | ratio | " +
-          "pair ratios | CPU ratio | autocannon CPU (max) |",
+        "| endpoint | req/s | p99 (ms) | CPU µs/req | bare Koa req/s | bare Koa p99 (ms) | bare Koa CPU µs/req | " +
+          "req/s ratio | CPU ratio | CPU ratios of the runs | autocannon CPU (max) |",
       );
       console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
       for (const row of rows) console.log(row);
+      console.log(
+        "CPU ratio: bare Koa's CPU µs per request over the API's (median of the runs), the share of bare Koa's " +
+          "req/s the API answers on a core of its own (the target: at least 0.8)",
+      );
     }
   } finally {
     for (const child of children) child.kill("SIGTERM");
