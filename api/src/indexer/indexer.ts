@@ -9,7 +9,7 @@ import type { IndexedEvent, IndexerCursor, IndexerHalt, VaultRecord } from "../r
 import type { ReadModelStore } from "../readmodel/store";
 import { FIGURES_ONLY_EVENTS, indexedEvent, PRICE_MOVING_EVENTS } from "./facts";
 import { blockTimes, probes } from "./blockTimes";
-import { getHeader, getHeaders, getLogs, type RangeLog } from "./rpc";
+import { getHeader, getHeaders, getLogs, type BlockHeader, type RangeLog } from "./rpc";
 import { firstPoints, hourEndPoints, snapshotsOf, VaultSampler, type SamplePoint, type VaultSample } from "./sampler";
 
 /**
@@ -17,10 +17,11 @@ import { firstPoints, hourEndPoints, snapshotsOf, VaultSampler, type SamplePoint
  * time, up to `head - finalityDepth`, and writes what it finds into the read model (docs/data-api.md).
  *
  * - The cursor `{height, hash}` moves after each batch; the next batch's first block must have it as parent. When it
- *   does not, the chain reorganised: the indexer walks its checkpoints (the hashes of recent batch ends) down to one
- *   the chain still has, deletes everything above it, and indexes again from there. A reorg deeper than
- *   `reorgWindow` blocks (or past every checkpoint) halts the indexer with the reason in the store, where /health and
- *   /v1/status of every instance read it.
+ *   does not (or the chain's head is below the cursor and its block is gone), the chain reorganised: the indexer walks
+ *   its checkpoints (the hashes of recent batch ends) down to one the chain still has, deletes everything above it,
+ *   writes the vaults' records as of that block, and indexes again from there. A reorg deeper than `reorgWindow`
+ *   blocks (or past every checkpoint) halts the indexer with the reason in the store, where /health and /v1/status of
+ *   every instance read it.
  * - Each batch is written in an order that a crash at any point cannot spoil: events, snapshots, vault states and
  *   the event log (all idempotent), then the cursor. A restart re-reads the batch and writes the same records again.
  * - One writer: the lease in the store, renewed at every step. An instance without it only reads; when the holder
@@ -254,7 +255,16 @@ export class Indexer {
     this.#knownHead = head;
     const target = head - this.settings.finalityDepth;
     const cursor = stored ?? { height: this.#startBlock() - 1, hash: "" };
-    if (cursor.height >= target) return "caught-up";
+    if (cursor.height >= target) {
+      // A head below the cursor: the chain may have lost blocks the read model holds (a reorg to a shorter branch, a
+      // restarted development chain). Its cursor block is looked for at once rather than when the chain grows past
+      // it again, which may take long or never come; a node whose head report lags keeps the block, and nothing moves.
+      if (stored && head < stored.height && !(await this.#onChain(stored))) {
+        await this.#rewind(stored);
+        return "reorg";
+      }
+      return "caught-up";
+    }
     const from = cursor.height + 1;
     const to = Math.min(from + this.settings.batchBlocks - 1, target);
 
@@ -446,19 +456,27 @@ export class Indexer {
     return { moving, changed };
   }
 
+  /** True when the chain has block `point.height` with hash `point.hash`. */
+  async #onChain(point: IndexerCursor): Promise<boolean> {
+    const header = await readChain("a block header", () => getHeader(this.#chain.provider, point.height));
+    return header?.hash === point.hash;
+  }
+
   /** Finds the newest checkpoint the chain still has and deletes everything above it; halts past the window. */
   async #rewind(cursor: IndexerCursor): Promise<void> {
     const provider = this.#chain.provider;
     let ancestor: IndexerCursor | null = null;
+    let ancestorHeader: BlockHeader | null = null;
     for (const checkpoint of await this.#store.checkpoints(cursor.height)) {
       if (cursor.height - checkpoint.height > this.settings.reorgWindow) break;
       const header = await getHeader(provider, checkpoint.height);
       if (header?.hash === checkpoint.hash) {
         ancestor = checkpoint;
+        ancestorHeader = header;
         break;
       }
     }
-    if (!ancestor) {
+    if (!ancestor || !ancestorHeader) {
       const reason =
         `reorg deeper than the window: block ${cursor.height} (${cursor.hash}) is no longer on the chain and no ` +
         `checkpoint within ${this.settings.reorgWindow} blocks below it is; the read model stays at block ` +
@@ -476,7 +494,22 @@ export class Indexer {
     await this.#store.deleteCheckpointsAbove(ancestor.height);
     await this.#store.setCursor(ancestor);
     this.#forgetWritten();
+    await this.#rewriteVaultsAt(ancestorHeader);
     if (doomed.length > 0) this.#onIndexed(ancestor);
+  }
+
+  /**
+   * The vaults' records (and their hour and day snapshots) as the chain has them at the block a rewind went back to:
+   * those written last came from the branch that is gone, and the next batch, which writes them again, waits for a
+   * block past this one, which a chain that lost its newest blocks may not make soon.
+   */
+  async #rewriteVaultsAt(header: BlockHeader): Promise<void> {
+    const records = (await this.#sampler.read(this.#vaultsAt(header.number), header.number)).map((record) => ({
+      ...record,
+      timestamp: header.timestamp,
+    }));
+    const snapshots = records.flatMap((record) => snapshotsOf(record, false));
+    await Promise.all([this.#store.putSnapshots(snapshots), this.#store.putVaults(records)]);
   }
 
   /** Forgets what this instance wrote (another branch of the chain, or another writer, may have replaced it). */

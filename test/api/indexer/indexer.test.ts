@@ -106,6 +106,53 @@ describe("indexer on the local chain (scripted activity across the six vaults)",
     expect(seqs).to.deep.equal(seqs.map((_, i) => i + 1));
   });
 
+  it("rewinds at once when the chain becomes shorter than what is indexed, without waiting for it to grow back", async function () {
+    const store = new MemoryReadModelStore();
+    const indexer = newIndexer(store, { batchBlocks: 3 });
+    const { alice } = await users();
+    await fund(deployment, alice, 10_000n * 1_000_000n);
+    await indexUntilCaughtUp(indexer);
+    const snapshot = await takeSnapshot();
+    const shortHead = await ethers.provider.getBlockNumber();
+    await deposit(deployment, "aggressive", alice, 333n * 1_000_000n);
+    await ethers.provider.send("hardhat_mine", ["0x5"]);
+    await indexUntilCaughtUp(indexer);
+    const orphan = (await store.events({ names: ["Deposit"] })).at(-1)!;
+    expect(orphan.args.assets).to.equal("333000000");
+    expect((await store.cursor())!.height).to.be.greaterThan(shortHead);
+
+    // The chain loses the deposit and every block after it, and grows no block: its head is below the cursor.
+    await snapshot.restore();
+    expect(await ethers.provider.getBlockNumber()).to.equal(shortHead);
+    expect(await indexer.step()).to.equal("reorg");
+    expect((await store.cursor())!.height).to.be.at.most(shortHead);
+    expect((await store.events({})).map((e) => e.id)).to.not.include(orphan.id);
+    const removed = (await store.eventLog(0, 100_000)).filter((e) => e.action === "removed");
+    expect(removed.map((e) => e.event.id)).to.include(orphan.id);
+    await indexUntilCaughtUp(indexer);
+    expect((await store.cursor())!.height).to.equal(shortHead);
+    await expectReadModelMatchesChain(deployment, store, [await alice.getAddress()]);
+  });
+
+  it("keeps what it indexed when the node reports a head below the cursor but still has the cursor's block", async function () {
+    const store = new MemoryReadModelStore();
+    await indexUntilCaughtUp(newIndexer(store));
+    const cursor = (await store.cursor())!;
+    const events = await store.events({});
+    // A node behind a load balancer may answer from a backend a few blocks behind the one that served the logs.
+    const provider = Object.create(ethers.provider) as RpcProvider;
+    provider.send = async (method: string, params: unknown[]) => {
+      const answer = await ethers.provider.send(method, params as never);
+      return method === "eth_blockNumber" ? `0x${(Number(answer) - 3).toString(16)}` : answer;
+    };
+    const lagging = createChainAccess(provider, chain.chainId, deployment, { head: { latestTtlMs: 0 } });
+    const indexer = new Indexer({ chain: lagging, store, logger, holder: "test", settings: { batchBlocks: 25 } });
+    expect(await indexer.step()).to.equal("caught-up");
+    expect(await store.cursor()).to.deep.equal(cursor);
+    expect(await store.events({})).to.deep.equal(events);
+    expect((await store.eventLog(0, 100_000)).filter((e) => e.action === "removed")).to.have.length(0);
+  });
+
   /** A chain access whose provider notes every JSON-RPC method it is asked. */
   function countingChain(methods: string[]): ChainAccess {
     const provider = Object.create(ethers.provider) as RpcProvider;
