@@ -259,7 +259,7 @@ export class Indexer {
       // A head below the cursor: the chain may have lost blocks the read model holds (a reorg to a shorter branch, a
       // restarted development chain). Its cursor block is looked for at once rather than when the chain grows past
       // it again, which may take long or never come; a node whose head report lags keeps the block, and nothing moves.
-      if (stored && head < stored.height && !(await this.#onChain(stored))) {
+      if (stored && head < stored.height && !(await this.#headerOnChain(stored))) {
         await this.#rewind(stored);
         return "reorg";
       }
@@ -456,27 +456,21 @@ export class Indexer {
     return { moving, changed };
   }
 
-  /** True when the chain has block `point.height` with hash `point.hash`. */
-  async #onChain(point: IndexerCursor): Promise<boolean> {
+  /** The header of block `point.height` when the chain has it with hash `point.hash`; null otherwise. */
+  async #headerOnChain(point: IndexerCursor): Promise<BlockHeader | null> {
     const header = await readChain("a block header", () => getHeader(this.#chain.provider, point.height));
-    return header?.hash === point.hash;
+    return header?.hash === point.hash ? header : null;
   }
 
   /** Finds the newest checkpoint the chain still has and deletes everything above it; halts past the window. */
   async #rewind(cursor: IndexerCursor): Promise<void> {
-    const provider = this.#chain.provider;
-    let ancestor: IndexerCursor | null = null;
     let ancestorHeader: BlockHeader | null = null;
     for (const checkpoint of await this.#store.checkpoints(cursor.height)) {
       if (cursor.height - checkpoint.height > this.settings.reorgWindow) break;
-      const header = await getHeader(provider, checkpoint.height);
-      if (header?.hash === checkpoint.hash) {
-        ancestor = checkpoint;
-        ancestorHeader = header;
-        break;
-      }
+      ancestorHeader = await this.#headerOnChain(checkpoint);
+      if (ancestorHeader) break;
     }
-    if (!ancestor || !ancestorHeader) {
+    if (!ancestorHeader) {
       const reason =
         `reorg deeper than the window: block ${cursor.height} (${cursor.hash}) is no longer on the chain and no ` +
         `checkpoint within ${this.settings.reorgWindow} blocks below it is; the read model stays at block ` +
@@ -485,6 +479,7 @@ export class Indexer {
       this.#logger.error({ cursor }, reason);
       return;
     }
+    const ancestor: IndexerCursor = { height: ancestorHeader.number, hash: ancestorHeader.hash };
     this.#logger.warn({ from: cursor.height, to: ancestor.height }, "reorg: rewinding the read model");
     // The log's "removed" entries first: a crash before the delete repeats both, and the log keeps one of each.
     const doomed = (await this.#store.events({ aboveBlock: ancestor.height })).reverse();
