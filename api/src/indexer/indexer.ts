@@ -486,6 +486,7 @@ export class Indexer {
     await this.#store.appendEventLog(doomed.map((event) => ({ action: "removed" as const, event })));
     await this.#store.deleteEventsAbove(ancestor.height);
     await this.#store.deleteSnapshotsAbove(ancestor.height);
+    await this.#store.deleteVaultsAbove(ancestor.height);
     await this.#store.deleteCheckpointsAbove(ancestor.height);
     await this.#store.setCursor(ancestor);
     this.#forgetWritten();

@@ -57,6 +57,8 @@ export interface ReadModelWriter {
   putSnapshots(snapshots: readonly VaultSnapshot[]): Promise<void>;
   deleteSnapshotsAbove(height: number): Promise<void>;
   putVaults(vaults: readonly VaultRecord[]): Promise<void>;
+  /** Deletes the vault records read at blocks above `height` (a reorg's rewind: they describe a branch that is gone). */
+  deleteVaultsAbove(height: number): Promise<void>;
   setCursor(cursor: IndexerCursor): Promise<void>;
   /** Block hashes kept for finding the common ancestor after a reorg (the newest `keep` are kept). */
   putCheckpoint(cursor: IndexerCursor, keep: number): Promise<void>;

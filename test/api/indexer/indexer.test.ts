@@ -134,6 +134,45 @@ describe("indexer on the local chain (scripted activity across the six vaults)",
     await expectReadModelMatchesChain(deployment, store, [await alice.getAddress()]);
   });
 
+  it("drops the record of a vault deployed above the block a rewind goes back to, until the chain reaches it again", async function () {
+    const snapshot = await takeSnapshot();
+    const lateBlock = (await ethers.provider.getBlockNumber()) + 2;
+    await ethers.provider.send("hardhat_mine", ["0x3"]);
+    // The deployment as an indexer would have it if the configurable vault had come in a block the reorg removes
+    // (the lens reads the real one at any block after its actual deployment).
+    const late: Deployment = {
+      ...deployment,
+      vaults: { ...deployment.vaults, configurable: { ...deployment.vaults.configurable!, block: lateBlock } },
+    };
+    const lateChain = await hardhatChain(late);
+    const store = new MemoryReadModelStore();
+    const indexer = new Indexer({ chain: lateChain, store, logger, holder: "test", settings: { batchBlocks: 25 } });
+    await indexUntilCaughtUp(indexer);
+    expect((await store.vaults()).map((v) => v.id)).to.include("configurable");
+
+    await snapshot.restore();
+    expect(await indexer.step()).to.equal("reorg");
+    const cursor = (await store.cursor())!;
+    expect(cursor.height).to.be.below(lateBlock);
+    const records = await store.vaults();
+    expect(records.map((v) => v.id).sort()).to.deep.equal([
+      "aggressive",
+      "conservative",
+      "hedged",
+      "inverse",
+      "moderate",
+    ]);
+    expect(records.map((v) => v.block)).to.deep.equal(records.map(() => cursor.height));
+    expect(await new DataQueries(store, { cursorTtlMs: 0 }).vault(deployment.vaults.configurable!.address)).to.equal(
+      null,
+    );
+
+    await ethers.provider.send("hardhat_mine", ["0x3"]);
+    await indexUntilCaughtUp(indexer);
+    const again = (await store.vaults()).find((v) => v.id === "configurable");
+    expect(again?.block).to.equal(await ethers.provider.getBlockNumber());
+  });
+
   it("keeps what it indexed when the node reports a head below the cursor but still has the cursor's block", async function () {
     const store = new MemoryReadModelStore();
     await indexUntilCaughtUp(newIndexer(store));

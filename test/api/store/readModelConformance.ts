@@ -151,6 +151,16 @@ export function readModelConformance(name: string, harness: ReadModelHarness): v
       expect(await store.checkpoints(100)).to.deep.equal([{ height: 30, hash: "0x3" }]);
     });
 
+    it("deletes the vault records read above a height and keeps those read at or below it", async function () {
+      const early = sampleVault();
+      const late = { ...sampleVault(), address: "0x00000000000000000000000000000000000000ee", id: "late", block: 12 };
+      await store.putVaults([early, late]);
+      await store.deleteVaultsAbove(12);
+      expect((await store.vaults()).map((v) => v.id).sort()).to.deep.equal([early.id, "late"].sort());
+      await store.deleteVaultsAbove(early.block);
+      expect(await store.vaults()).to.deep.equal([early]);
+    });
+
     it("keeps what was written whatever the writer or a reader changes in its objects afterwards", async function () {
       const event = sampleEvent(3, 1, { args: { owner: ALICE, nested: { amounts: ["1", "2"] } } });
       const vault = sampleVault();

@@ -114,6 +114,10 @@ export class MemoryReadModelStore implements ReadModelStore {
     for (const vault of vaults) this.#vaults.set(vault.address, copy(vault));
   }
 
+  async deleteVaultsAbove(height: number): Promise<void> {
+    for (const [address, vault] of this.#vaults) if (vault.block > height) this.#vaults.delete(address);
+  }
+
   async setCursor(cursor: IndexerCursor): Promise<void> {
     this.#cursor = copy(cursor);
   }

@@ -189,6 +189,10 @@ export class MongoReadModelStore implements ReadModelStore {
     }
   }
 
+  async deleteVaultsAbove(height: number): Promise<void> {
+    await retryBusy(() => this.#vaults.deleteMany({ block: { $gt: height } }));
+  }
+
   async setCursor(cursor: IndexerCursor): Promise<void> {
     await retryBusy(() => this.#state.replaceOne({ _id: "cursor" }, { cursor }, { upsert: true }));
   }
