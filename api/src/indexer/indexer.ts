@@ -488,9 +488,11 @@ export class Indexer {
     await this.#store.deleteSnapshotsAbove(ancestor.height);
     await this.#store.deleteVaultsAbove(ancestor.height);
     await this.#store.deleteCheckpointsAbove(ancestor.height);
+    // The vaults' records are written before the cursor moves: a process that dies before it still has the cursor's
+    // block gone and rewinds again, whereas one that died after would find nothing to index and serve what was deleted.
+    await this.#rewriteVaultsAt(ancestorHeader);
     await this.#store.setCursor(ancestor);
     this.#forgetWritten();
-    await this.#rewriteVaultsAt(ancestorHeader);
     if (doomed.length > 0) this.#onIndexed(ancestor);
   }
 

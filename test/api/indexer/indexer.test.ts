@@ -9,6 +9,7 @@ import { createLogger } from "../../../api/src/logger";
 import { DataQueries } from "../../../api/src/readmodel/queries";
 import type { ReadModelStore } from "../../../api/src/readmodel/store";
 import { MemoryReadModelStore } from "../../../api/src/store/memory/readModel";
+import { VAULT_IDS } from "../../../api/src/domain/model";
 import { hardhatChain } from "../helpers/app";
 import { deployTestSystem } from "../helpers/system";
 import { deposit, fund, scriptedActivity, users } from "./activity";
@@ -132,6 +133,70 @@ describe("indexer on the local chain (scripted activity across the six vaults)",
     await indexUntilCaughtUp(indexer);
     expect((await store.cursor())!.height).to.equal(shortHead);
     await expectReadModelMatchesChain(deployment, store, [await alice.getAddress()]);
+  });
+
+  it("leaves a right read model when it dies at any write of a rewind to a shorter chain and restarts", async function () {
+    const { alice } = await users();
+    await fund(deployment, alice, 10_000n * 1_000_000n);
+    const shortHead = await ethers.provider.getBlockNumber();
+    const writes = [
+      "appendEventLog",
+      "deleteEventsAbove",
+      "deleteSnapshotsAbove",
+      "deleteVaultsAbove",
+      "deleteCheckpointsAbove",
+      "putSnapshots",
+      "putVaults",
+      "setCursor",
+    ] as const;
+    for (const write of writes) {
+      const store = new MemoryReadModelStore();
+      let armed = false;
+      // The store as a process that dies at its first `write` once armed: that call throws before it changes anything.
+      const dying = new Proxy(store, {
+        get(target, property) {
+          const value = Reflect.get(target, property, target) as unknown;
+          if (typeof value !== "function") return value;
+          return (...args: unknown[]) => {
+            if (armed && property === write) {
+              armed = false;
+              throw new Error(`died at ${write}`);
+            }
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+      // Indexed to the short head first, so that the rewind goes back exactly to it (a checkpoint) and the restarted
+      // process finds no batch to index: what the rewind left is what it serves.
+      await indexUntilCaughtUp(newIndexer(dying));
+      const snapshot = await takeSnapshot();
+      await deposit(deployment, "hedged", alice, 444n * 1_000_000n);
+      await ethers.provider.send("hardhat_mine", ["0x4"]);
+      await indexUntilCaughtUp(newIndexer(dying));
+      await snapshot.restore();
+      expect(await ethers.provider.getBlockNumber()).to.equal(shortHead);
+
+      armed = true;
+      const died = await newIndexer(dying)
+        .step()
+        .then(
+          () => null,
+          (error: Error) => error.message,
+        );
+      expect(died, write).to.equal(`died at ${write}`);
+      // The restarted process: a new instance on the same store, and no new block to start a batch with.
+      await indexUntilCaughtUp(newIndexer(store));
+      expect((await store.cursor())!.height, write).to.equal(shortHead);
+      expect(
+        (await store.events({ names: ["Deposit"] })).map((e) => e.args.assets),
+        write,
+      ).to.not.include("444000000");
+      expect(
+        (await store.vaults()).map((v) => v.block),
+        write,
+      ).to.deep.equal(VAULT_IDS.map(() => shortHead));
+      await expectReadModelMatchesChain(deployment, store, [await alice.getAddress()]);
+    }
   });
 
   it("drops the record of a vault deployed above the block a rewind goes back to, until the chain reaches it again", async function () {
