@@ -486,11 +486,13 @@ export class Indexer {
     await this.#store.appendEventLog(doomed.map((event) => ({ action: "removed" as const, event })));
     await this.#store.deleteEventsAbove(ancestor.height);
     await this.#store.deleteSnapshotsAbove(ancestor.height);
-    await this.#store.deleteVaultsAbove(ancestor.height);
     await this.#store.deleteCheckpointsAbove(ancestor.height);
-    // The vaults' records are written before the cursor moves: a process that dies before it still has the cursor's
-    // block gone and rewinds again, whereas one that died after would find nothing to index and serve what was deleted.
+    // The vaults' records are replaced by those at the ancestor first, so readers never find a vault the chain still
+    // has unlisted; what is left above it then is a vault deployed on the lost branch. Both before the cursor moves: a
+    // process that dies before it still has the cursor's block gone and rewinds again, whereas one that died after
+    // would find nothing to index and serve what the rewind had not yet written.
     await this.#rewriteVaultsAt(ancestorHeader);
+    await this.#store.deleteVaultsAbove(ancestor.height);
     await this.#store.setCursor(ancestor);
     this.#forgetWritten();
     if (doomed.length > 0) this.#onIndexed(ancestor);

@@ -4,12 +4,12 @@ import { ethers } from "hardhat";
 import { takeSnapshot, time } from "@nomicfoundation/hardhat-network-helpers";
 import { createChainAccess, type ChainAccess, type RpcProvider } from "../../../api/src/chain";
 import type { Deployment } from "../../../api/src/chain/deployment";
+import { VAULT_IDS } from "../../../api/src/domain/model";
 import { Indexer, logPieces, type IndexerSettings } from "../../../api/src/indexer/indexer";
 import { createLogger } from "../../../api/src/logger";
 import { DataQueries } from "../../../api/src/readmodel/queries";
 import type { ReadModelStore } from "../../../api/src/readmodel/store";
 import { MemoryReadModelStore } from "../../../api/src/store/memory/readModel";
-import { VAULT_IDS } from "../../../api/src/domain/model";
 import { hardhatChain } from "../helpers/app";
 import { deployTestSystem } from "../helpers/system";
 import { deposit, fund, scriptedActivity, users } from "./activity";
@@ -143,10 +143,10 @@ describe("indexer on the local chain (scripted activity across the six vaults)",
       "appendEventLog",
       "deleteEventsAbove",
       "deleteSnapshotsAbove",
-      "deleteVaultsAbove",
       "deleteCheckpointsAbove",
       "putSnapshots",
       "putVaults",
+      "deleteVaultsAbove",
       "setCursor",
     ] as const;
     for (const write of writes) {
@@ -211,22 +211,41 @@ describe("indexer on the local chain (scripted activity across the six vaults)",
     };
     const lateChain = await hardhatChain(late);
     const store = new MemoryReadModelStore();
-    const indexer = new Indexer({ chain: lateChain, store, logger, holder: "test", settings: { batchBlocks: 25 } });
+    // What a reader on another instance finds after each write of the store (once watching): the vaults listed.
+    let watching = false;
+    const listed: string[][] = [];
+    const watched = new Proxy(store, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target) as unknown;
+        if (typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          if (watching) listed.push((await target.vaults()).map((v) => v.id).sort());
+          return result;
+        };
+      },
+    });
+    const indexer = new Indexer({
+      chain: lateChain,
+      store: watched,
+      logger,
+      holder: "test",
+      settings: { batchBlocks: 25 },
+    });
     await indexUntilCaughtUp(indexer);
     expect((await store.vaults()).map((v) => v.id)).to.include("configurable");
 
     await snapshot.restore();
+    watching = true;
     expect(await indexer.step()).to.equal("reorg");
+    watching = false;
+    // The vaults the chain still has stay listed all through the rewind; only the one deployed above goes.
+    const stillThere = ["aggressive", "conservative", "hedged", "inverse", "moderate"];
+    for (const ids of listed) expect(ids.filter((id) => id !== "configurable")).to.deep.equal(stillThere);
     const cursor = (await store.cursor())!;
     expect(cursor.height).to.be.below(lateBlock);
     const records = await store.vaults();
-    expect(records.map((v) => v.id).sort()).to.deep.equal([
-      "aggressive",
-      "conservative",
-      "hedged",
-      "inverse",
-      "moderate",
-    ]);
+    expect(records.map((v) => v.id).sort()).to.deep.equal(stillThere);
     expect(records.map((v) => v.block)).to.deep.equal(records.map(() => cursor.height));
     expect(await new DataQueries(store, { cursorTtlMs: 0 }).vault(deployment.vaults.configurable!.address)).to.equal(
       null,
