@@ -43,6 +43,9 @@ describe("API configuration", function () {
         maxSubscriptions: 50,
         maxBufferedBytes: 8_388_608,
         maxReplay: 2_000,
+        maxMessagesPerSecond: 10,
+        maxMessageBurst: 100,
+        maxBacklog: 16,
       },
       subscriptionCaps: {
         connectionsPerIp: 100,
@@ -84,6 +87,9 @@ describe("API configuration", function () {
       WS_MAX_SUBSCRIPTIONS: "8",
       WS_MAX_BUFFERED_BYTES: "65536",
       WS_MAX_REPLAY: "100",
+      WS_MAX_MESSAGES_PER_SECOND: "4",
+      WS_MAX_MESSAGE_BURST: "12",
+      WS_MAX_BACKLOG: "3",
       GRAPHQL_WS_CONNECTIONS_PER_IP: "10",
       GRAPHQL_WS_CONNECTIONS_PER_KEY: "20",
       GRAPHQL_WS_SUBSCRIPTIONS_PER_IP: "30",
@@ -97,6 +103,9 @@ describe("API configuration", function () {
       maxSubscriptions: 8,
       maxBufferedBytes: 65_536,
       maxReplay: 100,
+      maxMessagesPerSecond: 4,
+      maxMessageBurst: 12,
+      maxBacklog: 3,
     });
     expect(config.subscriptionCaps).to.deep.equal({
       connectionsPerIp: 10,

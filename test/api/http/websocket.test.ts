@@ -477,15 +477,115 @@ describe("data API WebSocket channel /ws", function () {
       expect((refusal as UpgradeRefused).body.error.code).to.equal("CONNECTION_LIMIT_REACHED");
       // Another address connects as usual.
       expect((await connect(limited, "10.2.0.2")).welcome.type).to.equal("welcome");
-      // Authenticating moves a connection to its key's count, which frees room for the address.
+      // Authenticating does not free the address's place: the connection still counts against it.
       expect((await open[0].request({ type: "auth", token: dataKey })).type).to.equal("authenticated");
-      const fourth = await connect(limited, ip);
-      expect(await fourth.request({ type: "ping" })).to.deep.equal({ type: "pong" });
-      // Closing one frees its place too.
+      expect(await WsTestClient.connect(limited.url, { ip }).catch((error: unknown) => error)).to.be.instanceOf(
+        UpgradeRefused,
+      );
+      // Closing one frees its place.
       open[1].close();
       await open[1].closed;
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect((await connect(limited, ip)).welcome.type).to.equal("welcome");
+    });
+
+    it("attack: keys multiply the per-IP socket budget: every socket of the IP counts, with a key or without, and the refusal names the cap", async function () {
+      const ip = "10.7.0.1";
+      const open = [await connect(limited, ip), await connect(limited, ip), await connect(limited, ip)];
+      for (const [socket, token] of [
+        [open[0], dataKey],
+        [open[1], dataKey],
+        [open[2], vaultsOnlyKey],
+      ] as const) {
+        expect((await socket.request({ type: "auth", token })).type).to.equal("authenticated");
+      }
+      const refusal = await WsTestClient.connect(limited.url, { ip }).catch((error: unknown) => error);
+      expect(refusal).to.be.instanceOf(UpgradeRefused);
+      expect((refusal as UpgradeRefused).status).to.equal(429);
+      expect((refusal as UpgradeRefused).body).to.deep.equal({
+        error: {
+          code: "CONNECTION_LIMIT_REACHED",
+          message:
+            "3 connections from 10.7.0.1 are open, the most one address may hold (with a key or without): close one first",
+          details: { limit: 3 },
+        },
+      });
+      // The open ones are unharmed.
+      for (const socket of open) expect(await socket.request({ type: "ping" })).to.deep.equal({ type: "pong" });
+    });
+
+    it("attack: a flood of 4 KB messages on one socket is closed with 1008 past the burst, with RSS bounded and the server unharmed", async function () {
+      const socket = await connect();
+      // A valid ping padded to 4 KB with JSON whitespace: the largest message a client may send, of the cheapest kind.
+      const padded = JSON.stringify({ type: "ping" }) + " ".repeat(4_096 - 15);
+      const rssBefore = process.memoryUsage().rss;
+      const started = Date.now();
+      let sent = 0;
+      while (sent < 200_000 && socket.socket.readyState === socket.socket.OPEN) {
+        for (let i = 0; i < 500; i++, sent++) socket.socket.send(padded);
+        // The client's own buffer drains before the next batch, so that only the server's memory is measured.
+        while (socket.socket.bufferedAmount > 0 && socket.socket.readyState === socket.socket.OPEN) {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      }
+      const closed = await socket.closed;
+      const rssGrowth = process.memoryUsage().rss - rssBefore;
+      expect(closed).to.deep.equal({ code: 1008, reason: "message rate exceeded" });
+      expect(socket.received.filter((m) => m.type === "pong").length).to.be.at.most(100);
+      expect(socket.received.at(-1)).to.deep.include({ type: "error", code: "RATE_LIMITED" });
+      expect(Date.now() - started).to.be.below(5_000);
+      expect(rssGrowth, `RSS grew ${rssGrowth} bytes after ${sent} messages`).to.be.below(64 * 1024 * 1024);
+      const next = await connect();
+      expect(await next.request({ type: "ping" })).to.deep.equal({ type: "pong" });
+    });
+
+    it("attack: pings and unknown unsubscribes count toward the message rate: past the burst, RATE_LIMITED and close 1008", async function () {
+      const socket = await connect();
+      for (let i = 0; i < 60; i++) socket.send({ type: "ping" });
+      for (let i = 0; i < 60; i++) socket.send({ type: "unsubscribe", id: `never${i}` });
+      expect(await socket.closed).to.deep.equal({ code: 1008, reason: "message rate exceeded" });
+      const answered = socket.received.filter((m) => m.type === "pong" || m.code === "SUBSCRIPTION_NOT_FOUND");
+      expect(answered.length).to.be.at.most(100);
+      expect(socket.received.at(-1)).to.deep.equal({
+        type: "error",
+        code: "RATE_LIMITED",
+        message:
+          "more than 100 messages at once or 10 a second on one connection: it is closed; reconnect and send fewer",
+        retryAfterSeconds: 1,
+      });
+    });
+
+    it("a revoked key's socket is closed within WS_HEARTBEAT_MS with its stream stopped, and the key opens nothing new", async function () {
+      const quick = await startTestApp({
+        store: system.store,
+        deployment,
+        env: { INDEXER_ENABLED: "false", WS_HEARTBEAT_MS: "200" },
+      });
+      try {
+        const { key, key_id } = await issueKey();
+        const socket = await connect(quick);
+        expect((await socket.request({ type: "auth", token: key })).type).to.equal("authenticated");
+        expect(
+          (await socket.request({ type: "subscribe", id: "mine", channel: "transactions", user: agentAddress })).type,
+        ).to.equal("subscribed");
+        const revokedAt = Date.now();
+        expect((await agent("DELETE", `/v1/auth/keys/${key_id}`)).status).to.equal(200);
+        expect(await socket.closed).to.deep.equal({ code: 4401, reason: "the key was revoked or expired" });
+        // Two heartbeats at most: the one under way may have checked the key just before the revocation.
+        expect(Date.now() - revokedAt).to.be.below(2 * 200 + 300);
+        expect(socket.received.at(-1).code).to.equal("UNAUTHORIZED");
+        expect(socket.received.at(-1).message).to.match(/^API key revoked at /);
+
+        const again = await connect(quick);
+        const refused = await again.request({ type: "auth", token: key });
+        expect([refused.code, refused.field]).to.deep.equal(["UNAUTHORIZED", "token"]);
+        expect(refused.message).to.match(/^API key revoked at /);
+        expect((await again.request({ type: "subscribe", channel: "transactions", user: agentAddress })).code).to.equal(
+          "UNAUTHORIZED",
+        );
+      } finally {
+        await quick.close();
+      }
     });
 
     it("per-key cap: a key's connection past its cap gets CONNECTION_LIMIT_REACHED and close 4429", async function () {

@@ -1,13 +1,17 @@
 /**
- * Concurrent connections of this instance, counted per client IP while a connection is anonymous and per key once it
- * authenticates (the connection moves from its IP's count to its key's). So one address cannot hold more than its
- * share of anonymous sockets, and callers behind one address (a NAT, an operator's fleet) can open more by
- * authenticating, up to their key's cap.
+ * Concurrent connections of this instance. Every connection counts against its client IP for as long as it is open,
+ * with a key or without, so that keys (which any wallet can mint) never widen what one address may hold; a
+ * connection that authenticates counts against its key as well, so that one key spread over many addresses is
+ * bounded too.
  */
 
 import { OwnerCounts } from "../sockets/ownerCounts";
 
-export type Holder = { kind: "ip"; ip: string } | { kind: "key"; keyId: string };
+/** Who a connection is counted against: its IP always, its key once it authenticates. */
+export interface Holder {
+  readonly ip: string;
+  readonly keyId?: string;
+}
 
 export class ConnectionCaps {
   readonly #byIp = new OwnerCounts();
@@ -18,33 +22,37 @@ export class ConnectionCaps {
     readonly maxPerKey: number,
   ) {}
 
-  /** Whether `ip` has room for one more anonymous connection (no reservation). */
+  /** Whether `ip` has room for one more connection (no reservation). */
   ipHasRoom(ip: string): boolean {
     return this.#byIp.count(ip) < this.maxPerIp;
   }
 
-  /** Counts a new anonymous connection of `ip`; null when its cap is reached. */
+  /** Counts a new connection of `ip`; null when its cap is reached. */
   openForIp(ip: string): Holder | null {
     if (!this.ipHasRoom(ip)) return null;
     this.#byIp.add(ip);
-    return { kind: "ip", ip };
+    return { ip };
   }
 
-  /** Moves a connection to `keyId`'s count; null (and nothing moved) when the key's cap is reached. */
-  moveToKey(holder: Holder, keyId: string): Holder | null {
+  /** Counts the connection against `keyId` too (it stays counted against its IP); null when the key's cap is reached. */
+  addKey(holder: Holder, keyId: string): Holder | null {
     if (this.#byKey.count(keyId) >= this.maxPerKey) return null;
-    this.release(holder);
     this.#byKey.add(keyId);
-    return { kind: "key", keyId };
+    return { ip: holder.ip, keyId };
   }
 
   release(holder: Holder): void {
-    if (holder.kind === "ip") this.#byIp.release(holder.ip);
-    else this.#byKey.release(holder.keyId);
+    this.#byIp.release(holder.ip);
+    if (holder.keyId !== undefined) this.#byKey.release(holder.keyId);
   }
 
-  /** Connections counted now for an IP or a key (tests, metrics). */
-  count(holder: Holder): number {
-    return holder.kind === "ip" ? this.#byIp.count(holder.ip) : this.#byKey.count(holder.keyId);
+  /** Connections counted now against an IP (tests, metrics). */
+  ipCount(ip: string): number {
+    return this.#byIp.count(ip);
+  }
+
+  /** Connections counted now against a key (tests, metrics). */
+  keyCount(keyId: string): number {
+    return this.#byKey.count(keyId);
   }
 }

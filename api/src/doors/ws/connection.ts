@@ -1,6 +1,8 @@
 import type { WsConfig } from "../../config";
+import { UnavailableError } from "../../errors";
 import type { Logger } from "../../logger";
 import type { EventFeed } from "../../readmodel/feed";
+import { atLeastBlock, notYetIndexedMessage, NOT_YET_INDEXED_RETRY_SECONDS } from "../../readmodel/freshness";
 import type { DataQueries } from "../../readmodel/queries";
 import type { EventLogEntry } from "../../readmodel/records";
 import {
@@ -12,6 +14,7 @@ import {
 } from "../data/access";
 import type { ConnectionCaps, Holder } from "./caps";
 import { channelFilter, type ChannelFilter } from "./channels";
+import { MessageRate } from "./messageRate";
 import {
   CLIENT_PING_INTERVAL_SECONDS,
   CLOSE,
@@ -23,7 +26,8 @@ import {
 } from "./protocol";
 
 /**
- * One client of /ws: its messages handled one at a time and in order, its tier (Public by IP until it authenticates
+ * One client of /ws: its messages counted against the connection's message rate as they arrive, then handled one at
+ * a time and in order from a bounded backlog (the socket is not read while it is full), its tier (Public by IP until it authenticates
  * with a data API key), its subscriptions, the idle timer and the heartbeat. Each subscription listens to the event
  * feed from its own point (the log's tail, or `afterSeq`) and sends its messages in log order through one queue, so
  * a message is never overtaken by a later one of the same subscription.
@@ -37,12 +41,18 @@ export interface WsSocket {
   close(code: number, reason: string): void;
   terminate(): void;
   ping(): void;
+  /** Stops reading the socket (TCP then holds the client back) until `resume`. */
+  pause(): void;
+  resume(): void;
   on(event: "message", listener: (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => void): unknown;
   on(event: "close" | "pong", listener: () => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
 }
 
 const OPEN = 1;
+
+/** How long a socket the server closed may take to finish the closing handshake before it is dropped. */
+const CLOSE_HANDSHAKE_MS = 2_000;
 
 export interface ConnectionDeps {
   feed: EventFeed;
@@ -79,7 +89,11 @@ export class Connection {
   #token: string | undefined;
   readonly #subscriptions = new Map<string, Subscription>();
   #nextId = 1;
-  #inbox: Promise<void> = Promise.resolve();
+  readonly #rate: MessageRate;
+  /** Received messages not yet handled, oldest first (null: a binary frame); at most `maxBacklog`. */
+  readonly #inbox: (string | null)[] = [];
+  #handling = false;
+  #paused = false;
   #idle: NodeJS.Timeout;
   #alive = true;
   #closed = false;
@@ -91,6 +105,7 @@ export class Connection {
     this.#holder = holder;
     this.#deps = deps;
     this.#onClosed = onClosed;
+    this.#rate = new MessageRate(deps.settings.maxMessagesPerSecond, deps.settings.maxMessageBurst);
     this.#idle = setTimeout(() => this.#idleTimeout(), deps.settings.idleTimeoutMs);
     socket.on("pong", () => {
       this.#alive = true;
@@ -99,9 +114,7 @@ export class Connection {
     // A protocol violation by the client (an oversized or malformed frame): ws closes the socket itself (1009, 1002).
     socket.on("error", (error) => this.#deps.logger.debug({ err: error, ip }, "ws: client protocol error"));
     socket.on("message", (data, isBinary) => {
-      this.#idle.refresh();
-      const text = isBinary ? null : Buffer.isBuffer(data) ? data.toString("utf8") : null;
-      this.#inbox = this.#inbox.then(() => this.#handle(text)).catch((error: unknown) => this.#failed(error));
+      this.#receive(isBinary ? null : Buffer.isBuffer(data) ? data.toString("utf8") : null);
     });
     this.#send({
       type: "welcome",
@@ -114,6 +127,11 @@ export class Connection {
 
   get subscriptionCount(): number {
     return this.#subscriptions.size;
+  }
+
+  /** Received messages not yet handled (tests, metrics). */
+  get backlog(): number {
+    return this.#inbox.length;
   }
 
   /**
@@ -134,11 +152,59 @@ export class Connection {
     }
   }
 
-  /** Closes with `code` (the subscriptions stop at once). */
+  /**
+   * Closes with `code` (the subscriptions stop at once). The socket is dropped if the client does not answer the
+   * close soon: it no longer counts against its IP's cap, and a client that goes on flooding must not keep it open.
+   */
   close(code: number, reason: string): void {
     if (this.#closed) return;
     this.#cleanUp();
     this.#socket.close(code, reason);
+    setTimeout(() => this.#socket.terminate(), CLOSE_HANDSHAKE_MS).unref();
+  }
+
+  /** Counts a message as it arrives and queues it; a message over the rate closes the connection (1008). */
+  #receive(text: string | null): void {
+    if (this.#closed) return;
+    this.#idle.refresh();
+    const { maxMessagesPerSecond, maxMessageBurst, maxBacklog } = this.#deps.settings;
+    if (!this.#rate.take()) {
+      this.#send(
+        new WsError(
+          "RATE_LIMITED",
+          `more than ${maxMessageBurst} messages at once or ${maxMessagesPerSecond} a second on one connection: ` +
+            "it is closed; reconnect and send fewer",
+          { retryAfterSeconds: 1 },
+        ).toMessage(),
+      );
+      this.close(CLOSE.MESSAGE_RATE, "message rate exceeded");
+      return;
+    }
+    this.#inbox.push(text);
+    // A full backlog stops reading the socket, so that a client sending faster than it is answered waits in TCP
+    // instead of in this process's memory.
+    if (this.#inbox.length >= maxBacklog && !this.#paused) {
+      this.#paused = true;
+      this.#socket.pause();
+    }
+    void this.#handleInbox();
+  }
+
+  async #handleInbox(): Promise<void> {
+    if (this.#handling) return;
+    this.#handling = true;
+    try {
+      while (this.#inbox.length > 0 && !this.#closed) {
+        const text = this.#inbox.shift() as string | null;
+        if (this.#paused && this.#inbox.length < this.#deps.settings.maxBacklog) {
+          this.#paused = false;
+          this.#socket.resume();
+        }
+        await this.#handle(text).catch((error: unknown) => this.#failed(error));
+      }
+    } finally {
+      this.#handling = false;
+    }
   }
 
   async #handle(text: string | null): Promise<void> {
@@ -177,6 +243,11 @@ export class Connection {
 
   /** An unexpected failure while handling a message: logged, answered without detail; the next message is handled. */
   #failed(error: unknown): void {
+    // The store or a rate limiter away: the client retries after retryAfterSeconds; not a bug, not logged.
+    if (error instanceof UnavailableError) {
+      const retryAfterSeconds = error.retryAfterSeconds;
+      return this.#send(new WsError("UNAVAILABLE", error.message, { retryAfterSeconds }).toMessage());
+    }
     this.#deps.logger.error({ err: error }, "ws: message failed");
     this.#send(new WsError("INTERNAL_ERROR", "internal error").toMessage());
   }
@@ -224,7 +295,7 @@ export class Connection {
       throw new WsError("UNAUTHORIZED", error.message, { field: "token" });
     }
     if (this.#closed) return;
-    const holder = this.#deps.caps.moveToKey(this.#holder, key.keyId);
+    const holder = this.#deps.caps.addKey(this.#holder, key.keyId);
     if (!holder) {
       this.#send(
         new WsError(
@@ -268,6 +339,9 @@ export class Connection {
     });
     await this.#checkAccess(filter, id);
     if (message.afterSeq !== undefined) await this.#checkReplay(message.afterSeq, id);
+    // Read-your-writes: the stream starts at the first log entry of block minBlock, once it is indexed.
+    const fromBlock = message.minBlock === undefined ? undefined : await this.#fromBlock(message.minBlock, id);
+    const afterSeq = message.afterSeq ?? fromBlock?.afterSeq;
     if (this.#closed) return;
 
     const subscription: Subscription = {
@@ -283,7 +357,7 @@ export class Connection {
       if (subscription.stopped || !filter.accept(entry)) return;
       subscription.queue.push(entry);
       void this.#pump(subscription);
-    }, message.afterSeq);
+    }, afterSeq);
     if (subscription.stopped) {
       stop();
       return;
@@ -295,9 +369,36 @@ export class Connection {
       channel: filter.channel,
       ...filter.params,
       ...(message.afterSeq !== undefined && { afterSeq: message.afterSeq }),
+      ...(fromBlock && { minBlock: message.minBlock, indexedBlock: fromBlock.indexedBlock }),
     });
     subscription.started = true;
     void this.#pump(subscription);
+  }
+
+  /**
+   * Waits for `minBlock` to be indexed (readmodel/freshness.ts) and finds the log entry the stream starts after;
+   * throws NOT_YET_INDEXED (retryable) or INVALID_MIN_BLOCK.
+   */
+  async #fromBlock(minBlock: number, id: string | undefined): Promise<{ afterSeq: number; indexedBlock: number }> {
+    const { queries, feed, settings } = this.#deps;
+    const deps = {
+      waitForBlock: (block: number) => queries.waitForBlock(block),
+      head: (fresh: boolean) => queries.indexedBlocks.chainHead(fresh),
+    };
+    const outcome = await atLeastBlock(deps, minBlock, "minBlock");
+    if (outcome.status === "invalid") {
+      throw new WsError("INVALID_MIN_BLOCK", outcome.message, { field: "minBlock", id });
+    }
+    if (outcome.status !== "reached") {
+      const indexedBlock = outcome.status === "behind" ? outcome.indexedBlock : null;
+      throw new WsError("NOT_YET_INDEXED", notYetIndexedMessage(minBlock, indexedBlock), {
+        id,
+        minBlock,
+        indexedBlock,
+        retryAfterSeconds: NOT_YET_INDEXED_RETRY_SECONDS,
+      });
+    }
+    return { afterSeq: await feed.seqBeforeBlock(minBlock, settings.maxReplay), indexedBlock: outcome.indexedBlock };
   }
 
   /** A key is needed for some filters; a key, when there is one, must hold the channel's scope and still be valid. */
@@ -403,12 +504,20 @@ export class Connection {
     this.#subscriptions.delete(subscription.id);
   }
 
+  /**
+   * Sends unless the message would take what waits for the client past `maxBufferedBytes` (checked before it is
+   * queued, so a client that does not read holds at most that much here, or one message when nothing waits): such a
+   * client is closed (4413).
+   */
   #send(message: object): void {
     if (this.#closed || this.#socket.readyState !== OPEN) return;
-    this.#socket.send(JSON.stringify(message));
-    if (this.#socket.bufferedAmount > this.#deps.settings.maxBufferedBytes) {
+    const text = JSON.stringify(message);
+    const waiting = this.#socket.bufferedAmount;
+    if (waiting > 0 && waiting + Buffer.byteLength(text) > this.#deps.settings.maxBufferedBytes) {
       this.close(CLOSE.SLOW_CONSUMER, "the client reads too slowly");
+      return;
     }
+    this.#socket.send(text);
   }
 
   #idleTimeout(): void {
@@ -429,6 +538,9 @@ export class Connection {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#idle);
+    this.#inbox.length = 0;
+    // Read on, so that the client's answer to the close (or its end) is seen.
+    if (this.#paused) this.#socket.resume();
     for (const subscription of [...this.#subscriptions.values()]) this.#stop(subscription);
     this.#deps.caps.release(this.#holder);
     this.#onClosed();

@@ -53,7 +53,7 @@ export function wsDoor(options: WsDoorOptions): WsDoor {
   const tooMany = (ip: string) => ({
     error: {
       code: "CONNECTION_LIMIT_REACHED",
-      message: `${settings.maxConnectionsPerIp} connections from ${ip} are open without a key: close one, or authenticate the open ones`,
+      message: `${settings.maxConnectionsPerIp} connections from ${ip} are open, the most one address may hold (with a key or without): close one first`,
       details: { limit: settings.maxConnectionsPerIp },
     },
   });

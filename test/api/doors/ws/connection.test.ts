@@ -23,6 +23,9 @@ class RecordingSocket extends EventEmitter implements WsSocket {
   closedWith: [number, string] | undefined;
   terminated = false;
   pings = 0;
+  paused = false;
+  /** Every pause and resume, in order. */
+  readonly flow: ("pause" | "resume")[] = [];
 
   send(data: string): void {
     this.sent.push(JSON.parse(data));
@@ -38,8 +41,19 @@ class RecordingSocket extends EventEmitter implements WsSocket {
   ping(): void {
     this.pings += 1;
   }
+  pause(): void {
+    this.paused = true;
+    this.flow.push("pause");
+  }
+  resume(): void {
+    this.paused = false;
+    this.flow.push("resume");
+  }
   receive(message: unknown): void {
     this.emit("message", Buffer.from(JSON.stringify(message)), false);
+  }
+  receiveRaw(data: Buffer): void {
+    this.emit("message", data, false);
   }
 }
 
@@ -139,7 +153,7 @@ describe("/ws connection: backpressure, heartbeat, key checks", function () {
     expect(socket.closedWith).to.deep.equal([4413, "the client reads too slowly"]);
     expect(connection.subscriptionCount).to.equal(0);
     expect(isClosed()).to.equal(true);
-    expect(caps.count({ kind: "ip", ip: "10.0.0.1" })).to.equal(0);
+    expect(caps.ipCount("10.0.0.1")).to.equal(0);
 
     // Nothing more is sent once closed.
     const sent = socket.sent.length;
@@ -165,8 +179,8 @@ describe("/ws connection: backpressure, heartbeat, key checks", function () {
     const { socket, connection } = open();
     socket.receive({ type: "auth", token: "napd-" + "a".repeat(32) });
     await until(() => socket.sent.some((m) => m.type === "authenticated"));
-    expect(caps.count({ kind: "key", keyId: "dk_1" })).to.equal(1);
-    expect(caps.count({ kind: "ip", ip: "10.0.0.1" })).to.equal(0);
+    expect(caps.keyCount("dk_1")).to.equal(1);
+    expect(caps.ipCount("10.0.0.1")).to.equal(1);
     keyValid = false;
     connection.heartbeat();
     await until(() => socket.closedWith !== undefined);
@@ -177,7 +191,8 @@ describe("/ws connection: backpressure, heartbeat, key checks", function () {
       field: "token",
     });
     expect(socket.closedWith).to.deep.equal([4401, "the key was revoked or expired"]);
-    expect(caps.count({ kind: "key", keyId: "dk_1" })).to.equal(0);
+    expect(caps.keyCount("dk_1")).to.equal(0);
+    expect(caps.ipCount("10.0.0.1")).to.equal(0);
   });
 
   it("a store failure while subscribing answers INTERNAL_ERROR without detail, and the next message is handled", async function () {
@@ -207,5 +222,102 @@ describe("/ws connection: backpressure, heartbeat, key checks", function () {
       id: "t",
       seq: 1,
     });
+  });
+
+  it("attack: a flood of 4 KB messages is closed with 1008 once past the burst, and nothing past it is queued", function () {
+    const { socket, connection, isClosed } = open();
+    // A valid ping padded to 4 KB with JSON whitespace: the largest message a client may send, of the cheapest kind.
+    const padded = Buffer.from(JSON.stringify({ type: "ping" }) + " ".repeat(4_096 - 15));
+    expect(padded.length).to.equal(4_096);
+    for (let i = 0; i < 20_000; i++) socket.receiveRaw(padded);
+    expect(socket.closedWith).to.deep.equal([1008, "message rate exceeded"]);
+    expect(isClosed()).to.equal(true);
+    expect(connection.backlog).to.equal(0);
+    // Reading paused once the backlog was full, and resumed at the close so that the client's answer is read.
+    expect(socket.flow).to.deep.equal(["pause", "resume"]);
+    expect(socket.sent.at(-1)).to.deep.equal({
+      type: "error",
+      code: "RATE_LIMITED",
+      message:
+        "more than 100 messages at once or 10 a second on one connection: it is closed; reconnect and send fewer",
+      retryAfterSeconds: 1,
+    });
+    expect(caps.ipCount("10.0.0.1")).to.equal(0);
+  });
+
+  it("attack: pings, unknown unsubscribes and malformed messages count toward the message rate", async function () {
+    const { socket } = open({ maxMessageBurst: 5, maxMessagesPerSecond: 1 });
+    const answers: unknown[] = [];
+    const send = async (deliver: () => void) => {
+      const before = socket.sent.length;
+      deliver();
+      await until(() => socket.sent.length > before || socket.closedWith !== undefined);
+      answers.push(socket.sent.at(-1).code ?? socket.sent.at(-1).type);
+    };
+    await send(() => socket.receive({ type: "ping" }));
+    await send(() => socket.receive({ type: "unsubscribe", id: "never" }));
+    await send(() => socket.receiveRaw(Buffer.from("{not json")));
+    await send(() => socket.emit("message", Buffer.from([1, 2, 3]), true));
+    await send(() => socket.receive({ type: "unsubscribe", id: "never" }));
+    expect(answers).to.deep.equal([
+      "pong",
+      "SUBSCRIPTION_NOT_FOUND",
+      "INVALID_BODY",
+      "INVALID_BODY",
+      "SUBSCRIPTION_NOT_FOUND",
+    ]);
+    expect(socket.closedWith).to.equal(undefined);
+    socket.receive({ type: "ping" });
+    expect(socket.sent.at(-1).code).to.equal("RATE_LIMITED");
+    expect(socket.closedWith).to.deep.equal([1008, "message rate exceeded"]);
+  });
+
+  it("backlog: reading pauses at WS_MAX_BACKLOG unhandled messages and resumes as they are handled, each in order", async function () {
+    const { socket, connection } = open({ maxBacklog: 4 });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const vaults = store.readModel.vaults.bind(store.readModel);
+    store.readModel.vaults = async (...args: Parameters<typeof vaults>) => {
+      await gate;
+      return vaults(...args);
+    };
+    const ids = ["s0", "s1", "s2", "s3", "s4", "s5"];
+    for (const id of ids) socket.receive({ type: "subscribe", id, channel: "vault", vault: VAULT });
+    // s0 is being handled (waiting on the store); s1 to s4 filled the backlog; s5 was already read from the socket.
+    expect(socket.flow).to.deep.equal(["pause"]);
+    expect(connection.backlog).to.equal(5);
+    release();
+    await until(() => socket.sent.filter((m) => m.type === "subscribed").length === ids.length);
+    expect(socket.sent.filter((m) => m.type === "subscribed").map((m) => m.id)).to.deep.equal(ids);
+    expect(socket.flow).to.deep.equal(["pause", "resume"]);
+    expect(connection.backlog).to.equal(0);
+  });
+
+  it("attack: a client that does not read: a message that would take its unsent bytes past WS_MAX_BUFFERED_BYTES is not queued, and it is closed with 4413", async function () {
+    const { socket } = open({ maxBufferedBytes: 2_048 });
+    socket.bufferedAmount = 2_000;
+    socket.receive({ type: "ping" });
+    await until(() => socket.sent.some((m) => m.type === "pong"));
+    socket.receive({ type: "subscribe", id: "v", channel: "vault", vault: VAULT });
+    await until(() => socket.closedWith !== undefined);
+    expect(socket.closedWith).to.deep.equal([4413, "the client reads too slowly"]);
+    expect(socket.sent.map((m) => m.type)).to.deep.equal(["welcome", "pong"]);
+  });
+
+  it("attack: keys multiply the per-IP socket budget: an authenticated socket still counts against its IP", async function () {
+    caps = new ConnectionCaps(2, 50);
+    const first = open();
+    const second = open();
+    expect(caps.ipHasRoom("10.0.0.1")).to.equal(false);
+    first.socket.receive({ type: "auth", token: "napd-" + "a".repeat(32) });
+    second.socket.receive({ type: "auth", token: "napd-" + "a".repeat(32) });
+    await until(() => second.socket.sent.some((m) => m.type === "authenticated"));
+    expect(caps.ipCount("10.0.0.1")).to.equal(2);
+    expect(caps.keyCount("dk_1")).to.equal(2);
+    expect(caps.ipHasRoom("10.0.0.1")).to.equal(false);
+    expect(caps.openForIp("10.0.0.1")).to.equal(null);
+    first.connection.close(1000, "done");
+    expect(caps.ipCount("10.0.0.1")).to.equal(1);
+    expect(caps.keyCount("dk_1")).to.equal(1);
   });
 });
