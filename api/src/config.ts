@@ -100,10 +100,10 @@ const envSchema = z.object({
   WS_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).max(10_000).default(50),
   WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1_024).max(1_073_741_824).default(8_388_608),
   WS_MAX_REPLAY: z.coerce.number().int().min(0).max(1_000_000).default(2_000),
-  GRAPHQL_WS_CONNECTIONS_PER_IP: capSetting(DEFAULT_SUBSCRIPTION_CAPS.connectionsPerIp),
   WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(10),
   WS_MAX_MESSAGE_BURST: z.coerce.number().int().min(1).max(1_000_000).default(100),
   WS_MAX_BACKLOG: z.coerce.number().int().min(1).max(10_000).default(16),
+  GRAPHQL_WS_CONNECTIONS_PER_IP: capSetting(DEFAULT_SUBSCRIPTION_CAPS.connectionsPerIp),
   GRAPHQL_WS_CONNECTIONS_PER_KEY: capSetting(DEFAULT_SUBSCRIPTION_CAPS.connectionsPerKey),
   GRAPHQL_WS_SUBSCRIPTIONS_PER_IP: capSetting(DEFAULT_SUBSCRIPTION_CAPS.subscriptionsPerIp),
   GRAPHQL_WS_SUBSCRIPTIONS_PER_KEY: capSetting(DEFAULT_SUBSCRIPTION_CAPS.subscriptionsPerKey),
@@ -164,13 +164,13 @@ export interface WsConfig {
   maxBufferedBytes: number;
   /** How many log entries behind the newest a resuming subscription (afterSeq) may start. */
   maxReplay: number;
-}
   /** Client messages per second one connection may send, sustained (every message counts); past it: close 1008. */
   maxMessagesPerSecond: number;
   /** Client messages one connection may send at once before the per-second rate applies. */
   maxMessageBurst: number;
   /** Client messages received and not yet handled; at it, the server stops reading the socket until one is. */
   maxBacklog: number;
+}
 
 export interface IndexerConfig {
   /** False: this instance only reads the read model (another instance indexes). */
@@ -254,10 +254,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSubscriptions: e.WS_MAX_SUBSCRIPTIONS,
       maxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
       maxReplay: e.WS_MAX_REPLAY,
-    },
       maxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND,
       maxMessageBurst: e.WS_MAX_MESSAGE_BURST,
       maxBacklog: e.WS_MAX_BACKLOG,
+    },
     subscriptionCaps: {
       connectionsPerIp: e.GRAPHQL_WS_CONNECTIONS_PER_IP,
       connectionsPerKey: e.GRAPHQL_WS_CONNECTIONS_PER_KEY,
