@@ -103,7 +103,13 @@ export function createApp(deps: AppDeps): NapApp {
   const feed = new EventFeed(deps.stores.readModel, deps.feed);
   const notices =
     rateLimitBackend.driver === "redis"
-      ? new RedisFeedNotices({ redis: rateLimitBackend.db, logger, onNotice: () => feed.wake() })
+      ? new RedisFeedNotices({
+          redis: rateLimitBackend.db,
+          logger,
+          onNotice: () => feed.wake(),
+          onIndexedHeight: (height) => queries.indexedBlocks.advanced(height),
+          onMined: () => indexer?.wake(),
+        })
       : null;
   const indexer = config.indexer.enabled
     ? new Indexer({
@@ -123,8 +129,19 @@ export function createApp(deps: AppDeps): NapApp {
           feed.wake();
           notices?.publish(cursor.height);
         },
+        onProgress: (cursor, grewLog) => {
+          queries.indexedBlocks.advanced(cursor.height);
+          if (!grewLog) notices?.publish(cursor.height, false);
+        },
       })
     : null;
+  queries.indexedBlocks.followChainHead((fresh) => (fresh ? deps.chain.head.checkBlock() : deps.chain.head.latest()));
+  // A block this instance mined into (a receipt) or read wakes the indexer at once, here or, through Redis, on the
+  // instance that holds the lease: a write's block is indexed without waiting for a poll.
+  const stopFollowing = deps.chain.head.onNewBlock((block) => {
+    indexer?.wake();
+    if (!indexer?.isWriter) notices?.publishMined(block);
+  });
   useCases.health.watchIndexer(async () => {
     const status = await indexerStatus(queries, deps.chain, indexer);
     return {
@@ -221,6 +238,8 @@ export function createApp(deps: AppDeps): NapApp {
   app.closeResources = async () => {
     await Promise.all([graphql.close(), ws.close()]);
     feed.close();
+    stopFollowing();
+    queries.indexedBlocks.close();
     await indexer?.stop();
     await notices?.close();
     live.rateLimiters.close();

@@ -92,7 +92,8 @@ const envSchema = z.object({
   INDEXER_MIN_BLOCK_INTERVAL: z.coerce.number().int().min(0).max(3_600).default(1),
   INDEXER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   INDEXER_REORG_WINDOW: z.coerce.number().int().min(1).max(100_000).default(128),
-  INDEXER_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+  // Renewed every third of it while held (indexer.ts); a dead holder is replaced within it plus INDEXER_POLL_MS.
+  INDEXER_LEASE_TTL_MS: z.coerce.number().int().min(500).max(600_000).default(3_000),
   WS_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(90_000),
   WS_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   WS_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),

@@ -33,7 +33,7 @@ describe("API configuration", function () {
         minBlockInterval: 1,
         pollMs: 1_000,
         reorgWindow: 128,
-        leaseTtlMs: 10_000,
+        leaseTtlMs: 3_000,
       },
       ws: {
         idleTimeoutMs: 90_000,

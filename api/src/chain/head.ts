@@ -40,6 +40,7 @@ const DEFAULT_GAS_PRICE = 1_000_000_000n;
 
 export class ChainHead {
   #newestSeen = 0;
+  readonly #newBlockListeners = new Set<(block: number) => void>();
   readonly #latest: TtlCache<"latest", number>;
   readonly #fees: TtlCache<"fees", FeeData>;
 
@@ -61,7 +62,18 @@ export class ChainHead {
 
   /** Records a block this instance answered with or mined into; reads never go below it afterwards. */
   saw(block: number): void {
-    if (block > this.#newestSeen) this.#newestSeen = block;
+    if (block <= this.#newestSeen) return;
+    this.#newestSeen = block;
+    for (const listener of this.#newBlockListeners) listener(block);
+  }
+
+  /**
+   * Calls `listener` with each block newer than any seen before (a receipt, a read's block): the indexer steps at
+   * once rather than at its next poll. Answers the function that stops calling it.
+   */
+  onNewBlock(listener: (block: number) => void): () => void {
+    this.#newBlockListeners.add(listener);
+    return () => this.#newBlockListeners.delete(listener);
   }
 
   /** The node's latest block number (reused for `latestTtlMs`, concurrent callers share one request). */

@@ -24,8 +24,11 @@ import { firstPoints, hourEndPoints, snapshotsOf, VaultSampler, type SamplePoint
  *   every instance read it.
  * - Each batch is written in an order that a crash at any point cannot spoil: events, snapshots, vault states and
  *   the event log (all idempotent), then the cursor. A restart re-reads the batch and writes the same records again.
- * - One writer: the lease in the store, renewed at every step. An instance without it only reads; when the holder
- *   dies, its lease expires after `leaseTtlMs` and the next instance to step takes it.
+ * - One writer: the lease in the store, taken at a step and renewed every `leaseTtlMs / 3` while held (a long batch
+ *   keeps it). An instance without it only reads; when the holder dies, its lease expires within `leaseTtlMs` and
+ *   the next instance to step takes it (standby instances step every `pollMs`).
+ * - It follows the chain as blocks come: `wake()` (a receipt this instance recorded, another instance's notice of a
+ *   mined block) starts a step at once; the poll every `pollMs` is the fallback.
  */
 
 export interface IndexerSettings {
@@ -52,7 +55,9 @@ export const DEFAULT_INDEXER_SETTINGS: IndexerSettings = {
   minBlockInterval: 1,
   pollMs: 1_000,
   reorgWindow: 128,
-  leaseTtlMs: 10_000,
+  // Renewed every third of it: a holder must miss two renewals in a row (a store away for over 2 s, a blocked event
+  // loop) before another instance may take over, and a dead one is replaced within it plus one standby poll.
+  leaseTtlMs: 3_000,
 };
 
 /**
@@ -120,6 +125,11 @@ export interface IndexerDeps {
    * moved past it: the app wakes its feed and publishes the notice that wakes the other instances' feeds.
    */
   onIndexed?: (cursor: IndexerCursor) => void;
+  /**
+   * Called after every cursor write (a batch, with or without events, or a rewind), for the reads waiting for a block;
+   * `grewLog`: `onIndexed` follows.
+   */
+  onProgress?: (cursor: IndexerCursor, grewLog: boolean) => void;
 }
 
 export class Indexer {
@@ -131,6 +141,12 @@ export class Indexer {
   readonly #clock: () => Date;
   readonly #sampler: VaultSampler;
   readonly #onIndexed: (cursor: IndexerCursor) => void;
+  readonly #onProgress: (cursor: IndexerCursor, grewLog: boolean) => void;
+  /** A wake that came while a step ran: the loop steps again at once (the step may have asked the head before it). */
+  #wokenDuringStep = false;
+  #renewal: NodeJS.Timeout | undefined;
+  /** The renewal in flight, awaited before the lease is given up (else it could take the lease back). */
+  #renewing: Promise<void> = Promise.resolve();
   #running: Promise<void> | undefined;
   #stopped = false;
   #wake: (() => void) | undefined;
@@ -162,6 +178,14 @@ export class Indexer {
     this.#clock = deps.clock ?? (() => new Date());
     this.#sampler = new VaultSampler(deps.chain.contracts, deps.chain.provider);
     this.#onIndexed = deps.onIndexed ?? (() => undefined);
+    this.#onProgress = deps.onProgress ?? (() => undefined);
+  }
+
+  /** A new block may be there (a receipt, another instance's notice): step now instead of at the next poll. */
+  wake(): void {
+    if (!this.#running || this.#stopped) return;
+    if (this.#wake) this.#wake();
+    else this.#wokenDuringStep = true;
   }
 
   /** Runs steps in the background until `stop`. A halt left by an earlier run is cleared: the check runs again. */
@@ -176,6 +200,7 @@ export class Indexer {
     this.#running = (async () => {
       while (!this.#stopped) {
         let result: StepResult | "error";
+        this.#wokenDuringStep = false;
         try {
           result = await this.step();
           this.#lastError = null;
@@ -184,11 +209,13 @@ export class Indexer {
           this.#lastError = error instanceof Error ? error.message : String(error);
           this.#logger.warn({ err: error }, "indexer step failed; retrying");
         }
-        if (result === "indexed" || result === "reorg") continue;
+        this.#keepLease();
+        if (result === "indexed" || result === "reorg" || (this.#wokenDuringStep && result === "caught-up")) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.settings.pollMs);
           this.#wake = () => (clearTimeout(timer), resolve());
         });
+        this.#wake = undefined;
       }
     })();
   }
@@ -199,6 +226,8 @@ export class Indexer {
     this.#wake?.();
     await this.#running;
     this.#running = undefined;
+    this.#keepLease();
+    await this.#renewing;
     if (this.#writer) await this.#store.releaseLease(this.holder).catch(() => undefined);
     this.#writer = false;
   }
@@ -391,6 +420,7 @@ export class Indexer {
     const next: IndexerCursor = { height: to, hash: last.hash };
     await this.#store.setCursor(next);
     this.#writtenHeight = to;
+    this.#onProgress(next, events.length > 0);
     if (events.length > 0) this.#onIndexed(next);
     await this.#store.putCheckpoint(next, this.settings.reorgWindow);
     this.#logger.debug({ from, to, events: events.length }, "indexed");
@@ -494,6 +524,7 @@ export class Indexer {
     await this.#rewriteVaultsAt(ancestorHeader);
     await this.#store.deleteVaultsAbove(ancestor.height);
     await this.#store.setCursor(ancestor);
+    this.#onProgress(ancestor, doomed.length > 0);
     this.#forgetWritten();
     if (doomed.length > 0) this.#onIndexed(ancestor);
   }
@@ -510,6 +541,32 @@ export class Indexer {
     }));
     const snapshots = records.flatMap((record) => snapshotsOf(record, false));
     await Promise.all([this.#store.putSnapshots(snapshots), this.#store.putVaults(records)]);
+  }
+
+  /**
+   * Renews the lease every third of its time to live while this instance holds it and runs, independently of the
+   * steps, so that a batch longer than the lease does not hand it over; stopped once not held or stopped.
+   */
+  #keepLease(): void {
+    const holding = this.#writer && !this.#stopped;
+    if (holding === (this.#renewal !== undefined)) return;
+    if (!holding) {
+      clearInterval(this.#renewal);
+      this.#renewal = undefined;
+      return;
+    }
+    this.#renewal = setInterval(
+      () => {
+        this.#renewing = this.#store.acquireLease(this.holder, this.settings.leaseTtlMs, this.#clock()).then(
+          (held) => {
+            if (!held) this.#writer = false;
+          },
+          (error: unknown) => this.#logger.warn({ err: error }, "indexer lease not renewed; retrying"),
+        );
+      },
+      Math.max(1, Math.floor(this.settings.leaseTtlMs / 3)),
+    );
+    this.#renewal.unref();
   }
 
   /** Forgets what this instance wrote (another branch of the chain, or another writer, may have replaced it). */

@@ -57,6 +57,25 @@ export class EventFeed {
   }
 
   /**
+   * The seq a listener starts after to get every entry of block `block` and later (read-your-writes on /ws): the
+   * entry before the first such one among the newest `maxEntries` (the log's newest seq when none is).
+   */
+  async seqBeforeBlock(block: number, maxEntries: number): Promise<number> {
+    const last = await this.lastSeq();
+    const floor = Math.max(0, last - maxEntries);
+    let start = last;
+    // Pages backwards from the tail: the entries of a write just indexed are among the newest.
+    while (start > floor) {
+      const from = Math.max(floor, start - this.#pageSize);
+      const page = await this.#store.eventLog(from, start - from);
+      const older = page.filter((entry) => entry.event.block < block);
+      if (older.length > 0) return older[older.length - 1].seq;
+      start = from;
+    }
+    return floor;
+  }
+
+  /**
    * Listens from `afterSeq` (replaying the entries after it), or from the log's tail when it is omitted. Answers the
    * function that stops listening. Resolves once the listener is in place (replayed entries may follow).
    */

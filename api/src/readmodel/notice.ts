@@ -12,8 +12,12 @@ import type { Logger } from "../logger";
  * (ioredis' retry strategy) and subscribes again, then wakes the feed once, so whatever was written meanwhile is read
  * without waiting for the poll.
  *
- * Message: `{"source": <instance id>, "height": <indexed block>}` on FEED_NOTICE_CHANNEL. An instance ignores its
- * own notices (its indexer wakes its feed directly); the height is for whoever watches the channel.
+ * Messages on FEED_NOTICE_CHANNEL, each with `source` (the instance's id; an instance ignores its own notices, its
+ * indexer and chain head tell it directly):
+ * - `{"source", "height", "events"?}`: the indexed block moved to `height`; `events: false` when the log did not grow
+ *   (then only the reads waiting for a block are checked, the feeds are not woken). Without `events`: it grew.
+ * - `{"source", "mined"}`: this instance recorded a receipt (or read) of block `mined`: the indexer holding the lease,
+ *   wherever it runs, steps at once instead of at its next poll.
  */
 
 export const FEED_NOTICE_CHANNEL = "nap:readmodel:indexed";
@@ -22,8 +26,12 @@ export interface FeedNoticeOptions {
   /** The instance's Redis client: notices are published on it; the subscriber is a duplicate of it. */
   redis: Redis;
   logger: Logger;
-  /** Called on every other instance's notice, and once after each (re)subscription. */
+  /** Called on every other instance's notice that the log grew, and once after each (re)subscription. */
   onNotice: () => void;
+  /** Called on every other instance's notice that the indexed block moved (undefined: after a (re)subscription). */
+  onIndexedHeight?: (height: number | undefined) => void;
+  /** Called on every other instance's notice of a mined block. */
+  onMined?: (block: number) => void;
   channel?: string;
 }
 
@@ -55,12 +63,20 @@ export class RedisFeedNotices {
           if (this.#down) this.#logger.info("feed notices: Redis back; reading the event log for what was missed");
           this.#down = false;
           options.onNotice();
+          options.onIndexedHeight?.(undefined);
         },
         (error: unknown) => this.#logger.warn({ err: error }, "feed notices: subscribe failed; retried on reconnect"),
       );
     });
     this.#subscriber.on("message", (_channel: string, message: string) => {
-      if (this.#sourceOf(message) !== this.#source) options.onNotice();
+      const notice = this.#parse(message);
+      if (notice.source === this.#source) return;
+      if (typeof notice.mined === "number") {
+        options.onMined?.(notice.mined);
+        return;
+      }
+      if (notice.events !== false) options.onNotice();
+      options.onIndexedHeight?.(typeof notice.height === "number" ? notice.height : undefined);
     });
     const lost = (error?: unknown) => {
       if (this.#down || this.#closed) return;
@@ -75,8 +91,16 @@ export class RedisFeedNotices {
   }
 
   /** Tells the other instances that the log or the cursor moved. Never waits and never throws: polling covers a miss. */
-  publish(height: number): void {
-    const message = JSON.stringify({ source: this.#source, height });
+  publish(height: number, events = true): void {
+    this.#send(JSON.stringify({ source: this.#source, height, ...(!events && { events }) }));
+  }
+
+  /** Tells the other instances that a block was mined (the indexer's holder steps at once). Never waits or throws. */
+  publishMined(block: number): void {
+    this.#send(JSON.stringify({ source: this.#source, mined: block }));
+  }
+
+  #send(message: string): void {
     this.#publisher.publish(this.#channel, message).catch((error: unknown) => {
       this.#logger.debug({ err: error }, "feed notice not published (Redis unreachable); other feeds will poll");
     });
@@ -87,11 +111,12 @@ export class RedisFeedNotices {
     await this.#subscriber.quit().catch(() => this.#subscriber.disconnect());
   }
 
-  #sourceOf(message: string): string | undefined {
+  #parse(message: string): { source?: unknown; height?: unknown; events?: unknown; mined?: unknown } {
     try {
-      return (JSON.parse(message) as { source?: string }).source;
+      const notice: unknown = JSON.parse(message);
+      return notice !== null && typeof notice === "object" ? notice : {};
     } catch {
-      return undefined;
+      return {};
     }
   }
 }

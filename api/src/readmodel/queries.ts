@@ -6,6 +6,7 @@ import { foldTransactions, makesTransaction, type TransactionType, type VaultTra
 import { maxDrawdown, sharpeRatio, windowApy, type PricePoint } from "./metrics";
 import type { IndexedEvent, IndexerCursor, IndexerHalt, VaultRecord, VaultSnapshot } from "./records";
 import type { ReadModelReader } from "./store";
+import { IndexedBlockWatch, MIN_BLOCK_WAIT_MS } from "./freshness";
 
 /**
  * The query layer of the data API: protocol-neutral answers (bigints, numbers, Unix seconds) from the read model,
@@ -33,7 +34,7 @@ export const MAX_HISTORY_POINTS = 1_000;
 export const DEFAULT_TRANSACTIONS_LIMIT = 50;
 export const MAX_TRANSACTIONS_LIMIT = 500;
 /** How long a read waits for the indexer to reach the caller's block (read-your-writes). */
-export const READ_YOUR_WRITES_WAIT_MS = 2_000;
+export const READ_YOUR_WRITES_WAIT_MS = MIN_BLOCK_WAIT_MS;
 
 export interface Apy {
   current: number;
@@ -202,7 +203,11 @@ export class DataQueries {
     const ttlMs = options.cursorTtlMs ?? 200;
     // The last quarter of a kept cursor's life reads its successor, so that steady reads never wait for the store.
     this.#cursors = new TtlCache(ttlMs, { refreshAheadMs: ttlMs / 4 });
+    this.indexedBlocks = new IndexedBlockWatch(this.#freshHeight);
   }
+
+  /** The reads waiting for a block to be indexed (read-your-writes); told when the indexed block moves. */
+  readonly indexedBlocks: IndexedBlockWatch;
 
   /** The indexed block (cursor), as this instance last read it. */
   cursor(): Promise<IndexerCursor | null> {
@@ -221,21 +226,18 @@ export class DataQueries {
    * reached (which may still be below `block` after the wait).
    */
   async waitForBlock(block: number, timeoutMs = READ_YOUR_WRITES_WAIT_MS): Promise<number | null> {
-    const deadline = Date.now() + timeoutMs;
-    let cursor = await this.cursor();
-    // A kept cursor below the block is read again at once (the indexer may have moved since it was kept), then
-    // every 50 ms.
-    if ((cursor?.height ?? -1) < block) {
-      this.#cursors.clear();
-      cursor = await this.cursor();
-    }
-    while ((cursor?.height ?? -1) < block && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      this.#cursors.clear();
-      cursor = await this.cursor();
-    }
-    return cursor?.height ?? null;
+    const kept = (await this.cursor())?.height ?? null;
+    if (kept !== null && kept >= block) return kept;
+    // A kept cursor below the block is read again at once (the indexer may have moved since it was kept); then the
+    // wait sleeps until the indexer (or another instance's notice) says the indexed block moved.
+    const current = await this.#freshHeight();
+    return this.indexedBlocks.waitFor(block, current, timeoutMs);
   }
+
+  readonly #freshHeight = async (): Promise<number | null> => {
+    this.#cursors.clear();
+    return (await this.cursor())?.height ?? null;
+  };
 
   async #block(): Promise<BlockCache> {
     const height = (await this.cursor())?.height ?? null;

@@ -33,6 +33,8 @@ export const DATA_ERRORS = {
   UNAUTHORIZED: 401,
   /** The chain, the store or a setting the answer needs is unavailable. */
   SERVICE_UNAVAILABLE: 503,
+  /** The block a read asked for (minBlock) is not indexed yet: retry after Retry-After. */
+  NOT_YET_INDEXED: 503,
 } as const;
 
 export type DataErrorCode = keyof typeof DATA_ERRORS;
@@ -93,7 +95,10 @@ export function dataErrorHandler(logger: Logger): Middleware {
   return (ctx, next) =>
     next().then(undefined, (thrown: unknown) => {
       const error = toDataApiError(thrown);
-      if (error.status >= 500) logger.error({ err: thrown, path: ctx.path }, "data API error");
+      // A read that asked for a block not yet indexed is a client's retry, not a fault.
+      if (error.status >= 500 && error.code !== "NOT_YET_INDEXED") {
+        logger.error({ err: thrown, path: ctx.path }, "data API error");
+      }
       writeDataError(ctx, error);
     });
 }

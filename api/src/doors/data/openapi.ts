@@ -28,6 +28,16 @@ export function buildDataOpenApi(routes: readonly DataRoute[], options: { versio
         description: q.description,
         schema: q.schema,
       })),
+      // minBlock may come as a header too (read-your-writes, readmodel/freshness.ts).
+      ...(route.query ?? [])
+        .filter((q) => q.name === "minBlock")
+        .map((q) => ({
+          name: "X-Min-Block",
+          in: "header",
+          required: false,
+          description: q.description,
+          schema: q.schema,
+        })),
     ];
     const responses: Record<string, unknown> = {
       200: {

@@ -14,6 +14,12 @@ import {
   type VaultList,
   type VaultView,
 } from "../../readmodel/queries";
+import {
+  atLeastBlock,
+  notYetIndexedMessage,
+  NOT_YET_INDEXED_RETRY_SECONDS,
+  type MinBlockDeps,
+} from "../../readmodel/freshness";
 import { SERVICE_VERSION } from "../../version";
 import { readJsonBody } from "../live/validation";
 import { SerializedJson } from "../live/serializedJson";
@@ -101,18 +107,32 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
   }));
   const detailBody = new SerializedJson(vaultDetail);
 
-  /** Read-your-writes: `minBlock` (query) or `X-Min-Block` (header) makes the read wait for that indexed block. */
+  /**
+   * Read-your-writes: `minBlock` (query) or `X-Min-Block` (header) makes the read wait for that indexed block
+   * (readmodel/freshness.ts); not reached in time: 503 NOT_YET_INDEXED with Retry-After.
+   */
   const consistent = async (ctx: Context) => {
-    const header = ctx.get("X-Min-Block");
-    let minBlock = integerParam(ctx, "minBlock", "INVALID_MIN_BLOCK", undefined);
-    if (minBlock === undefined && header !== "") {
-      if (!/^\d{1,16}$/.test(header)) {
-        throw new DataApiError("INVALID_MIN_BLOCK", "X-Min-Block: must be a block number", { field: "X-Min-Block" });
-      }
-      minBlock = Number(header);
+    const query = ctx.query.minBlock;
+    const [raw, field] = query !== undefined ? [query, "minBlock"] : [ctx.get("X-Min-Block"), "X-Min-Block"];
+    const outcome = await atLeastBlock(minBlockDeps, raw, field);
+    if (outcome.status === "invalid") {
+      throw new DataApiError("INVALID_MIN_BLOCK", outcome.message, { field: outcome.field });
     }
-    const height = minBlock === undefined ? (await queries.cursor())?.height : await queries.waitForBlock(minBlock);
+    if (outcome.status === "behind") {
+      const { minBlock, indexedBlock } = outcome;
+      throw new DataApiError(
+        "NOT_YET_INDEXED",
+        notYetIndexedMessage(minBlock, indexedBlock),
+        { minBlock, indexedBlock },
+        NOT_YET_INDEXED_RETRY_SECONDS,
+      );
+    }
+    const height = outcome.status === "reached" ? outcome.indexedBlock : (await queries.cursor())?.height;
     if (height !== null && height !== undefined) ctx.set("X-Indexed-Block", String(height));
+  };
+  const minBlockDeps: MinBlockDeps = {
+    waitForBlock: (block) => queries.waitForBlock(block),
+    head: (fresh) => (fresh ? chain.head.checkBlock() : chain.head.latest()).catch(() => null),
   };
 
   /**
@@ -133,7 +153,9 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
 
   const addressParam = {
     name: "minBlock",
-    description: "wait (up to 2 s) until this block is indexed",
+    description:
+      "the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 " +
+      "NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK",
     schema: { type: "integer", minimum: 0 },
   };
 
@@ -144,7 +166,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
       summary: "Every vault with its TVL and current APY",
       query: [addressParam],
       response: schemas.vaultList,
-      errors: ["INVALID_MIN_BLOCK", "UNKNOWN_PARAMETER"],
+      errors: ["INVALID_MIN_BLOCK", "UNKNOWN_PARAMETER", "NOT_YET_INDEXED"],
       handler(ctx) {
         const kept = inMemory(ctx) ? queries.keptVaults() : undefined;
         if (kept) {
@@ -164,7 +186,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
       summary: "Several vaults' details in one request",
       body: schemas.batchBody,
       response: schemas.batchAnswer,
-      errors: ["INVALID_BODY", "INVALID_ADDRESS"],
+      errors: ["INVALID_BODY", "INVALID_ADDRESS", "INVALID_MIN_BLOCK", "NOT_YET_INDEXED"],
       async handler(ctx) {
         rejectUnknown(ctx, ["minBlock"]);
         let raw: unknown;
@@ -200,7 +222,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
       summary: "One vault: TVL, shares, price, APY windows, fees, strategies",
       query: [addressParam],
       response: schemas.vaultDetail,
-      errors: ["INVALID_ADDRESS", "VAULT_NOT_FOUND", "INVALID_MIN_BLOCK", "UNKNOWN_PARAMETER"],
+      errors: ["INVALID_ADDRESS", "VAULT_NOT_FOUND", "INVALID_MIN_BLOCK", "UNKNOWN_PARAMETER", "NOT_YET_INDEXED"],
       handler(ctx) {
         const given: string = ctx.params.address;
         // A known vault named by its checksummed or lowercase address needs no checksum computation (the hot path).
@@ -239,7 +261,15 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
         addressParam,
       ],
       response: schemas.vaultHistory,
-      errors: ["INVALID_ADDRESS", "VAULT_NOT_FOUND", "INVALID_PERIOD", "INVALID_INTERVAL", "TOO_MANY_POINTS"],
+      errors: [
+        "INVALID_ADDRESS",
+        "VAULT_NOT_FOUND",
+        "INVALID_PERIOD",
+        "INVALID_INTERVAL",
+        "TOO_MANY_POINTS",
+        "INVALID_MIN_BLOCK",
+        "NOT_YET_INDEXED",
+      ],
       async handler(ctx) {
         const address = requireAddress(ctx.params.address);
         rejectUnknown(ctx, ["period", "interval", "minBlock"]);
@@ -283,7 +313,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
       summary: "Every strategy that is not deprecated",
       query: [addressParam],
       response: schemas.strategyList,
-      errors: ["INVALID_MIN_BLOCK", "UNKNOWN_PARAMETER"],
+      errors: ["INVALID_MIN_BLOCK", "UNKNOWN_PARAMETER", "NOT_YET_INDEXED"],
       async handler(ctx) {
         rejectUnknown(ctx, ["minBlock"]);
         await consistent(ctx);
@@ -296,7 +326,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
       summary: "A strategy's figures, the vaults allocating to it and its transitions",
       query: [addressParam],
       response: schemas.strategyPerformance,
-      errors: ["INVALID_STRATEGY_ID", "STRATEGY_NOT_FOUND"],
+      errors: ["INVALID_STRATEGY_ID", "STRATEGY_NOT_FOUND", "INVALID_MIN_BLOCK", "NOT_YET_INDEXED"],
       async handler(ctx) {
         const id = ctx.params.id;
         if (!/^0x[0-9a-fA-F]{64}$/.test(id)) {
@@ -326,7 +356,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
       summary: "A wallet's open positions with value, cost basis and profit",
       query: [addressParam],
       response: schemas.userPositions,
-      errors: ["INVALID_ADDRESS", "INVALID_MIN_BLOCK"],
+      errors: ["INVALID_ADDRESS", "INVALID_MIN_BLOCK", "NOT_YET_INDEXED"],
       async handler(ctx) {
         const address = requireAddress(ctx.params.address);
         rejectUnknown(ctx, ["minBlock"]);
@@ -358,7 +388,14 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
         addressParam,
       ],
       response: schemas.userTransactions,
-      errors: ["INVALID_ADDRESS", "INVALID_LIMIT", "INVALID_OFFSET", "INVALID_TRANSACTION_TYPE"],
+      errors: [
+        "INVALID_ADDRESS",
+        "INVALID_LIMIT",
+        "INVALID_OFFSET",
+        "INVALID_TRANSACTION_TYPE",
+        "INVALID_MIN_BLOCK",
+        "NOT_YET_INDEXED",
+      ],
       async handler(ctx) {
         const address = requireAddress(ctx.params.address);
         rejectUnknown(ctx, ["limit", "offset", "type", "minBlock"]);
@@ -406,7 +443,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
       summary: "Protocol totals: TVL, users, volumes, fees, strategies, governance",
       query: [addressParam],
       response: schemas.protocolStats,
-      errors: ["INVALID_MIN_BLOCK"],
+      errors: ["INVALID_MIN_BLOCK", "NOT_YET_INDEXED"],
       async handler(ctx) {
         rejectUnknown(ctx, ["minBlock"]);
         await consistent(ctx);

@@ -1,6 +1,7 @@
 import type { WsConfig } from "../../config";
 import type { Logger } from "../../logger";
 import type { EventFeed } from "../../readmodel/feed";
+import { atLeastBlock, notYetIndexedMessage, NOT_YET_INDEXED_RETRY_SECONDS } from "../../readmodel/freshness";
 import type { DataQueries } from "../../readmodel/queries";
 import type { EventLogEntry } from "../../readmodel/records";
 import {
@@ -332,6 +333,9 @@ export class Connection {
     });
     await this.#checkAccess(filter, id);
     if (message.afterSeq !== undefined) await this.#checkReplay(message.afterSeq, id);
+    // Read-your-writes: the stream starts at the first log entry of block minBlock, once it is indexed.
+    const fromBlock = message.minBlock === undefined ? undefined : await this.#fromBlock(message.minBlock, id);
+    const afterSeq = message.afterSeq ?? fromBlock?.afterSeq;
     if (this.#closed) return;
 
     const subscription: Subscription = {
@@ -347,7 +351,7 @@ export class Connection {
       if (subscription.stopped || !filter.accept(entry)) return;
       subscription.queue.push(entry);
       void this.#pump(subscription);
-    }, message.afterSeq);
+    }, afterSeq);
     if (subscription.stopped) {
       stop();
       return;
@@ -359,9 +363,36 @@ export class Connection {
       channel: filter.channel,
       ...filter.params,
       ...(message.afterSeq !== undefined && { afterSeq: message.afterSeq }),
+      ...(fromBlock && { minBlock: message.minBlock, indexedBlock: fromBlock.indexedBlock }),
     });
     subscription.started = true;
     void this.#pump(subscription);
+  }
+
+  /**
+   * Waits for `minBlock` to be indexed (readmodel/freshness.ts) and finds the log entry the stream starts after;
+   * throws NOT_YET_INDEXED (retryable) or INVALID_MIN_BLOCK.
+   */
+  async #fromBlock(minBlock: number, id: string | undefined): Promise<{ afterSeq: number; indexedBlock: number }> {
+    const { queries, feed, settings } = this.#deps;
+    const deps = {
+      waitForBlock: (block: number) => queries.waitForBlock(block),
+      head: (fresh: boolean) => queries.indexedBlocks.chainHead(fresh),
+    };
+    const outcome = await atLeastBlock(deps, minBlock, "minBlock");
+    if (outcome.status === "invalid") {
+      throw new WsError("INVALID_MIN_BLOCK", outcome.message, { field: "minBlock", id });
+    }
+    if (outcome.status !== "reached") {
+      const indexedBlock = outcome.status === "behind" ? outcome.indexedBlock : null;
+      throw new WsError("NOT_YET_INDEXED", notYetIndexedMessage(minBlock, indexedBlock), {
+        id,
+        minBlock,
+        indexedBlock,
+        retryAfterSeconds: NOT_YET_INDEXED_RETRY_SECONDS,
+      });
+    }
+    return { afterSeq: await feed.seqBeforeBlock(minBlock, settings.maxReplay), indexedBlock: outcome.indexedBlock };
   }
 
   /** A key is needed for some filters; a key, when there is one, must hold the channel's scope and still be valid. */

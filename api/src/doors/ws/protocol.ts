@@ -42,6 +42,8 @@ export type WsErrorCode =
   | "INVALID_CHANNEL"
   | "INVALID_ADDRESS"
   | "INVALID_AFTER_SEQ"
+  | "INVALID_MIN_BLOCK"
+  | "NOT_YET_INDEXED"
   | "INVALID_ID"
   | "INVALID_TOKEN"
   | "UNKNOWN_PARAMETER"
@@ -68,6 +70,9 @@ export interface WsErrorMessage {
   retryAfterSeconds?: number;
   /** UNAVAILABLE of a subscription: resubscribe with afterSeq = this. INVALID_AFTER_SEQ: the log's newest seq. */
   seq?: number;
+  /** NOT_YET_INDEXED: the block asked for and the block indexed (subscribe again after retryAfterSeconds). */
+  minBlock?: number;
+  indexedBlock?: number | null;
 }
 
 /** A refusal of one client message, sent as `{ type: "error", ... }`. */
@@ -99,6 +104,7 @@ export const vaultSubscription = z.strictObject({
   id: subscriptionId.optional(),
   vault: addressField,
   afterSeq: afterSeq.optional(),
+  minBlock: afterSeq.optional(),
 });
 export const transactionsSubscription = z.strictObject({
   type: z.literal("subscribe"),
@@ -107,6 +113,7 @@ export const transactionsSubscription = z.strictObject({
   vault: addressField.optional(),
   user: addressField.optional(),
   afterSeq: afterSeq.optional(),
+  minBlock: afterSeq.optional(),
 });
 
 export type AuthMessage = z.infer<typeof authMessage>;
@@ -121,6 +128,7 @@ const FIELD_CODES: Record<string, WsErrorCode> = {
   vault: "INVALID_ADDRESS",
   user: "INVALID_ADDRESS",
   afterSeq: "INVALID_AFTER_SEQ",
+  minBlock: "INVALID_MIN_BLOCK",
   id: "INVALID_ID",
   token: "INVALID_TOKEN",
 };
