@@ -53,12 +53,16 @@ export class NapDataClient {
   apiKey: string | undefined;
   readonly #transport: HttpTransport;
   readonly #webSocketImpl: unknown;
+  readonly #timeoutMs: number | undefined;
+  readonly #maxResponseBytes: number | undefined;
 
   constructor(options: NapDataClientOptions) {
     this.#transport = new HttpTransport(options);
     this.baseUrl = this.#transport.baseUrl;
     this.apiKey = options.apiKey;
     this.#webSocketImpl = options.webSocketImpl;
+    this.#timeoutMs = options.timeoutMs;
+    this.#maxResponseBytes = options.maxResponseBytes;
   }
 
   // ------------------------------------------------------------------------------------------------ REST /v1
@@ -174,7 +178,8 @@ export class NapDataClient {
   /**
    * Subscribes to `vaultUpdated` or `transactionCreated` over graphql-ws. Each event carries the event log's `seq`;
    * after a dropped connection the helper reconnects (with backoff) and resumes after the last seq it delivered,
-   * so nothing is missed or delivered twice. Start from a known seq with `afterSeq`. `close()` ends it.
+   * so nothing is missed or delivered twice. Start from a known seq with `afterSeq`. `close()` ends it. The
+   * client's `timeoutMs` bounds the socket's handshake and connection_ack, its `maxResponseBytes` each message.
    */
   subscribe<K extends keyof SubscriptionTypes>(
     name: K,
@@ -183,6 +188,8 @@ export class NapDataClient {
     options: Omit<SubscribeOptions, "url" | "apiKey" | "webSocketImpl"> = {},
   ): Subscription {
     return subscribe(name, variables, handlers, {
+      timeoutMs: this.#timeoutMs,
+      maxMessageBytes: this.#maxResponseBytes,
       ...options,
       url: `${this.baseUrl.replace(/^http/, "ws")}/graphql`,
       apiKey: this.apiKey,

@@ -37,7 +37,10 @@ export class NapConflictError extends NapApiError {}
 export class NapRateLimitError extends NapApiError {}
 /** 502, 503: the chain, a wallet or a dependency is unavailable; retryAfterSeconds when it will pass by itself. */
 export class NapUnavailableError extends NapApiError {}
-/** The API could not be reached at all (connection refused, DNS, reset). */
+/**
+ * No usable answer: the API could not be reached at all (connection refused, DNS, reset), or one of the subclasses
+ * below, which the transport does not resend.
+ */
 export class NapNetworkError extends Error {
   constructor(
     message: string,
@@ -45,7 +48,45 @@ export class NapNetworkError extends Error {
     override readonly cause: unknown,
   ) {
     super(message);
-    this.name = "NapNetworkError";
+    this.name = new.target.name;
+  }
+}
+
+/** No complete answer (headers and body, redirects included) within the client's `timeoutMs`. */
+export class NapTimeoutError extends NapNetworkError {
+  constructor(
+    message: string,
+    request: string,
+    cause: unknown,
+    readonly timeoutMs: number,
+  ) {
+    super(message, request, cause);
+  }
+}
+
+/** The answer was longer than the client's `maxResponseBytes`: reading stopped there and the connection closed. */
+export class NapResponseTooLargeError extends NapNetworkError {
+  constructor(
+    message: string,
+    request: string,
+    readonly maxResponseBytes: number,
+  ) {
+    super(message, request, undefined);
+  }
+}
+
+/**
+ * The server redirected to another origin (or more than the client follows): nothing was sent there, so neither
+ * the request nor its key (X-API-Key, Authorization) left the API's origin.
+ */
+export class NapRedirectError extends NapNetworkError {
+  constructor(
+    message: string,
+    request: string,
+    /** The Location the server gave, resolved against the request's URL. */
+    readonly location: string,
+  ) {
+    super(message, request, undefined);
   }
 }
 

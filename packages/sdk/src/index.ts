@@ -24,10 +24,14 @@ export {
   NapNetworkError,
   NapNotFoundError,
   NapRateLimitError,
+  NapRedirectError,
+  NapResponseTooLargeError,
+  NapTimeoutError,
   NapUnavailableError,
   NapValidationError,
 } from "./errors";
 export type { EthersLikeSigner, MessageSigner, ViemLikeAccount } from "./signer";
+export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from "./transport";
 export type { TransportOptions } from "./transport";
 export type { components, operations, paths } from "./openapi";
 export type * as graphql from "./graphql/types";

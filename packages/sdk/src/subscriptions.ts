@@ -50,6 +50,10 @@ export interface SubscribeOptions {
   keepAliveMs?: number;
   /** A ping without a pong within this many ms (default 5,000) counts as a dropped connection. */
   pongTimeoutMs?: number;
+  /** Longest wait for the socket's handshake and the server's connection_ack, in ms (default 30,000). */
+  timeoutMs?: number;
+  /** Longest message read, in bytes (default 10 MiB); a longer one closes the socket (1009), which reconnects. */
+  maxMessageBytes?: number;
   webSocketImpl?: unknown;
 }
 
@@ -74,6 +78,18 @@ interface ActiveSocket {
 /** WebSocket.OPEN. */
 const OPEN = 1;
 
+/**
+ * The `ws` package's WebSocket with bounds: its defaults take messages of up to 100 MiB and wait for a handshake
+ * without end, which a hostile or broken server would use.
+ */
+function boundedWebSocket(maxPayload: number, handshakeTimeout: number) {
+  return class BoundedWebSocket extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols, { maxPayload, handshakeTimeout });
+    }
+  };
+}
+
 function isFinalClose(event: unknown): boolean {
   const code = (event as { code?: unknown } | null)?.code;
   return typeof code === "number" && code >= 4400 && code < 4500 && !RETRYABLE_CLOSE_CODES.has(code);
@@ -81,8 +97,10 @@ function isFinalClose(event: unknown): boolean {
 
 function describeDrop(event: unknown): string {
   if (event instanceof Error) return event.message;
-  const { code, reason } = (event ?? {}) as { code?: number; reason?: string };
-  return code !== undefined ? `socket closed (${code}${reason ? `: ${reason}` : ""})` : String(event);
+  const { code, reason, message } = (event ?? {}) as { code?: number; reason?: string; message?: unknown };
+  if (code !== undefined) return `socket closed (${code}${reason ? `: ${reason}` : ""})`;
+  // The socket's error event (ws' ErrorEvent): a refused connection, a message past maxPayload.
+  return typeof message === "string" ? message : String(event);
 }
 
 export function subscribe<K extends keyof SubscriptionTypes>(
@@ -101,6 +119,9 @@ export function subscribe<K extends keyof SubscriptionTypes>(
   const maxAttempts = options.maxReconnectAttempts ?? Infinity;
   const keepAliveMs = options.keepAliveMs ?? 10_000;
   const pongTimeoutMs = options.pongTimeoutMs ?? 5_000;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const webSocketImpl =
+    options.webSocketImpl ?? boundedWebSocket(options.maxMessageBytes ?? 10 * 1024 * 1024, timeoutMs);
   let activeSocket: ActiveSocket | undefined;
   let pongTimer: ReturnType<typeof setTimeout> | undefined;
   let pongMissed = false;
@@ -116,7 +137,8 @@ export function subscribe<K extends keyof SubscriptionTypes>(
       });
       client = createClient({
         url: options.url,
-        webSocketImpl: options.webSocketImpl ?? WebSocket,
+        webSocketImpl,
+        connectionAckWaitTimeout: timeoutMs,
         connectionParams: options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : undefined,
         retryAttempts: 0,
         lazy: false,
