@@ -1,11 +1,15 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 
 /**
  * The CLI's credentials file: the API key (returned once at registration) and the owner wallet the CLI generated
- * for it, written with mode 0600 in a 0700 folder. Nothing prints the key after registration; commands read it from
- * here.
+ * for it, written with mode 0600 (in a folder created 0700). Nothing prints the key after registration; commands
+ * read it from here.
+ *
+ * Like ssh with a private key, a file that group or others may read or write is refused: they could take the key,
+ * or point `api_url` at a server of theirs that then receives it. `--insecure-credentials` or
+ * NAP_INSECURE_CREDENTIALS=1 reads it anyway, with a warning.
  */
 
 export interface Credentials {
@@ -17,6 +21,19 @@ export interface Credentials {
   owner_address: string;
   /** Present when the CLI generated the owner wallet (no --owner-key given). */
   owner_private_key?: string;
+}
+
+/** No credentials file yet (commands that need no agent then use the default URL). */
+export class MissingCredentialsError extends Error {}
+
+/** The file's mode lets group or others in. */
+export class LooseCredentialsError extends Error {}
+
+export interface ReadCredentialsOptions {
+  /** Read a file that group or others may access (default: NAP_INSECURE_CREDENTIALS=1). */
+  allowLoosePermissions?: boolean;
+  /** Where the warning about such a file goes when it is read anyway. */
+  warn?: (message: string) => void;
 }
 
 export function defaultCredentialsFile(): string {
@@ -33,12 +50,35 @@ export function assertWritable(file: string, overwrite: boolean): void {
 export function writeCredentials(file: string, credentials: Credentials, overwrite: boolean): void {
   assertWritable(file, overwrite);
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  // The mode applies when the file is created; chmod covers a replaced file that had another one.
-  writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
+  // A new file created 0600 then renamed over the old one: the key is never in a file with a looser mode, even
+  // when the file it replaces had one.
+  const fresh = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(fresh, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+    renameSync(fresh, file);
+  } finally {
+    rmSync(fresh, { force: true });
+  }
 }
 
-export function readCredentials(file: string): Credentials {
-  if (!existsSync(file)) throw new Error(`no credentials at ${file}: run \`nap register --name <agent name>\` first`);
+/** Group and other permission bits: any of them set is too open for a file holding keys. */
+const GROUP_OR_OTHER = 0o077;
+
+export function readCredentials(file: string, options: ReadCredentialsOptions = {}): Credentials {
+  if (!existsSync(file)) {
+    throw new MissingCredentialsError(`no credentials at ${file}: run \`nap register --name <agent name>\` first`);
+  }
+  // Windows has no such mode bits (stat reports 0666 for every file).
+  const mode = statSync(file).mode & 0o777;
+  if (process.platform !== "win32" && (mode & GROUP_OR_OTHER) !== 0) {
+    const message =
+      `${file} has mode 0${mode.toString(8).padStart(3, "0")}: group or others can access the API key and owner key it holds; ` +
+      `run \`chmod 600 ${file}\``;
+    const allow = options.allowLoosePermissions ?? process.env.NAP_INSECURE_CREDENTIALS === "1";
+    if (!allow) {
+      throw new LooseCredentialsError(`${message} (or pass --insecure-credentials to read it anyway)`);
+    }
+    (options.warn ?? ((text: string) => process.stderr.write(`${text}\n`)))(`WARNING: ${message}`);
+  }
   return JSON.parse(readFileSync(file, "utf8")) as Credentials;
 }

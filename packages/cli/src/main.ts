@@ -1,7 +1,13 @@
 import { parseArgs } from "node:util";
 import { Wallet } from "ethers";
-import { NapApiError, NapClient, NapDataClient, NapNetworkError } from "../../sdk/src";
-import { assertWritable, defaultCredentialsFile, readCredentials, writeCredentials } from "./credentials";
+import { NapApiError, NapClient, NapDataClient, NapNetworkError, type TransportOptions } from "../../sdk/src";
+import {
+  assertWritable,
+  defaultCredentialsFile,
+  MissingCredentialsError,
+  readCredentials,
+  writeCredentials,
+} from "./credentials";
 import { Output } from "./output";
 import { showActivity, showLeaderboard, showStats, showVault } from "./reads";
 import { watch } from "./watch";
@@ -49,7 +55,10 @@ Usage: nap <command> [arguments] [--json] [--api URL] [--credentials FILE]
 
 Options: --api URL (default $NAP_API_URL or http://127.0.0.1:3000), --credentials FILE (default $NAP_CREDENTIALS
 or ~/.nap/credentials.json), --idempotency-key KEY (value-moving commands), --data-key KEY (a data API key,
-napd-..., for higher rate limits; default $NAP_DATA_KEY), --json (watch: one JSON object per line).`;
+napd-..., for higher rate limits; default $NAP_DATA_KEY), --json (watch: one JSON object per line),
+--timeout SECONDS (longest wait for an answer; default $NAP_TIMEOUT_SECONDS or 30), --max-response-bytes N (longest
+answer read; default $NAP_MAX_RESPONSE_BYTES or 10485760), --insecure-credentials (read a credentials file that
+group or others can access, with a warning; default: refused, as $NAP_INSECURE_CREDENTIALS=1 overrides).`;
 
 const OPTIONS = {
   json: { type: "boolean" },
@@ -71,6 +80,9 @@ const OPTIONS = {
   period: { type: "string" },
   interval: { type: "string" },
   limit: { type: "string" },
+  timeout: { type: "string" },
+  "max-response-bytes": { type: "string" },
+  "insecure-credentials": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -123,22 +135,52 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
     if (!/^\d+$/.test(value)) throw new UsageError(`${command}: ${what} must be a whole number`);
     return Number(value);
   };
+  const positive = (value: string | undefined, what: string): number | undefined => {
+    if (value === undefined || value === "") return undefined;
+    const number = Number(value);
+    if (!Number.isFinite(number) || number <= 0) throw new UsageError(`${what} must be a positive number`);
+    return number;
+  };
+  /** The transport's bounds of every client: --timeout and --max-response-bytes, or their environment variables. */
+  const bounds = (): Pick<TransportOptions, "timeoutMs" | "maxResponseBytes"> => {
+    const seconds = positive(values.timeout ?? process.env.NAP_TIMEOUT_SECONDS, "--timeout (NAP_TIMEOUT_SECONDS)");
+    const bytes = positive(
+      values["max-response-bytes"] ?? process.env.NAP_MAX_RESPONSE_BYTES,
+      "--max-response-bytes (NAP_MAX_RESPONSE_BYTES)",
+    );
+    return {
+      ...(seconds !== undefined ? { timeoutMs: seconds * 1000 } : {}),
+      ...(bytes !== undefined ? { maxResponseBytes: Math.floor(bytes) } : {}),
+    };
+  };
+  const saved = () =>
+    readCredentials(credentialsFile, {
+      ...(values["insecure-credentials"] ? { allowLoosePermissions: true } : {}),
+      warn: (message) => out.note(message, { warning: message }),
+    });
+  const live = (baseUrl: string, apiKey?: string) => new NapClient({ baseUrl, apiKey, ...bounds() });
   /** A client with the saved key (every command but register). */
   const agent = (): NapClient => {
-    const saved = readCredentials(credentialsFile);
-    return new NapClient({ baseUrl: apiUrl ?? saved.api_url, apiKey: saved.api_key });
+    const credentials = saved();
+    return live(apiUrl ?? credentials.api_url, credentials.api_key);
   };
   /** The API's URL for commands that need no agent: --api, $NAP_API_URL, the saved agent's, or the default. */
   const publicUrl = (): string => {
     if (apiUrl) return apiUrl;
     try {
-      return readCredentials(credentialsFile).api_url;
-    } catch {
-      return DEFAULT_API_URL;
+      return saved().api_url;
+    } catch (error) {
+      // Only a missing file means "no agent yet"; a file refused for its mode is reported, not skipped.
+      if (error instanceof MissingCredentialsError) return DEFAULT_API_URL;
+      throw error;
     }
   };
   const data = () =>
-    new NapDataClient({ baseUrl: publicUrl(), apiKey: values["data-key"] ?? process.env.NAP_DATA_KEY });
+    new NapDataClient({
+      baseUrl: publicUrl(),
+      apiKey: values["data-key"] ?? process.env.NAP_DATA_KEY,
+      ...bounds(),
+    });
 
   try {
     switch (command) {
@@ -146,7 +188,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
         const baseUrl = apiUrl ?? DEFAULT_API_URL;
         assertWritable(credentialsFile, values.force ?? false);
         const owner = values["owner-key"] ? new Wallet(values["owner-key"]) : Wallet.createRandom();
-        const nap = new NapClient({ baseUrl });
+        const nap = live(baseUrl);
         const registered = await out.progress("registering", false, () =>
           nap.register({
             signer: owner,
@@ -208,7 +250,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
         return 0;
       }
       case "vaults": {
-        const list = await new NapClient({ baseUrl: publicUrl() }).vaults();
+        const list = await live(publicUrl()).vaults();
         out.result(
           list,
           list.vaults.map((v) => `${v.name} (${v.address}): ${v.total_assets} ${v.asset}, APY ${v.apy}%, ${v.status}`),
@@ -298,7 +340,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
         return 0;
       }
       case "proposals": {
-        const list = await new NapClient({ baseUrl: publicUrl() }).proposals();
+        const list = await live(publicUrl()).proposals();
         out.result(
           list,
           list.proposals.length === 0
@@ -335,7 +377,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
         return 0;
       }
       case "leaderboard":
-        await showLeaderboard(new NapClient({ baseUrl: publicUrl() }), out, count(values.limit, "--limit"));
+        await showLeaderboard(live(publicUrl()), out, count(values.limit, "--limit"));
         return 0;
       case "vault": {
         const period = oneOf(values.period, PERIODS, "--period");
@@ -373,7 +415,9 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
       return 1;
     }
     if (error instanceof NapNetworkError) {
-      out.error(`${error.message} (is the API running? start it with npm start)`, 0);
+      // The hint fits a server that did not answer, not one that answered too slowly, too much or elsewhere.
+      const hint = error.constructor === NapNetworkError ? " (is the API running? start it with npm start)" : "";
+      out.error(`${error.message}${hint}`, 0);
       return 1;
     }
     out.error((error as Error).message, 0);

@@ -1,7 +1,10 @@
+import { safeJson, safeText } from "./safeText";
+
 /**
  * What the CLI prints: lines for people on stdout, or the API's answer as JSON (--json); errors on stderr; and,
  * while a value-moving call waits for its transactions to be mined, a progress line on stderr (redrawn every
- * second on a terminal, printed once otherwise, never in --json mode).
+ * second on a terminal, printed once otherwise, never in --json mode). Everything written passes through
+ * safeText (lines) or safeJson (--json), since most of it is the server's text.
  */
 export class Output {
   constructor(
@@ -11,32 +14,32 @@ export class Output {
   ) {}
 
   info(text: string): void {
-    this.stdout.write(`${text}\n`);
+    this.stdout.write(`${safeText(text)}\n`);
   }
 
   result(value: unknown, lines: string[]): void {
-    this.stdout.write(this.json ? `${JSON.stringify(value, null, 2)}\n` : `${lines.join("\n")}\n`);
+    this.stdout.write(this.json ? `${safeJson(value, 2)}\n` : `${safeText(lines.join("\n"))}\n`);
   }
 
   /** One event of a stream: a JSON object on one line (--json), or its lines. */
   event(value: unknown, lines: string[]): void {
-    this.stdout.write(this.json ? `${JSON.stringify(value)}\n` : `${lines.join("\n")}\n`);
+    this.stdout.write(this.json ? `${safeJson(value)}\n` : `${safeText(lines.join("\n"))}\n`);
   }
 
   /** A note about the stream on stderr (its state: connected, reconnecting, stopped), as JSON with --json. */
   note(text: string, fields: Record<string, unknown>): void {
-    this.stderr.write(this.json ? `${JSON.stringify(fields)}\n` : `${text}\n`);
+    this.stderr.write(this.json ? `${safeJson(fields)}\n` : `${safeText(text)}\n`);
   }
 
   error(message: string, status: number, retryAfterSeconds?: number): void {
     if (this.json) {
       this.stderr.write(
-        `${JSON.stringify({ error: message, status, ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}) })}\n`,
+        `${safeJson({ error: message, status, ...(retryAfterSeconds !== undefined ? { retry_after_seconds: retryAfterSeconds } : {}) })}\n`,
       );
       return;
     }
     const retry = retryAfterSeconds !== undefined ? ` (retry in ${retryAfterSeconds} s)` : "";
-    this.stderr.write(`error${status > 0 ? ` ${status}` : ""}: ${message}${retry}\n`);
+    this.stderr.write(`error${status > 0 ? ` ${status}` : ""}: ${safeText(message)}${retry}\n`);
   }
 
   /**
@@ -48,8 +51,10 @@ export class Output {
     const tty = (this.stderr as NodeJS.WriteStream).isTTY === true;
     const started = Date.now();
     const waiting = mined ? ": waiting for the transactions to be mined" : "";
-    const line = () => `${what}${waiting} (${Math.round((Date.now() - started) / 1000)} s)`;
-    this.stderr.write(tty ? line() : `${what}${mined ? ": sent, waiting for the transactions to be mined" : ""}...\n`);
+    const line = () => `${safeText(what)}${waiting} (${Math.round((Date.now() - started) / 1000)} s)`;
+    this.stderr.write(
+      tty ? line() : `${safeText(what)}${mined ? ": sent, waiting for the transactions to be mined" : ""}...\n`,
+    );
     const timer = tty ? setInterval(() => this.stderr.write(`\r${line()}`), 1000) : undefined;
     try {
       return await task();
