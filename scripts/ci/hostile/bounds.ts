@@ -13,6 +13,8 @@ export const BOUNDS = {
   /** Most resident memory (VmRSS) of the API process at any sample, sampled every rssEveryMs. */
   rssMb: 800,
   rssEveryMs: 100,
+  /** Most the API's RSS may grow while a huge chunked body is refused (it must not be buffered). */
+  hugeBodyRssGrowthMb: 64,
   /** Largest body every HTTP route takes; one byte more is 413. */
   bodyBytes: 64 * 1024,
   /** Largest graphql-ws message; a larger frame closes the socket with 1009 (or 1008). */

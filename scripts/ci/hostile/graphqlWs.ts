@@ -95,8 +95,9 @@ function internalError(message: unknown): boolean {
 }
 
 /**
- * After a sequence: the socket answers a ping with a pong, or has closed (or closes) with an allowed code, within
- * `settleMs`. Records the outcome and any violation; answers whether the category should stop.
+ * After a sequence: the socket answers the closing `ping` (`answers` picks its answer out of everything received
+ * since the socket opened), or has closed (or closes) with an allowed code, within `settleMs`. Records the outcome
+ * and any violation; answers whether the category should stop.
  */
 export async function settle(
   ctx: Context,
@@ -104,16 +105,15 @@ export async function settle(
   category: string,
   socket: TestSocket,
   ping: string,
-  isPong: (m: unknown) => boolean,
+  answers: (m: unknown) => boolean,
   settleMs: number,
   input: string,
 ): Promise<boolean> {
   const { record, stack } = ctx;
   const violation = (kind: string, what: string) => record.violation({ door, category, kind, what, input });
   const started = performance.now();
-  const from = socket.received.length;
   socket.send(ping);
-  const pong = await socket.waitFor(isPong, settleMs, from);
+  const pong = await socket.waitFor(answers, settleMs, 0);
   const ms = performance.now() - started;
   record.messages(door, socket.sent);
   for (const message of socket.received)
@@ -137,7 +137,12 @@ export async function settle(
   return stack.restartIfDown();
 }
 
-const isPong = (m: unknown) => (m as { type?: string } | null)?.type === "pong";
+/** The closing ping of a sequence, told apart from the sequence's own pings by the payload its pong echoes. */
+const PROBE = JSON.stringify({ type: "ping", payload: { probe: "settle" } });
+const isProbePong = (m: unknown) => {
+  const message = m as { type?: string; payload?: { probe?: string } } | null;
+  return message?.type === "pong" && message.payload?.probe === "settle";
+};
 
 async function category(ctx: Context, name: string, run: () => Promise<void>): Promise<void> {
   ctx.stack.category = `graphql-ws / ${name}`;
@@ -198,8 +203,8 @@ export async function attackGraphqlWs(ctx: Context): Promise<void> {
         DOOR,
         "generated sequences",
         socket,
-        JSON.stringify({ type: "ping" }),
-        isPong,
+        PROBE,
+        isProbePong,
         BOUNDS.socketSettleMs,
         input,
       );
@@ -243,8 +248,8 @@ export async function attackGraphqlWs(ctx: Context): Promise<void> {
         DOOR,
         "generated operations on an acknowledged socket",
         socket,
-        JSON.stringify({ type: "ping" }),
-        isPong,
+        PROBE,
+        isProbePong,
         BOUNDS.socketSettleMs,
         input.join(" | "),
       );
@@ -264,8 +269,8 @@ export async function attackGraphqlWs(ctx: Context): Promise<void> {
       DOOR,
       "subscribe with a fan-out document",
       socket,
-      JSON.stringify({ type: "ping" }),
-      isPong,
+      PROBE,
+      isProbePong,
       BOUNDS.socketSettleMs,
       query,
     );
@@ -328,8 +333,8 @@ export async function attackGraphqlWs(ctx: Context): Promise<void> {
           DOOR,
           "floods",
           socket,
-          JSON.stringify({ type: "ping" }),
-          isPong,
+          PROBE,
+          isProbePong,
           BOUNDS.floodSettleMs,
           `socket ${n}: ${VOLUME.graphqlWsFloodMessages} pings, subscribes and completes`,
         );

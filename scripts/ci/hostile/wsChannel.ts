@@ -13,7 +13,14 @@ import { openSocket } from "./socket";
 
 const DOOR: Door = "ws";
 const PING = JSON.stringify({ type: "ping" });
-const isPong = (m: unknown) => (m as { type?: string } | null)?.type === "pong";
+/**
+ * The pong of the closing ping: /ws pongs carry nothing to tell them apart, and messages are answered in order, so
+ * it is the pong after those of the `pingsBefore` plain pings the socket sent first.
+ */
+function closingPong(pingsBefore: number): (m: unknown) => boolean {
+  let seen = 0;
+  return (m) => (m as { type?: string } | null)?.type === "pong" && ++seen > pingsBefore;
+}
 
 function messages(ctx: Context): fc.Arbitrary<string[]> {
   const vaults = ctx.stack.vaults.length > 0 ? ctx.stack.vaults : ["0x0000000000000000000000000000000000000000"];
@@ -113,7 +120,7 @@ export async function attackWs(ctx: Context): Promise<void> {
         "generated sequences",
         socket,
         PING,
-        isPong,
+        closingPong(sequence.filter((text) => text === PING).length),
         BOUNDS.socketSettleMs,
         sequence.join(" | "),
       );
@@ -171,7 +178,7 @@ export async function attackWs(ctx: Context): Promise<void> {
           "floods",
           socket,
           PING,
-          isPong,
+          closingPong(Math.floor((VOLUME.wsFloodMessages + 1) / 4)),
           BOUNDS.floodSettleMs,
           `socket ${n}: ${VOLUME.wsFloodMessages} messages of up to 4 KB`,
         );
@@ -197,5 +204,31 @@ export async function attackWs(ctx: Context): Promise<void> {
       });
     }
     await Promise.all(opened.map((o) => o.socket?.end()));
+
+    // A key must not lift the IP's cap: the IP's sockets, once authenticated, still count.
+    const keyed = await Promise.all(
+      Array.from({ length: BOUNDS.wsSocketsPerIp }, () => openSocket(`${stack.wsUrl}/ws`, undefined)),
+    );
+    await Promise.all(
+      keyed.map(async (o) => {
+        o.socket?.send(JSON.stringify({ type: "auth", token: stack.key }));
+        await o.socket?.waitFor(
+          (m) => ["authenticated", "error"].includes(String((m as { type?: string })?.type)),
+          BOUNDS.answerMs,
+        );
+      }),
+    );
+    const more = await Promise.all(Array.from({ length: 5 }, () => openSocket(`${stack.wsUrl}/ws`, undefined)));
+    for (const o of more) record.outcome(DOOR, o.socket ? "upgrade 101 past the cap" : `upgrade ${o.refusedStatus}`);
+    const past = more.filter((o) => o.socket).length;
+    if (past > 0) {
+      record.violation({
+        door: DOOR,
+        category: "sockets per IP",
+        kind: "cap with a key",
+        what: `after ${BOUNDS.wsSocketsPerIp} sockets of one IP authenticated with a key, ${past} of 5 more were accepted`,
+      });
+    }
+    await Promise.all([...keyed, ...more].map((o) => o.socket?.end()));
   });
 }
