@@ -257,8 +257,15 @@ function withCors(origins: readonly string[], doors: Koa.Middleware): Koa.Middle
   const allowed = new Set(origins);
   const corsLayer = cors({
     origin: (ctx) => (allowed.has(ctx.get("Origin")) ? ctx.get("Origin") : ""),
-    allowHeaders: ["Content-Type", "X-API-Key", "Idempotency-Key"],
-    exposeHeaders: ["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"],
+    // Authorization carries a data key (Bearer); WWW-Authenticate says which scope a refused key lacks.
+    allowHeaders: ["Content-Type", "Authorization", "X-API-Key", "Idempotency-Key"],
+    exposeHeaders: [
+      "Retry-After",
+      "X-RateLimit-Limit",
+      "X-RateLimit-Remaining",
+      "X-RateLimit-Reset",
+      "WWW-Authenticate",
+    ],
     maxAge: 600,
   });
   return compose([corsLayer, doors]);

@@ -63,17 +63,19 @@ export async function startAccessApp(options: AccessTestOptions): Promise<Access
     limits: options.limits,
   });
 
-  // Stand-ins for the data routes built elsewhere: a public read, a user read, and a route that fails.
-  const reads = new Router();
-  reads.get("/v1/vaults", (ctx) => {
+  // Stand-ins for the data routes built elsewhere: a public read, a user read, and a route that fails, declared with
+  // their scopes as the data door declares its own.
+  const reads = new Router({ sensitive: true });
+  access.scopes.route(reads, "GET", "/v1/vaults", "vaults:read", (ctx) => {
     ctx.body = { vaults: [], tier: ctx.state.dataCaller.tier };
   });
-  reads.get("/v1/users/:address/positions", (ctx) => {
+  access.scopes.route(reads, "GET", "/v1/users/:address/positions", "users:read", (ctx) => {
     ctx.body = { positions: [] };
   });
-  reads.get("/v1/status", () => {
+  access.scopes.route(reads, "GET", "/v1/status", "vaults:read", () => {
     throw Object.assign(new Error("teapot"), { status: 418, expose: true });
   });
+  access.scopes.answeredBy(reads);
 
   const app = new Koa();
   app.proxy = true;

@@ -229,7 +229,7 @@ describe("data API access layer (HTTP)", function () {
     });
 
     it("a revoked key", async function () {
-      const issued = await issueForAgent();
+      const issued = await issueForAgent({ scopes: ["vaults:read", "keys:manage"] });
       const key = issued.body.key as string;
       clock.advance(5_000);
       const revoked = await call(api.url, "DELETE", `/v1/auth/keys/${String(issued.body.key_id)}`, {
@@ -291,8 +291,8 @@ describe("data API access layer (HTTP)", function () {
       const stored = await api.store.dataKeys.findById(reply.body.key_id as string);
       expect(stored?.keyHash).to.equal(hashApiKey(key));
       expect(JSON.stringify(stored)).to.not.include(key.slice(5));
-      // The list shows the key without its secret.
-      const listed = await call(api.url, "GET", "/v1/auth/keys", { headers: bearer(key) });
+      // The list (asked with the owner's agent key: this data key may not manage keys) shows it without its secret.
+      const listed = await call(api.url, "GET", "/v1/auth/keys", { headers: { "X-API-Key": agentKey } });
       expect(listed.body.owner).to.equal(`agent:${agent.agentId}`);
       expect(JSON.stringify(listed.body)).to.not.include(key.slice(5));
       expect((listed.body.keys as unknown[]).length).to.equal(1);
@@ -450,9 +450,15 @@ describe("data API access layer (HTTP)", function () {
     });
 
     it("key flooding by one agent stops at 10 active keys, and a revocation frees a place", async function () {
+      // Each from its own address and five an hour, within the issuance limits, so that only the key count binds.
+      const fromIp = (i: number) =>
+        call(api.url, "POST", "/v1/auth/keys", { headers: { "X-API-Key": agentKey }, body: {}, ip: `10.0.1.${i}` });
       const ids: string[] = [];
-      for (let i = 0; i < 10; i += 1) ids.push((await issueForAgent()).body.key_id as string);
-      const refused = await issueForAgent();
+      for (let i = 0; i < 10; i += 1) {
+        if (i === 5) clock.advance(3_600_000);
+        ids.push((await fromIp(i)).body.key_id as string);
+      }
+      const refused = await fromIp(10);
       expectError(
         refused,
         409,
@@ -461,7 +467,8 @@ describe("data API access layer (HTTP)", function () {
       );
       const revoked = await call(api.url, "DELETE", `/v1/auth/keys/${ids[0]}`, { headers: { "X-API-Key": agentKey } });
       expect(revoked.status).to.equal(200);
-      expect((await issueForAgent()).status).to.equal(201);
+      clock.advance(86_400_000); // the owner's ten issuances of the day are spent
+      expect((await fromIp(11)).status).to.equal(201);
     });
 
     it("revoking another owner's key is answered 404 as for an unknown key; an operator may revoke any", async function () {
@@ -470,6 +477,7 @@ describe("data API access layer (HTTP)", function () {
       const nonce = await call(api.url, "GET", `/v1/auth/nonce?wallet=${wallet.address}`);
       const attacker = await call(api.url, "POST", "/v1/auth/keys", {
         body: {
+          scopes: ["keys:manage"],
           wallet: wallet.address,
           nonce: nonce.body.nonce,
           signature: await wallet.signMessage(nonce.body.message as string),

@@ -6,6 +6,7 @@ import type { Indexer } from "../../indexer/indexer";
 import type { Logger } from "../../logger";
 import type { DataQueries } from "../../readmodel/queries";
 import { SERVICE_VERSION } from "../../version";
+import { RouteScopes } from "./access/routeScopes";
 import { dataErrorHandler, DataApiError } from "./errors";
 import { buildDataOpenApi } from "./openapi";
 import { dataRoutes, type DataRoute, type DataRouteDeps } from "./routes";
@@ -19,6 +20,8 @@ import { dataRoutes, type DataRoute, type DataRouteDeps } from "./routes";
 export interface DataAccess {
   middleware: Middleware;
   routes: Router;
+  /** Where the routes behind the middleware declare their scope. */
+  scopes: RouteScopes;
 }
 
 export interface DataApiOptions {
@@ -67,11 +70,13 @@ export function dataApi(options: DataApiOptions): DataApi {
     );
   };
 
-  const router = new Router({ prefix: DATA_API_PREFIX });
+  // Paths match as documented, letter case included; each route's scope is declared with it (access/routeScopes.ts).
+  const router = new Router({ prefix: DATA_API_PREFIX, sensitive: true });
+  const scopes = options.access?.scopes ?? new RouteScopes();
   for (const route of routes) {
     const takesParameters = route.path.includes(":");
     // Not an async function: a route answering from memory sets its body with no promise turn.
-    router.register(route.path, [route.method.toUpperCase()], ((ctx: Parameters<Middleware>[0]) => {
+    scopes.route(router, route.method, route.path, route.scope, ((ctx: Parameters<Middleware>[0]) => {
       const fixed = takesParameters ? fixedPaths.get(ctx.path) : undefined;
       if (fixed) return notAllowed(ctx, fixed.join(", "));
       const body = route.handler(ctx);
@@ -84,9 +89,10 @@ export function dataApi(options: DataApiOptions): DataApi {
       });
     }) as never);
   }
-  router.get("/openapi.json", (ctx) => {
+  scopes.route(router, "GET", "/openapi.json", null, (ctx) => {
     ctx.body = openApi();
   });
+  scopes.answeredBy(router);
 
   const routed = router.routes() as Middleware;
   // Reached only when no route answered: 404 for a path no route has, else 405 (204 to OPTIONS) with the methods the

@@ -23,6 +23,7 @@ import {
 import { SERVICE_VERSION } from "../../version";
 import { readJsonBody } from "../live/validation";
 import { SerializedJson } from "../live/serializedJson";
+import type { Scope } from "./access/scopes";
 import { DataApiError } from "./errors";
 import { iso, positionItem, strategyItem, transactionItem, vaultDetail, vaultListItem } from "./serializers";
 import * as schemas from "./schemas";
@@ -36,6 +37,8 @@ export interface DataRoute {
   method: "get" | "post";
   /** Koa-router path under /v1. */
   path: string;
+  /** What a key must hold to call it (routeScopes.ts decides every request's scope from the route that answers). */
+  scope: Scope;
   summary: string;
   /** Query parameters (documented in OpenAPI). */
   query?: { name: string; description: string; schema: Record<string, unknown> }[];
@@ -163,6 +166,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
     {
       method: "get",
       path: "/vaults",
+      scope: "vaults:read",
       summary: "Every vault with its TVL and current APY",
       query: [addressParam],
       response: schemas.vaultList,
@@ -183,6 +187,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
     {
       method: "post",
       path: "/vaults/batch",
+      scope: "vaults:read",
       summary: "Several vaults' details in one request",
       body: schemas.batchBody,
       response: schemas.batchAnswer,
@@ -219,6 +224,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
     {
       method: "get",
       path: "/vaults/:address",
+      scope: "vaults:read",
       summary: "One vault: TVL, shares, price, APY windows, fees, strategies",
       query: [addressParam],
       response: schemas.vaultDetail,
@@ -246,6 +252,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
     {
       method: "get",
       path: "/vaults/:address/history",
+      scope: "vaults:read",
       summary: "TVL, share price and APY over a period, one point per interval",
       query: [
         {
@@ -310,6 +317,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
     {
       method: "get",
       path: "/strategies",
+      scope: "vaults:read",
       summary: "Every strategy that is not deprecated",
       query: [addressParam],
       response: schemas.strategyList,
@@ -323,6 +331,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
     {
       method: "get",
       path: "/strategies/:id/performance",
+      scope: "vaults:read",
       summary: "A strategy's figures, the vaults allocating to it and its transitions",
       query: [addressParam],
       response: schemas.strategyPerformance,
@@ -353,6 +362,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
     {
       method: "get",
       path: "/users/:address/positions",
+      scope: "users:read",
       summary: "A wallet's open positions with value, cost basis and profit",
       query: [addressParam],
       response: schemas.userPositions,
@@ -372,6 +382,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
     {
       method: "get",
       path: "/users/:address/transactions",
+      scope: "users:read",
       summary: "A wallet's vault transactions, newest first",
       query: [
         {
@@ -440,6 +451,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
     {
       method: "get",
       path: "/protocol/stats",
+      scope: "vaults:read",
       summary: "Protocol totals: TVL, users, volumes, fees, strategies, governance",
       query: [addressParam],
       response: schemas.protocolStats,
@@ -461,6 +473,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
     {
       method: "get",
       path: "/status",
+      scope: "vaults:read",
       summary: "Indexer and chain status: indexed block, head, lag, writer, halt",
       response: schemas.serviceStatus,
       errors: [],

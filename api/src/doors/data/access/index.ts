@@ -8,8 +8,10 @@ import type { NonceStore, SignatureVerifier } from "../../../usecases/registrati
 import { DataKeyService } from "./keyService";
 import type { DataKeyStore } from "./keys";
 import { TIER_LIMITS, createTierLimiter, type DataTier, type TierLimit, type TierLimiter } from "./limits";
+import { createIssuanceLimiter } from "./issuanceLimits";
 import { accessMiddleware } from "./middleware";
 import type { NodeStore } from "./nodes";
+import { RouteScopes } from "./routeScopes";
 import { accessRoutes } from "./routes";
 
 /**
@@ -61,6 +63,11 @@ export interface DataAccess {
   keys: DataKeyService;
   /** The tiers' limiter (absent when RATE_LIMITS_DISABLED), for doors that count requests themselves (/ws, GraphQL subscriptions). */
   limiter?: TierLimiter;
+  /**
+   * The scope of every route the middleware guards: the access routes are in it; a door that serves routes behind
+   * the middleware registers them through it and adds its router (scopes.answeredBy).
+   */
+  scopes: RouteScopes;
 }
 
 export function createDataAccess(deps: DataAccessDeps): DataAccess {
@@ -77,8 +84,16 @@ export function createDataAccess(deps: DataAccessDeps): DataAccess {
   const limiter = deps.config.rateLimitsDisabled
     ? undefined
     : createTierLimiter({ redis: deps.redis, prefix: deps.redisPrefix, clock, limits });
+  const scopes = new RouteScopes();
   const routes = accessRoutes({
     keys,
+    scopes,
+    issuance: createIssuanceLimiter({
+      redis: deps.config.rateLimitsDisabled ? undefined : deps.redis,
+      prefix: deps.redisPrefix,
+      clock,
+      disabled: deps.config.rateLimitsDisabled,
+    }),
     nodes: deps.stores.nodes,
     agents: deps.agents,
     clock,
@@ -87,7 +102,8 @@ export function createDataAccess(deps: DataAccessDeps): DataAccess {
     logError: (error: unknown, ctx: Context) =>
       deps.logger.error({ err: error, requestId: ctx.state.requestId }, "data access: unhandled error"),
   });
-  return { middleware: accessMiddleware({ keys, limiter }), routes, keys, limiter };
+  scopes.answeredBy(routes);
+  return { middleware: accessMiddleware({ keys, limiter, scopes }), routes, keys, limiter, scopes };
 }
 
 export { DataAccessError, renderError } from "./errors";
@@ -112,5 +128,7 @@ export {
   type NodeRecord,
   type NodeStore,
 } from "./nodes";
-export { DEFAULT_SCOPES, SCOPES, requiredScope, type Scope } from "./scopes";
+export { DEFAULT_SCOPES, SCOPES, type Scope } from "./scopes";
+export { RouteScopes, type RouteScope } from "./routeScopes";
+export { ISSUANCE_LIMITS, type IssuanceLimiter } from "./issuanceLimits";
 export { accessOpenApi } from "./openapi";

@@ -34,7 +34,8 @@ export const DATA_KEY_STATEMENT = "I authorize the NAP data API to issue an API 
 /** Who is asking for, listing or revoking keys. */
 export type KeyIssuer =
   | { kind: "agent"; agent: AgentRecord }
-  | { kind: "wallet"; walletAddress: string }
+  /** `nonce`: the proof's nonce, used up only when the key is stored. */
+  | { kind: "wallet"; walletAddress: string; nonce?: string }
   | { kind: "operator"; operatorId: string }
   | { kind: "key"; key: DataKeyRecord };
 
@@ -110,7 +111,10 @@ export class DataKeyService {
     return buildSignInMessage({ ...this.signIn, ...record, statement: DATA_KEY_STATEMENT });
   }
 
-  /** Proves a wallet by its signature over the message of an unused nonce, and uses the nonce up. */
+  /**
+   * Proves a wallet by its signature over the message of an unused nonce. The nonce stays unused until issue() stores
+   * the key, so that a request refused for any other reason can be sent again with the same nonce.
+   */
   async proveWallet(walletAddress: string, nonce: string, signature: string): Promise<KeyIssuer> {
     const now = this.clock();
     const record = await this.nonces.find(nonce);
@@ -125,13 +129,18 @@ export class DataKeyService {
     if (!(await this.verifySignature(walletAddress, this.messageFor(record), signature))) {
       throw invalidField("signature", "not a valid signature by `wallet` of the message issued with this nonce");
     }
-    if (!(await this.nonces.consume(nonce, walletAddress, this.clock()))) {
-      throw invalidField("nonce", "already used; request a new nonce");
-    }
-    return { kind: "wallet", walletAddress };
+    return { kind: "wallet", walletAddress, nonce };
   }
 
-  async issue(issuer: KeyIssuer, request: IssueRequest): Promise<{ key: string; record: DataKeyRecord }> {
+  /**
+   * Issues a key once every check has passed; `admit` (the issuance limit) runs last before the wallet's nonce is
+   * used up and the key stored, so a refusal leaves both the nonce and the limit's count as they were.
+   */
+  async issue(
+    issuer: KeyIssuer,
+    request: IssueRequest,
+    admit: (owner: KeyOwner) => Promise<void> = async () => undefined,
+  ): Promise<{ key: string; record: DataKeyRecord }> {
     const operator = issuer.kind === "operator";
     if (!operator && (request.tier !== undefined || request.ownerLabel !== undefined)) {
       throw invalidField(request.tier !== undefined ? "tier" : "owner", "only an operator key may set it");
@@ -150,6 +159,12 @@ export class DataKeyService {
         `${owner} already holds ${MAX_LIVE_KEYS_PER_OWNER} active keys: revoke one with DELETE /v1/auth/keys/{key_id}`,
         { owner, limit: MAX_LIVE_KEYS_PER_OWNER },
       );
+    }
+    await admit(owner);
+    if (issuer.kind === "wallet" && issuer.nonce !== undefined) {
+      if (!(await this.nonces.consume(issuer.nonce, issuer.walletAddress, this.clock()))) {
+        throw invalidField("nonce", "already used; request a new nonce");
+      }
     }
     for (;;) {
       const issued = newDataKey({

@@ -3,13 +3,16 @@ import { DataAccessError, renderError, unauthorized } from "./errors";
 import type { DataKeyService } from "./keyService";
 import type { DataKeyRecord } from "./keys";
 import type { DataTier, LimitDecision, TierLimiter } from "./limits";
-import { requiredScope } from "./scopes";
+import type { Scope } from "./scopes";
+import type { RouteScopes } from "./routeScopes";
 
 /**
  * The access middleware, in front of every /v1 route: who is calling (a data key, or an IP on the Public tier),
  * whether the key may call this route, and whether the caller's tier has room. It answers 401 and 429 itself, sets
  * X-RateLimit-* on every /v1 response (errors of the routes behind it included), and leaves the caller in
  * `ctx.state.dataCaller` for the routes.
+ *
+ * The scope a key needs is the one the answering route declares (routeScopes.ts), never read from the path as written.
  *
  * Order: the credential is read and the key looked up; then the request is counted on the caller's tier (a request
  * with a bad key is counted on its IP's Public budget, so that guessing keys is as slow as that budget); a full
@@ -65,6 +68,16 @@ export function readBearer(ctx: Context): string | undefined | DataAccessError {
   return unauthorized("unsupported Authorization scheme: send `Authorization: Bearer <key>`");
 }
 
+/** The 401 of a key used outside its scopes (RFC 6750's insufficient_scope). */
+export function insufficientScope(key: DataKeyRecord, scope: Scope, what: string): DataAccessError {
+  return new DataAccessError(
+    "INSUFFICIENT_SCOPE",
+    `this key lacks the scope ${scope} that ${what} needs; its scopes: ${key.scopes.join(", ")}`,
+    { required_scope: scope, key_scopes: key.scopes, key_id: key.keyId },
+    { "WWW-Authenticate": `Bearer realm="nap-data", error="insufficient_scope", scope="${scope}"` },
+  );
+}
+
 export function setLimitHeaders(ctx: Context, decision: LimitDecision): void {
   ctx.set("X-RateLimit-Limit", String(decision.binding.limit));
   ctx.set("X-RateLimit-Remaining", String(decision.binding.remaining));
@@ -75,8 +88,10 @@ export function accessMiddleware(options: {
   keys: DataKeyService;
   /** Absent: rate limits disabled (RATE_LIMITS_DISABLED), no X-RateLimit-* headers. */
   limiter?: TierLimiter;
+  /** The scopes the answering routes declare. */
+  scopes: RouteScopes;
 }): Middleware {
-  const { keys, limiter } = options;
+  const { keys, limiter, scopes } = options;
   const guard = async (ctx: Context, next: Next, token: string | undefined | DataAccessError) => {
     const caller: DataCaller = { tier: "public", subject: `ip:${ctx.ip}` };
     let refusal: DataAccessError | undefined;
@@ -90,15 +105,9 @@ export function accessMiddleware(options: {
         if (key instanceof DataAccessError) refusal = key;
         else {
           Object.assign(caller, { tier: key.tier, subject: `key:${key.keyId}`, key });
-          const scope = requiredScope(ctx.method, ctx.path);
-          if (scope && !key.scopes.includes(scope)) {
-            refusal = new DataAccessError(
-              "INSUFFICIENT_SCOPE",
-              `this key lacks the scope ${scope} that ${ctx.method} ${ctx.path} needs; its scopes: ${key.scopes.join(", ")}`,
-              { required_scope: scope, key_scopes: key.scopes, key_id: key.keyId },
-              { "WWW-Authenticate": `Bearer realm="nap-data", error="insufficient_scope", scope="${scope}"` },
-            );
-          }
+          const scope = scopes.of(ctx.method, ctx.path);
+          if (scope && !key.scopes.includes(scope))
+            refusal = insufficientScope(key, scope, `${ctx.method} ${ctx.path}`);
         }
       }
       if (limiter) {

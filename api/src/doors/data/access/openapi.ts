@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_KEY_LIFETIME_DAYS } from "./keys";
 import { TIER_LIMITS } from "./limits";
 import { issueKeyBody, nodeHeartbeatBody } from "./routes";
+import { ISSUANCE_LIMITS } from "./issuanceLimits";
 import { SCOPES, SCOPE_DESCRIPTIONS } from "./scopes";
 
 /**
@@ -146,7 +147,11 @@ export function accessOpenApi(): { paths: Json; components: Json } {
           description:
             "Authenticated by X-API-Key (a live API agent key: an Authenticated key owned by the agent; an operator " +
             "key of AGENT_API_KEYS: a Node Operator key for the `owner` label), or by `wallet`, `nonce` and " +
-            `\`signature\` over the message of GET /v1/auth/nonce. Lifetime at most ${MAX_KEY_LIFETIME_DAYS} days.`,
+            `\`signature\` over the message of GET /v1/auth/nonce. Lifetime at most ${MAX_KEY_LIFETIME_DAYS} days. ` +
+            `Wallet and agent issuance is limited to ${ISSUANCE_LIMITS.ip.hour} keys an hour and ` +
+            `${ISSUANCE_LIMITS.ip.day} a day per client IP, and ${ISSUANCE_LIMITS.owner.hour} an hour and ` +
+            `${ISSUANCE_LIMITS.owner.day} a day per owner (429 RATE_LIMITED with Retry-After). A refused request ` +
+            "leaves its nonce unused.",
           security: [{ AccessLiveKey: [] }, {}],
           requestBody: { required: true, content: json(requestSchema(issueKeyBody)) },
           responses: {
@@ -158,7 +163,7 @@ export function accessOpenApi(): { paths: Json; components: Json } {
         },
         get: {
           tags: ["access"],
-          summary: "The caller's keys (no secrets)",
+          summary: "The caller's keys (no secrets); a Bearer key needs keys:manage",
           security: [{ AccessBearer: [] }, { AccessLiveKey: [] }],
           parameters: [{ name: "owner", in: "query", required: false, schema: { type: "string" } }],
           responses: {
@@ -175,7 +180,7 @@ export function accessOpenApi(): { paths: Json; components: Json } {
       "/v1/auth/keys/{id}": {
         delete: {
           tags: ["access"],
-          summary: "Revoke a key of the caller's owner (operators: any key)",
+          summary: "Revoke a key of the caller's owner (operators: any key); a Bearer key needs keys:manage",
           security: [{ AccessBearer: [] }, { AccessLiveKey: [] }],
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
           responses: {

@@ -1,5 +1,5 @@
 import Router from "@koa/router";
-import type { Context } from "koa";
+import type { Context, Middleware } from "koa";
 import { z } from "zod";
 import { DuplicateKeyError, ValidationError } from "../../../errors";
 import type { AgentRecord } from "../../../usecases/agents";
@@ -9,14 +9,20 @@ import { DataAccessError, accessErrorHandler, fromZodError, invalidField, unauth
 import type { DataKeyService, KeyIssuer } from "./keyService";
 import { DEFAULT_KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS, describeKey } from "./keys";
 import type { TierLimit } from "./limits";
-import { dataCallerOf, type DataCaller } from "./middleware";
+import type { IssuanceLimiter } from "./issuanceLimits";
+import { dataCallerOf, insufficientScope, type DataCaller } from "./middleware";
 import { NODE_HEARTBEAT_INTERVAL_MS, describeNode, nodeStatus, type NodeStore } from "./nodes";
-import { DEFAULT_SCOPES, SCOPES } from "./scopes";
+import type { RouteScopes } from "./routeScopes";
+import { DEFAULT_SCOPES, SCOPES, type Scope } from "./scopes";
 
 /** The access layer's routes: rate-limit status, token info, key issuance and revocation, nodes. */
 
 export interface AccessRouteDeps {
   keys: DataKeyService;
+  /** Where each route declares the scope it needs. */
+  scopes: RouteScopes;
+  /** Keys issued per IP and per owner. */
+  issuance: IssuanceLimiter;
   nodes: NodeStore;
   /** Live API agents by their agent key (X-API-Key on /v1/auth/keys). */
   agents: { byApiKey(apiKey: string): Promise<AgentRecord | null> };
@@ -103,9 +109,25 @@ function windowView(limit: number | null, state?: { remaining: number; reset: nu
   return { limit, remaining: state?.remaining ?? null, reset: state?.reset ?? null };
 }
 
+/** Answers that carry or describe a key (or its budget) must not be kept by a browser or a shared cache. */
+function noStore(handler: Middleware): Middleware {
+  return (ctx, next) => {
+    ctx.set("Cache-Control", "no-store");
+    return handler(ctx, next);
+  };
+}
+
+/** A handler's own check of its scope, so that it holds whatever path reached it. */
+function requireScope(ctx: Context, caller: DataCaller, scope: Scope): void {
+  if (caller.key && !caller.key.scopes.includes(scope)) {
+    throw insufficientScope(caller.key, scope, `${ctx.method} ${ctx.path}`);
+  }
+}
+
 export function accessRoutes(deps: AccessRouteDeps): Router {
-  const { keys, nodes, clock } = deps;
-  const router = new Router();
+  const { keys, nodes, clock, scopes } = deps;
+  // Paths match as documented, letter case included.
+  const router = new Router({ sensitive: true });
   // Router middleware runs only for requests one of these routes matches: the other /v1 routes keep their handler.
   router.use(accessErrorHandler(deps.logError));
 
@@ -121,9 +143,10 @@ export function accessRoutes(deps: AccessRouteDeps): Router {
     return { kind: "agent", agent };
   }
 
-  /** Who manages keys: a data key (Bearer) of the owner, or a live agent or operator key. */
+  /** Who manages keys: a data key (Bearer) of the owner with keys:manage, or a live agent or operator key. */
   async function manager(ctx: Context): Promise<KeyIssuer> {
     const caller = dataCallerOf(ctx);
+    requireScope(ctx, caller, "keys:manage");
     if (caller.key) return { kind: "key", key: caller.key };
     const live = await liveIssuer(ctx);
     if (live) return live;
@@ -138,86 +161,131 @@ export function accessRoutes(deps: AccessRouteDeps): Router {
     return { minute: windowView(rule.minute, state("minute")), day: windowView(rule.day, state("day")) };
   }
 
-  router.get("/v1/rate-limit-status", (ctx) => {
-    const caller = dataCallerOf(ctx);
-    ctx.body = {
-      tier: caller.tier,
-      counted_by: caller.key ? "key" : "ip",
-      key_id: caller.key?.keyId ?? null,
-      enforced: caller.limit !== undefined,
-      limits: limitsOf(caller),
-      headers_window: caller.limit?.binding.window ?? null,
-    };
-  });
+  scopes.route(
+    router,
+    "GET",
+    "/v1/rate-limit-status",
+    null,
+    noStore((ctx) => {
+      const caller = dataCallerOf(ctx);
+      ctx.body = {
+        tier: caller.tier,
+        counted_by: caller.key ? "key" : "ip",
+        key_id: caller.key?.keyId ?? null,
+        enforced: caller.limit !== undefined,
+        limits: limitsOf(caller),
+        headers_window: caller.limit?.binding.window ?? null,
+      };
+    }),
+  );
 
-  router.get("/v1/auth/token-info", (ctx) => {
-    const caller = dataCallerOf(ctx);
-    if (!caller.key) throw unauthorized("token-info needs a key: send `Authorization: Bearer <key>`");
-    const now = clock();
-    ctx.body = {
-      ...describeKey(caller.key, now),
-      permissions: caller.key.scopes,
-      expires_in_seconds: Math.max(0, Math.floor((caller.key.expiresAt.getTime() - now.getTime()) / 1000)),
-      limits: limitsOf(caller),
-    };
-  });
+  scopes.route(
+    router,
+    "GET",
+    "/v1/auth/token-info",
+    null,
+    noStore((ctx) => {
+      const caller = dataCallerOf(ctx);
+      if (!caller.key) throw unauthorized("token-info needs a key: send `Authorization: Bearer <key>`");
+      const now = clock();
+      ctx.body = {
+        ...describeKey(caller.key, now),
+        permissions: caller.key.scopes,
+        expires_in_seconds: Math.max(0, Math.floor((caller.key.expiresAt.getTime() - now.getTime()) / 1000)),
+        limits: limitsOf(caller),
+      };
+    }),
+  );
 
-  router.get("/v1/auth/nonce", async (ctx) => {
-    const { wallet } = parse(nonceQuery, query(ctx), "query");
-    ctx.body = await keys.issueNonce(wallet);
-  });
+  scopes.route(
+    router,
+    "GET",
+    "/v1/auth/nonce",
+    null,
+    noStore(async (ctx) => {
+      const { wallet } = parse(nonceQuery, query(ctx), "query");
+      ctx.body = await keys.issueNonce(wallet);
+    }),
+  );
 
-  router.post("/v1/auth/keys", async (ctx) => {
-    if (dataCallerOf(ctx).key) {
-      throw unauthorized("a data key cannot issue keys: send X-API-Key (agent or operator) or a wallet signature");
-    }
-    const input = parse(issueKeyBody, await body(ctx, deps.bodyLimitBytes), "body");
-    const walletProof = input.wallet !== undefined || input.nonce !== undefined || input.signature !== undefined;
-    let issuer = await liveIssuer(ctx);
-    if (issuer && walletProof) {
-      throw invalidField("body", "give either X-API-Key or wallet, nonce and signature, not both");
-    }
-    if (!issuer) {
-      if (!walletProof) {
-        throw unauthorized(
-          "issuing a key needs X-API-Key (a live API agent key or an operator key), or wallet, nonce and signature " +
-            "(GET /v1/auth/nonce)",
-        );
+  // Order: every check that needs no count (input, issuer, proof) comes first; then the IP's issuance count, which
+  // also bounds signature checks; the owner's count and the nonce are spent only by a request about to succeed.
+  scopes.route(
+    router,
+    "POST",
+    "/v1/auth/keys",
+    null,
+    noStore(async (ctx) => {
+      if (dataCallerOf(ctx).key) {
+        throw unauthorized("a data key cannot issue keys: send X-API-Key (agent or operator) or a wallet signature");
       }
-      for (const field of ["wallet", "nonce", "signature"] as const) {
-        if (input[field] === undefined) throw invalidField(field, "required with a wallet signature");
+      const input = parse(issueKeyBody, await body(ctx, deps.bodyLimitBytes), "body");
+      const walletProof = input.wallet !== undefined || input.nonce !== undefined || input.signature !== undefined;
+      let issuer = await liveIssuer(ctx);
+      if (issuer && walletProof) {
+        throw invalidField("body", "give either X-API-Key or wallet, nonce and signature, not both");
       }
-      issuer = await keys.proveWallet(input.wallet!, input.nonce!, input.signature!);
-    }
-    const { key, record } = await keys.issue(issuer, {
-      name: input.name ?? "data key",
-      scopes: input.scopes ?? [...DEFAULT_SCOPES],
-      lifetimeDays: input.expires_in_days ?? DEFAULT_KEY_LIFETIME_DAYS,
-      tier: input.tier,
-      ownerLabel: input.owner,
-    });
-    ctx.status = 201;
-    ctx.set("Cache-Control", "no-store");
-    ctx.body = { key, ...describeKey(record, clock()) };
-  });
+      if (!issuer) {
+        if (!walletProof) {
+          throw unauthorized(
+            "issuing a key needs X-API-Key (a live API agent key or an operator key), or wallet, nonce and signature " +
+              "(GET /v1/auth/nonce)",
+          );
+        }
+        for (const field of ["wallet", "nonce", "signature"] as const) {
+          if (input[field] === undefined) throw invalidField(field, "required with a wallet signature");
+        }
+        await deps.issuance.admit("ip", `ip:${ctx.ip}`);
+        issuer = await keys.proveWallet(input.wallet!, input.nonce!, input.signature!);
+      } else if (issuer.kind !== "operator") {
+        await deps.issuance.admit("ip", `ip:${ctx.ip}`);
+      }
+      const counted = issuer.kind !== "operator";
+      const { key, record } = await keys.issue(
+        issuer,
+        {
+          name: input.name ?? "data key",
+          scopes: input.scopes ?? [...DEFAULT_SCOPES],
+          lifetimeDays: input.expires_in_days ?? DEFAULT_KEY_LIFETIME_DAYS,
+          tier: input.tier,
+          ownerLabel: input.owner,
+        },
+        counted ? (owner) => deps.issuance.admit("owner", owner) : undefined,
+      );
+      ctx.status = 201;
+      ctx.body = { key, ...describeKey(record, clock()) };
+    }),
+  );
 
-  router.get("/v1/auth/keys", async (ctx) => {
-    const { owner } = parse(z.strictObject({ owner: ownerLabel.optional() }), query(ctx), "query");
-    const issuer = await manager(ctx);
-    if (owner !== undefined && issuer.kind !== "operator") throw invalidField("owner", "only an operator may set it");
-    const now = clock();
-    const list = await keys.list(issuer, owner);
-    ctx.body = { owner: keys.ownerOf(issuer, owner), keys: list.map((record) => describeKey(record, now)) };
-  });
+  scopes.route(
+    router,
+    "GET",
+    "/v1/auth/keys",
+    "keys:manage",
+    noStore(async (ctx) => {
+      const { owner } = parse(z.strictObject({ owner: ownerLabel.optional() }), query(ctx), "query");
+      const issuer = await manager(ctx);
+      if (owner !== undefined && issuer.kind !== "operator") throw invalidField("owner", "only an operator may set it");
+      const now = clock();
+      const list = await keys.list(issuer, owner);
+      ctx.body = { owner: keys.ownerOf(issuer, owner), keys: list.map((record) => describeKey(record, now)) };
+    }),
+  );
 
-  router.delete("/v1/auth/keys/:id", async (ctx) => {
-    const keyId = ctx.params.id;
-    if (!/^dk_[0-9a-f]{16}$/.test(keyId)) throw invalidField("key_id", "must be dk_ and 16 hex characters");
-    const revoked = await keys.revoke(await manager(ctx), keyId);
-    ctx.body = describeKey(revoked, clock());
-  });
+  scopes.route(
+    router,
+    "DELETE",
+    "/v1/auth/keys/:id",
+    "keys:manage",
+    noStore(async (ctx) => {
+      const keyId = ctx.params.id;
+      if (!/^dk_[0-9a-f]{16}$/.test(keyId)) throw invalidField("key_id", "must be dk_ and 16 hex characters");
+      const revoked = await keys.revoke(await manager(ctx), keyId);
+      ctx.body = describeKey(revoked, clock());
+    }),
+  );
 
-  router.get("/v1/nodes", async (ctx) => {
+  scopes.route(router, "GET", "/v1/nodes", "nodes:read", async (ctx) => {
     const now = clock();
     const all = await nodes.list();
     const listed = all.map((record) => describeNode(record, now));
@@ -229,10 +297,10 @@ export function accessRoutes(deps: AccessRouteDeps): Router {
     };
   });
 
-  router.post("/v1/nodes/heartbeat", async (ctx) => {
+  scopes.route(router, "POST", "/v1/nodes/heartbeat", "nodes:write", async (ctx) => {
     const caller = dataCallerOf(ctx);
-    // The middleware has checked the scope of a key that was sent; a request without one is refused here.
     if (!caller.key) throw unauthorized("registering a node needs a Node Operator key with the nodes:write scope");
+    requireScope(ctx, caller, "nodes:write");
     const input = parse(nodeHeartbeatBody, await body(ctx, deps.bodyLimitBytes), "body");
     const now = clock();
     const previous = (await nodes.list()).find(
