@@ -186,6 +186,7 @@ export function createApp(deps: AppDeps): NapApp {
     access,
     clientIp: upgradeIp,
     subscriptionCaps: config.subscriptionCaps,
+    bodyLimitBytes: config.bodyLimitBytes,
   });
 
   const app = new Koa() as NapApp;

@@ -322,12 +322,13 @@ describe("data API GraphQL through HTTP and WebSocket", function () {
 
   it("the depth rule refuses an operation nested deeper than MAX_DEPTH with QUERY_TOO_DEEP", function () {
     const cyclic = buildSchema(`type Query { node: Node } type Node { id: ID child: Node }`);
+    // `{ node { child { id } } }` is 3 deep: nest(levels) is levels + 2.
     const nest = (levels: number) => `{ node { ${"child { ".repeat(levels)}id${" }".repeat(levels)} } }`;
     const format = errorFormatter(createLogger("silent"));
-    expect(validate(cyclic, parse(nest(MAX_DEPTH - 1)), limitRules({}))).to.deep.equal([]);
-    const errors = validate(cyclic, parse(nest(MAX_DEPTH)), limitRules({})).map(format);
-    expect(errors.map((e) => [e.extensions.code, e.message])).to.deep.equal([
-      ["QUERY_TOO_DEEP", `'' exceeds maximum operation depth of ${MAX_DEPTH}`],
+    expect(validate(cyclic, parse(nest(MAX_DEPTH - 2)), limitRules({}))).to.deep.equal([]);
+    const errors = validate(cyclic, parse(nest(MAX_DEPTH - 1)), limitRules({})).map(format);
+    expect(errors.map((e) => [e.extensions.code, e.message, e.extensions.found, e.extensions.max])).to.deep.equal([
+      ["QUERY_TOO_DEEP", `query depth ${MAX_DEPTH + 1} exceeds the maximum ${MAX_DEPTH}`, MAX_DEPTH + 1, MAX_DEPTH],
     ]);
   });
 

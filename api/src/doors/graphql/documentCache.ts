@@ -1,14 +1,17 @@
 import {
+  GraphQLError,
   parse,
   specifiedRules,
   validate,
   type DocumentNode,
-  type GraphQLError,
   type GraphQLSchema,
   type ParseOptions,
   type Source,
   type ValidationRule,
 } from "graphql";
+import { expandedSelections } from "./documentShape";
+import { apiError } from "./errors";
+import { MAX_QUERY_CHARS, MAX_SELECTIONS, MAX_TOKENS } from "./limits";
 
 /**
  * Parsed operations and their standard validation, kept per operation text. Parsing and checking an operation against
@@ -18,6 +21,9 @@ import {
  *
  * Bounded by the total length of the texts kept (the oldest go first), so that a client sending ever new operations
  * cannot grow it; a text that does not parse is not kept.
+ *
+ * A text is admitted only within the size bounds of limits.ts, checked before anything walks it: its length, its
+ * tokens (graphql-js stops parsing past MAX_TOKENS), then its selections once fragments are expanded.
  */
 export class DocumentCache {
   readonly #documents = new Map<string, DocumentNode>();
@@ -34,7 +40,7 @@ export class DocumentCache {
     if (typeof source !== "string" || options !== undefined) return parse(source, options);
     const kept = this.#documents.get(source);
     if (kept) return kept;
-    const document = parse(source);
+    const document = admit(source);
     if (source.length <= this.#maxChars) {
       this.#documents.set(source, document);
       this.#chars += source.length;
@@ -63,4 +69,36 @@ export class DocumentCache {
     if (standard.length > 0 || others.length === 0) return standard;
     return validate(schema, document, others);
   };
+}
+
+/** Parses a text within the size bounds; throws GraphQL errors with their codes (see errors.ts). */
+function admit(source: string): DocumentNode {
+  if (source.length > MAX_QUERY_CHARS) {
+    throw apiError(
+      "QUERY_TOO_LARGE",
+      `query text of ${source.length} characters exceeds the maximum ${MAX_QUERY_CHARS}`,
+      {
+        chars: source.length,
+        max: MAX_QUERY_CHARS,
+      },
+    );
+  }
+  let document: DocumentNode;
+  try {
+    document = parse(source, { maxTokens: MAX_TOKENS });
+  } catch (error) {
+    if (error instanceof GraphQLError && /contains more th(?:an|at) \d+ tokens/.test(error.message)) {
+      throw apiError("TOO_MANY_TOKENS", `query text exceeds the maximum of ${MAX_TOKENS} tokens`, { max: MAX_TOKENS });
+    }
+    throw error;
+  }
+  const selections = expandedSelections(document);
+  if (selections > MAX_SELECTIONS) {
+    throw apiError(
+      "QUERY_TOO_LARGE",
+      `query expands to ${selections} selections once its fragments are spread, above the maximum ${MAX_SELECTIONS}`,
+      { selections, max: MAX_SELECTIONS },
+    );
+  }
+  return document;
 }

@@ -1,33 +1,52 @@
 import { GraphQLError } from "graphql";
+import { UnavailableError } from "../../errors";
 import type { Logger } from "../../logger";
 
 /**
  * The GraphQL door's errors, in the spec's shape: `{ errors: [{ message, locations, path, extensions: { code } }] }`.
  *
- * | code                      | when                                                                 | HTTP |
- * |---------------------------|----------------------------------------------------------------------|------|
- * | GRAPHQL_PARSE_FAILED      | the query is not GraphQL                                             | 400  |
- * | GRAPHQL_VALIDATION_FAILED | the query does not fit the schema (unknown field, wrong argument)    | 400  |
- * | QUERY_TOO_DEEP            | selections nested deeper than MAX_DEPTH                              | 400  |
- * | QUERY_TOO_COMPLEX         | estimated cost above MAX_COMPLEXITY                                  | 400  |
- * | BAD_USER_INPUT            | a BigInt or DateTime literal or variable that does not parse         | 400  |
- * | INVALID_ADDRESS           | an address argument that is not an Ethereum address (field named)    | 200  |
- * | INVALID_LIMIT, INVALID_OFFSET, TOO_MANY_POINTS | out-of-range paging or history arguments        | 200  |
- * | NOT_FOUND                 | vault, vaultHistory: no such vault                                   | 200  |
- * | UNAUTHENTICATED, RATE_LIMITED | the access layer refused the request (REST's 401 and 429)        | 401, 429 |
- * | UNAVAILABLE               | a subscription's rate limiter cannot be reached (Redis down)         | (socket) |
- * | INTERNAL_ERROR            | anything unexpected (logged; the message says nothing more)          | 200  |
+ * Errors before execution answer 4xx without data (whatever the Accept header; graphql-http would answer 200 to
+ * application/json), and are never logged as errors: they are the client's.
+ *
+ * | code                      | when                                                                     | HTTP |
+ * |---------------------------|--------------------------------------------------------------------------|------|
+ * | BAD_REQUEST               | not a GraphQL request: no query, a batch (a JSON array), cut JSON        | 400  |
+ * | UNSUPPORTED_MEDIA_TYPE    | a POST body that is not application/json                                 | 415  |
+ * | PAYLOAD_TOO_LARGE         | a body above the body limit (refused while it arrives)                   | 413  |
+ * | QUERY_TOO_LARGE           | a query text above MAX_QUERY_CHARS, or above MAX_SELECTIONS once expanded | 400  |
+ * | TOO_MANY_TOKENS           | a query text of more than MAX_TOKENS tokens                              | 400  |
+ * | GRAPHQL_PARSE_FAILED      | the query is not GraphQL                                                 | 400  |
+ * | GRAPHQL_VALIDATION_FAILED | the query does not fit the schema (unknown field, wrong argument)        | 400  |
+ * | OPERATION_NOT_FOUND       | no operation of that operationName (or several and none named)          | 400  |
+ * | QUERY_TOO_DEEP, TOO_MANY_ALIASES, TOO_MANY_DIRECTIVES, QUERY_TOO_COMPLEX | over a bound of limits.ts | 400  |
+ * | BAD_USER_INPUT            | a BigInt or DateTime literal or variable that does not parse             | 400  |
+ * | INSUFFICIENT_SCOPE        | the data key lacks the scope of a root field (fieldScopes.ts)             | 401  |
+ * | INVALID_ADDRESS           | an address argument that is not an Ethereum address (field named)        | 200  |
+ * | INVALID_LIMIT, INVALID_OFFSET, TOO_MANY_POINTS | out-of-range paging or history arguments            | 200  |
+ * | NOT_FOUND                 | vault, vaultHistory: no such vault                                       | 200  |
+ * | UNAUTHENTICATED, RATE_LIMITED | the access layer refused the request (REST's 401 and 429)            | 401, 429 |
+ * | UNAVAILABLE               | a subscription's rate limiter cannot be reached (Redis down)             | (socket) |
+ * | INTERNAL_ERROR            | anything unexpected (logged; the message says nothing more)              | 200, 500 |
  *
  * Errors raised while executing a field follow GraphQL over HTTP: status 200, the field is null and the error names
- * its path; errors before execution (parse, validation, limits) answer 400 with no data.
+ * its path.
  */
 
 export type GraphQLErrorCode =
+  | "BAD_REQUEST"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "PAYLOAD_TOO_LARGE"
+  | "QUERY_TOO_LARGE"
+  | "TOO_MANY_TOKENS"
   | "GRAPHQL_PARSE_FAILED"
   | "GRAPHQL_VALIDATION_FAILED"
   | "QUERY_TOO_DEEP"
+  | "OPERATION_NOT_FOUND"
+  | "TOO_MANY_ALIASES"
+  | "TOO_MANY_DIRECTIVES"
   | "QUERY_TOO_COMPLEX"
   | "BAD_USER_INPUT"
+  | "INSUFFICIENT_SCOPE"
   | "INVALID_ADDRESS"
   | "INVALID_LIMIT"
   | "INVALID_OFFSET"
@@ -57,12 +76,15 @@ export function errorFormatter(logger: Logger) {
       if (original instanceof TypeError || original.name === "SyntaxError" || original.name === "RangeError") {
         return withCode(error, "BAD_USER_INPUT");
       }
+      // The store or a rate limiter away: the client retries (extensions.retryAfter seconds), nothing is logged.
+      if (original instanceof UnavailableError) {
+        return withCode(error, "UNAVAILABLE", { retryAfter: original.retryAfterSeconds ?? null });
+      }
       return internal(logger, original, error);
     }
     const code = (original?.extensions?.code ?? error.extensions?.code) as string | undefined;
     if (code) return withCode(error, code, original?.extensions);
     if (error.message.startsWith("Syntax Error")) return withCode(error, "GRAPHQL_PARSE_FAILED");
-    if (/exceeds maximum operation depth/.test(error.message)) return withCode(error, "QUERY_TOO_DEEP");
     return withCode(error, "GRAPHQL_VALIDATION_FAILED");
   };
 }

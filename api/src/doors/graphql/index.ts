@@ -1,10 +1,10 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { makeExecutableSchema } from "@graphql-tools/schema";
-import { GraphQLError, printSchema, specifiedRules, type ExecutionArgs } from "graphql";
-import { createHandler } from "graphql-http/lib/use/koa";
+import { GraphQLError, printSchema, type ExecutionArgs } from "graphql";
+import { createHandler, type Request as GraphQLRequest, type Response as GraphQLResponse } from "graphql-http";
 import { useServer } from "graphql-ws/use/ws";
-import type { Middleware } from "koa";
+import type { Context, Middleware } from "koa";
 import compose from "koa-compose";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { ChainAccess } from "../../chain";
@@ -14,11 +14,14 @@ import type { EventFeed } from "../../readmodel/feed";
 import type { DataQueries } from "../../readmodel/queries";
 import type { DataAccess } from "../data/access";
 import { DataAccessError, type DataKeyRecord } from "../data/access";
+import type { DataCaller } from "../data/access/middleware";
 import { OwnerCounts } from "../sockets/ownerCounts";
 import { refuseUpgrade, type UpgradeDoor } from "../sockets/upgrades";
 import { DocumentCache } from "./documentCache";
 import { apiError, errorFormatter } from "./errors";
-import { limitRules } from "./limits";
+import { isRefusal, prepareOperation, type Refusal } from "./operations";
+import { readRequestParams, RequestRefusal } from "./requests";
+import { minBlockDeps, minBlockErrors, minBlockRefusal } from "./minBlock";
 import { resolvers, type GraphQLContext } from "./resolvers";
 import { typeDefs } from "./schema";
 import { DEFAULT_SUBSCRIPTION_CAPS, presentedKey, type SubscriptionCaps } from "./socketLimits";
@@ -35,6 +38,12 @@ import { DEFAULT_SUBSCRIPTION_CAPS, presentedKey, type SubscriptionCaps } from "
 export const GRAPHQL_PATHS = ["/graphql", "/v1/graphql"] as const;
 /** Heartbeat of the subscription sockets: a ping every this, and a socket that missed the last pong is closed. */
 export const SUBSCRIPTION_KEEPALIVE_MS = 12_000;
+/** How often the key of every keyed socket is checked again: a revoked or expired key's sockets close within this. */
+export const KEY_CHECK_MS = 10_000;
+/** Bytes a socket may leave unsent (a client that does not read): past it the socket is closed with 1008. */
+export const MAX_UNSENT_BYTES = 1024 * 1024;
+/** The body limit of every door (config.bodyLimitBytes), and the largest message a subscription socket takes. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface GraphQLDoorOptions {
   queries: DataQueries;
@@ -47,15 +56,25 @@ export interface GraphQLDoorOptions {
   clientIp(request: IncomingMessage): string;
   /** Default DEFAULT_SUBSCRIPTION_CAPS. */
   subscriptionCaps?: SubscriptionCaps;
+  /** Largest request body and socket message; default DEFAULT_BODY_LIMIT_BYTES. */
+  bodyLimitBytes?: number;
+  /** Default KEY_CHECK_MS. */
+  keyCheckMs?: number;
 }
 
-/** Close codes of refused graphql-ws connections (the protocol's 4401; 4429 for a cap, with the code as reason). */
-export const SOCKET_CLOSE = { UNAUTHENTICATED: 4401, RATE_LIMITED: 4429 } as const;
+/**
+ * Close codes of refused graphql-ws connections (the protocol's 4401, also for a key revoked or expired while the
+ * socket is open; 4429 for a cap, with the code as reason; 1008 for a client that does not read what it is sent).
+ */
+export const SOCKET_CLOSE = { UNAUTHENTICATED: 4401, RATE_LIMITED: 4429, SLOW_CONSUMER: 1008 } as const;
 
 /** Who a socket belongs to and what it holds open. */
 interface SocketState {
+  socket: WebSocket;
   ip: string;
   key?: DataKeyRecord;
+  /** The credential the key was presented with, to check it again. */
+  token?: string;
   subscriptions: Set<string>;
 }
 
@@ -81,15 +100,66 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     feed: options.feed,
   });
 
+  const freshness = minBlockDeps(options.queries, options.chain);
   const documents = new DocumentCache();
-  const handler = createHandler({
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const answer = (refusal: Refusal, request: GraphQLRequest<IncomingMessage, { ctx: Context }>): GraphQLResponse => {
+    const accept = request.raw.headers.accept ?? "";
+    const type = accept.includes("application/graphql-response+json")
+      ? "application/graphql-response+json; charset=utf-8"
+      : "application/json; charset=utf-8";
+    const body = JSON.stringify({ errors: refusal.errors.map((error) => formatError(error).toJSON()) });
+    return [body, { status: refusal.status, statusText: "", headers: { "content-type": type, ...refusal.headers } }];
+  };
+  const handler = createHandler<IncomingMessage, { ctx: Context }>({
     schema,
-    parse: documents.parse,
-    validate: documents.validate,
-    context: () => context() as never,
-    validationRules: (_req, args, rules) => [...rules, ...limitRules(args.variableValues)],
+    parseRequestParams: async (request) => {
+      try {
+        return await readRequestParams({ method: request.method, url: request.url, raw: request.raw }, bodyLimitBytes);
+      } catch (error) {
+        if (!(error instanceof RequestRefusal)) throw error;
+        return answer({ status: error.status, errors: [error.error] }, request);
+      }
+    },
+    onSubscribe: async (request, params) => {
+      const key = (request.context.ctx.state.dataCaller as DataCaller | undefined)?.key;
+      const prepared = prepareOperation(schema, documents, params, key);
+      if (isRefusal(prepared)) return answer(prepared, request);
+      if (prepared.kind === "subscription") {
+        const message = "subscriptions are served over WebSocket (graphql-ws) on this path";
+        return answer({ status: 400, errors: [apiError("BAD_REQUEST", message)] }, request);
+      }
+      // Read-your-writes (minBlock.ts): runs once the block asked for is indexed, or answers the refusal.
+      const behind = await minBlockRefusal(freshness, request.headers, params.extensions);
+      if (behind) return answer(behind, request);
+      return { ...prepared.args, contextValue: context() as never };
+    },
     formatError,
   });
+  const handle: Middleware = async (ctx) => {
+    let response: GraphQLResponse;
+    try {
+      response = await handler({
+        url: ctx.url,
+        method: ctx.method,
+        headers: ctx.headers,
+        body: null,
+        raw: ctx.req,
+        context: { ctx },
+      });
+    } catch (error) {
+      // Not a client's mistake: logged as internal by the formatter, answered without detail.
+      ctx.status = 500;
+      ctx.body = { errors: [formatError(error as Error).toJSON()] };
+      return;
+    }
+    const [body, init] = response;
+    ctx.body = body;
+    ctx.status = init.status;
+    for (const [name, value] of Object.entries(init.headers ?? {})) ctx.set(name, String(value));
+    // The rest of a refused body is dropped as it arrives; the connection is not kept for another request.
+    if (init.status === 413) ctx.set("Connection", "close");
+  };
 
   /** Access-layer refusals (no key, bad key, rate limit) in the GraphQL error shape, with REST's status. */
   const accessErrors: Middleware = async (ctx, next) => {
@@ -109,7 +179,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     // After the body: Koa types an object body as JSON.
     ctx.type = "application/graphql-response+json; charset=utf-8";
   };
-  const serve = compose([accessErrors, ...(options.access ? [options.access.middleware] : []), handler]);
+  const serve = compose([accessErrors, ...(options.access ? [options.access.middleware] : []), handle]);
   const middleware: Middleware = async (ctx, next) => {
     const path = ctx.path.replace(/\/$/, "");
     if (GRAPHQL_PATHS.some((p) => `${p}/schema.graphql` === path) && ctx.method === "GET") {
@@ -124,6 +194,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
   const caps = options.subscriptionCaps ?? DEFAULT_SUBSCRIPTION_CAPS;
   const limiter = options.access?.limiter;
   const states = new WeakMap<WebSocket, SocketState>();
+  const keyed = new Set<SocketState>();
   const connections = new OwnerCounts();
   const openSubscriptions = new OwnerCounts();
   const ownerOf = (state: SocketState) => (state.key ? `key:${state.key.keyId}` : `ip:${state.ip}`);
@@ -140,7 +211,33 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     state.subscriptions.clear();
     connections.release(`ip:${state.ip}`);
     if (state.key) connections.release(`key:${state.key.keyId}`);
+    keyed.delete(state);
   };
+
+  /**
+   * The socket's key, looked up again (revoked and expired keys are refused by the key service); a key that no longer
+   * holds closes the socket, which ends every stream it opened. Errors when refused.
+   */
+  const recheckKey = async (state: SocketState): Promise<GraphQLError[] | undefined> => {
+    if (!state.key || !options.access || state.token === undefined) return undefined;
+    try {
+      state.key = await options.access.keys.authenticate(state.token);
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof DataAccessError)) throw error;
+      refuse(state.socket, "UNAUTHENTICATED", `the key was revoked or expired: ${error.message}`);
+      return [apiError("UNAUTHENTICATED", error.message)];
+    }
+  };
+  const keyCheck = setInterval(() => {
+    for (const state of keyed) {
+      recheckKey(state).catch((error: unknown) =>
+        // The key store did not answer: the key is checked again at the next round.
+        options.logger.warn({ err: error }, "GraphQL: subscription key check failed"),
+      );
+    }
+  }, options.keyCheckMs ?? KEY_CHECK_MS);
+  keyCheck.unref();
 
   /**
    * Opening an operation, whose place is already taken: the owner's cap, then one request on its tier's rate limits.
@@ -177,7 +274,8 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     }
   };
 
-  const sockets = new WebSocketServer({ noServer: true });
+  // A message past the body limit closes its socket (1009) before it is kept.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: bodyLimitBytes });
   const subscriptions = useServer<Record<string, unknown>, { socket: WebSocket }>(
     {
       schema,
@@ -200,6 +298,8 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         // The socket may have closed while the key was looked up: then it was released without a key.
         if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
         state.key = key;
+        state.token = token;
+        keyed.add(state);
         connections.add(`key:${key.keyId}`);
         return true;
       },
@@ -211,26 +311,18 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         const refused = await admit(state).catch((error: unknown) => [formatError(error as Error)]);
         const done = (errors: readonly GraphQLError[]) => (openSubscriptions.release(owner), errors.map(formatError));
         if (refused) return done(refused);
-        let document;
-        try {
-          document = documents.parse(payload.query);
-        } catch (error) {
-          return done([error as GraphQLError]);
-        }
-        const errors = documents.validate(schema, document, [...specifiedRules, ...limitRules(payload.variables)]);
-        if (errors.length > 0) return done(errors);
+        const revoked = await recheckKey(state).catch((error: unknown) => [formatError(error as Error)]);
+        if (revoked) return done(revoked);
+        const prepared = prepareOperation(schema, documents, payload, state.key);
+        if (isRefusal(prepared)) return done(prepared.errors);
+        const behind = await minBlockErrors(freshness, payload.extensions);
+        if (behind) return done(behind);
         // The socket may have closed while the limiter was asked: then its places were already given back.
         if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) {
           return done([apiError("UNAVAILABLE", "the socket closed before the operation started")]);
         }
         state.subscriptions.add(id);
-        const args: ExecutionArgs = {
-          schema,
-          document,
-          variableValues: payload.variables,
-          operationName: payload.operationName,
-          contextValue: context(),
-        };
+        const args: ExecutionArgs = { ...prepared.args, contextValue: context() };
         return args;
       },
       onComplete: (ctx, id) => {
@@ -238,7 +330,14 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         if (state.subscriptions.delete(id)) openSubscriptions.release(ownerOf(state));
       },
       // Each message says which log entry it came from, so that a client can resume with afterSeq.
-      onNext: (_ctx, _id, _payload, args, result) => {
+      onNext: (ctx, _id, _payload, args, result) => {
+        const socket = ctx.extra.socket;
+        // A client that does not read would make the server hold every message for it.
+        if (socket.bufferedAmount > MAX_UNSENT_BYTES) {
+          // Nothing more is sent on a closing socket.
+          refuse(socket, "SLOW_CONSUMER", "the client reads too slowly");
+          return undefined;
+        }
         const seq = (args.contextValue as GraphQLContext).seq;
         const errors = result.errors?.map((error) => formatError(error).toJSON());
         return seq === undefined
@@ -263,17 +362,21 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
       return true;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => {
-      const state: SocketState = { ip, subscriptions: new Set() };
+      const state: SocketState = { socket: ws, ip, subscriptions: new Set() };
       states.set(ws, state);
       connections.add(`ip:${ip}`);
       ws.once("close", () => release(state));
       sockets.emit("connection", ws, request);
+      // graphql-ws prints a socket's errors to the console as internal ones; they are the client's (an oversized or
+      // malformed frame, which ws answers by closing the socket itself).
+      ws.removeAllListeners("error");
+      ws.on("error", (error) => options.logger.debug({ err: error, ip }, "GraphQL: client socket error"));
     });
     return true;
   };
 
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= Promise.resolve(subscriptions.dispose()));
+  const close = () => (closing ??= (clearInterval(keyCheck), Promise.resolve(subscriptions.dispose())));
 
   return {
     middleware,
