@@ -42,13 +42,13 @@ export const ALLOWED_CLOSE_CODES = new Set([
 /** How much is sent; HOSTILE_SCALE multiplies the generated counts (CI runs 1). */
 export const SCALE = Number(process.env.HOSTILE_SCALE ?? 1);
 export const VOLUME = {
-  validDocuments: Math.round(400 * SCALE),
-  invalidDocuments: Math.round(250 * SCALE),
-  shapedDocuments: Math.round(120 * SCALE),
-  fanOutDocuments: Math.round(30 * SCALE),
-  batches: Math.round(30 * SCALE),
-  graphqlWsSequences: Math.round(150 * SCALE),
-  wsSequences: Math.round(200 * SCALE),
+  validDocuments: Math.round(1_000 * SCALE),
+  invalidDocuments: Math.round(600 * SCALE),
+  shapedDocuments: Math.round(200 * SCALE),
+  fanOutDocuments: Math.round(40 * SCALE),
+  batches: Math.round(40 * SCALE),
+  graphqlWsSequences: Math.round(300 * SCALE),
+  wsSequences: Math.round(400 * SCALE),
   /** Chunked body sent to POST /graphql to see it refused before it is buffered. */
   hugeBodyMb: Number(process.env.HOSTILE_HUGE_BODY_MB ?? 200),
   /** /ws flood: this many messages of about 4 KB on one socket, on each of floodSockets sockets. */

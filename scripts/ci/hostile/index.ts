@@ -16,7 +16,7 @@
  */
 import { Wallet } from "ethers";
 import { buildSchema } from "graphql";
-import { BOUNDS, VOLUME } from "./bounds";
+import { BOUNDS, SCALE } from "./bounds";
 import { attackGraphqlHttp, type Context } from "./graphqlHttp";
 import { attackGraphqlWs } from "./graphqlWs";
 import { send } from "./http";
@@ -71,9 +71,7 @@ function percentile(values: number[], p: number): number {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  console.log(
-    `hostile input: seed ${SEED} (HOSTILE_SEED=${SEED} repeats this run), scale ${VOLUME.validDocuments / 400}`,
-  );
+  console.log(`hostile input: seed ${SEED} (HOSTILE_SEED=${SEED} repeats this run), scale ${SCALE}`);
   const record = new Record();
   const stack = new Stack(record);
   try {
