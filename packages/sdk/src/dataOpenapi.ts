@@ -229,12 +229,12 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's keys (no secrets) */
+    /** The caller's keys (no secrets); a Bearer key needs keys:manage */
     get: operations["getV1AuthKeys"];
     put?: never;
     /**
      * Issue a data API key (shown once)
-     * @description Authenticated by X-API-Key (a live API agent key: an Authenticated key owned by the agent; an operator key of AGENT_API_KEYS: a Node Operator key for the `owner` label), or by `wallet`, `nonce` and `signature` over the message of GET /v1/auth/nonce. Lifetime at most 365 days.
+     * @description Authenticated by X-API-Key (a live API agent key: an Authenticated key owned by the agent; an operator key of AGENT_API_KEYS: a Node Operator key for the `owner` label), or by `wallet`, `nonce` and `signature` over the message of GET /v1/auth/nonce. Lifetime at most 365 days. Wallet and agent issuance is limited to 5 keys an hour and 20 a day per client IP, and 5 an hour and 10 a day per owner (429 RATE_LIMITED with Retry-After). A refused request leaves its nonce unused.
      */
     post: operations["postV1AuthKeys"];
     delete?: never;
@@ -253,7 +253,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke a key of the caller's owner (operators: any key) */
+    /** Revoke a key of the caller's owner (operators: any key); a Bearer key needs keys:manage */
     delete: operations["deleteV1AuthKeysId"];
     options?: never;
     head?: never;
@@ -561,7 +561,7 @@ export interface components {
       owner: string;
       /** @enum {unknown} */
       tier: "authenticated" | "node_operator";
-      scopes: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write")[];
+      scopes: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
       issued_by: string;
       /** Format: date-time */
       created_at: string;
@@ -582,7 +582,7 @@ export interface components {
       owner: string;
       /** @enum {unknown} */
       tier: "authenticated" | "node_operator";
-      scopes: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write")[];
+      scopes: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
       issued_by: string;
       /** Format: date-time */
       created_at: string;
@@ -602,7 +602,7 @@ export interface components {
       owner: string;
       /** @enum {unknown} */
       tier: "authenticated" | "node_operator";
-      scopes: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write")[];
+      scopes: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
       issued_by: string;
       /** Format: date-time */
       created_at: string;
@@ -612,7 +612,7 @@ export interface components {
       revoked_at: string | null;
       /** @enum {unknown} */
       state: "active" | "expired" | "revoked";
-      permissions: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write")[];
+      permissions: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
       expires_in_seconds: number;
       limits: components["schemas"]["AccessLimits"];
     };
@@ -727,10 +727,13 @@ export interface operations {
   getV1Vaults: {
     parameters: {
       query?: {
-        /** @description wait (up to 2 s) until this block is indexed */
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
         minBlock?: number;
       };
-      header?: never;
+      header?: {
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
+        "X-Min-Block"?: number;
+      };
       path?: never;
       cookie?: never;
     };
@@ -772,6 +775,15 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
+      /** @description NOT_YET_INDEXED */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   postV1VaultsBatch: {
@@ -799,7 +811,7 @@ export interface operations {
           "application/json": components["schemas"]["VaultBatch"];
         };
       };
-      /** @description INVALID_BODY, INVALID_ADDRESS */
+      /** @description INVALID_BODY, INVALID_ADDRESS, INVALID_MIN_BLOCK */
       400: {
         headers: {
           [name: string]: unknown;
@@ -826,15 +838,27 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
+      /** @description NOT_YET_INDEXED */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   getV1VaultsAddress: {
     parameters: {
       query?: {
-        /** @description wait (up to 2 s) until this block is indexed */
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
         minBlock?: number;
       };
-      header?: never;
+      header?: {
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
+        "X-Min-Block"?: number;
+      };
       path: {
         address: string;
       };
@@ -887,6 +911,15 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
+      /** @description NOT_YET_INDEXED */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   getV1VaultsAddressHistory: {
@@ -896,10 +929,13 @@ export interface operations {
         period?: "7d" | "30d" | "90d" | "1y" | "all";
         /** @description 1h, 4h, 1d (default) or 1w */
         interval?: "1h" | "4h" | "1d" | "1w";
-        /** @description wait (up to 2 s) until this block is indexed */
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
         minBlock?: number;
       };
-      header?: never;
+      header?: {
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
+        "X-Min-Block"?: number;
+      };
       path: {
         address: string;
       };
@@ -916,7 +952,7 @@ export interface operations {
           "application/json": components["schemas"]["VaultHistory"];
         };
       };
-      /** @description INVALID_ADDRESS, INVALID_PERIOD, INVALID_INTERVAL, TOO_MANY_POINTS */
+      /** @description INVALID_ADDRESS, INVALID_PERIOD, INVALID_INTERVAL, TOO_MANY_POINTS, INVALID_MIN_BLOCK */
       400: {
         headers: {
           [name: string]: unknown;
@@ -952,15 +988,27 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
+      /** @description NOT_YET_INDEXED */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   getV1Strategies: {
     parameters: {
       query?: {
-        /** @description wait (up to 2 s) until this block is indexed */
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
         minBlock?: number;
       };
-      header?: never;
+      header?: {
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
+        "X-Min-Block"?: number;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1002,15 +1050,27 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
+      /** @description NOT_YET_INDEXED */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   getV1StrategiesIdPerformance: {
     parameters: {
       query?: {
-        /** @description wait (up to 2 s) until this block is indexed */
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
         minBlock?: number;
       };
-      header?: never;
+      header?: {
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
+        "X-Min-Block"?: number;
+      };
       path: {
         id: string;
       };
@@ -1027,7 +1087,7 @@ export interface operations {
           "application/json": components["schemas"]["StrategyPerformance"];
         };
       };
-      /** @description INVALID_STRATEGY_ID */
+      /** @description INVALID_STRATEGY_ID, INVALID_MIN_BLOCK */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1063,15 +1123,27 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
+      /** @description NOT_YET_INDEXED */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   getV1UsersAddressPositions: {
     parameters: {
       query?: {
-        /** @description wait (up to 2 s) until this block is indexed */
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
         minBlock?: number;
       };
-      header?: never;
+      header?: {
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
+        "X-Min-Block"?: number;
+      };
       path: {
         address: string;
       };
@@ -1115,6 +1187,15 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
+      /** @description NOT_YET_INDEXED */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   getV1UsersAddressTransactions: {
@@ -1126,10 +1207,13 @@ export interface operations {
         offset?: number;
         /** @description only this type */
         type?: "DEPOSIT" | "WITHDRAW" | "DEPOSIT_REQUEST" | "REDEEM_REQUEST" | "CLAIM";
-        /** @description wait (up to 2 s) until this block is indexed */
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
         minBlock?: number;
       };
-      header?: never;
+      header?: {
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
+        "X-Min-Block"?: number;
+      };
       path: {
         address: string;
       };
@@ -1146,7 +1230,7 @@ export interface operations {
           "application/json": components["schemas"]["UserTransactions"];
         };
       };
-      /** @description INVALID_ADDRESS, INVALID_LIMIT, INVALID_OFFSET, INVALID_TRANSACTION_TYPE */
+      /** @description INVALID_ADDRESS, INVALID_LIMIT, INVALID_OFFSET, INVALID_TRANSACTION_TYPE, INVALID_MIN_BLOCK */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1173,15 +1257,27 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
+      /** @description NOT_YET_INDEXED */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   getV1ProtocolStats: {
     parameters: {
       query?: {
-        /** @description wait (up to 2 s) until this block is indexed */
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
         minBlock?: number;
       };
-      header?: never;
+      header?: {
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
+        "X-Min-Block"?: number;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1216,6 +1312,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description NOT_YET_INDEXED */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -1393,7 +1498,7 @@ export interface operations {
           /** @description A name to recognise the key by (default: data key). */
           name?: string;
           /** @description Default: vaults:read, users:read, nodes:read. nodes:write only on Node Operator keys. */
-          scopes?: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write")[];
+          scopes?: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
           /** @description Lifetime in days (default 90). */
           expires_in_days?: number;
           /**
