@@ -27,6 +27,12 @@
  * deposits with one subscriber; then BENCH_SUBSCRIBERS (default 1,000) sockets, one subscription each, and
  * BENCH_FANOUT_DEPOSITS (default 20) deposits; the API process's resident memory is read before the sockets open and
  * once they all listen.
+ *
+ * Read your own write (part "freshness"): an API of its own with the default indexer poll (INDEXER_POLL_MS, 1 s),
+ * so that only the wake from the write's receipt brings a block in early. A registered agent makes
+ * BENCH_FRESHNESS_DEPOSITS (default 30) live deposits (`POST /api/v1/agent/vault/deposit`) one after another; from
+ * each answer, the time until a REST read with `minBlock` = the answer's block has answered with the deposit, and
+ * until a graphql-ws subscriber of the vault has its message (target: p95 ≤ 150 ms).
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -63,7 +69,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Indexer runs per range: each takes a few tens of milliseconds, so many, for a median the machine's noise moves less. */
 const INDEXER_ROUNDS = Number(process.env.BENCH_INDEXER_ROUNDS ?? 15);
 const DEPOSITS = Number(process.env.BENCH_DEPOSITS ?? 300);
-const PARTS = new Set((process.env.BENCH_PARTS ?? "http,indexer,subscriptions").split(","));
+const PARTS = new Set((process.env.BENCH_PARTS ?? "http,indexer,subscriptions,freshness").split(","));
+const FRESHNESS_DEPOSITS = Number(process.env.BENCH_FRESHNESS_DEPOSITS ?? 30);
+/** The public development mnemonic of the project (never for a real chain): the API's server wallets. */
+const DEV_MNEMONIC = "myth like bonus scare over problem client lizard pioneer submit female collect";
 const LATENCY_DEPOSITS = Number(process.env.BENCH_LATENCY_DEPOSITS ?? 40);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1_000);
 const FANOUT_DEPOSITS = Number(process.env.BENCH_FANOUT_DEPOSITS ?? 20);
@@ -150,6 +159,8 @@ async function main(): Promise<void> {
         rows.push(...(await subscriptionRows(api, moderate, owner, apiProcess.pid)));
       }
     }
+    if (PARTS.has("freshness"))
+      rows.push(...(await freshnessRows(rpcUrl, deploymentFile, head, deployment.vaults.moderate!.address)));
     console.log("");
     console.log("| measure | value | p99 (ms) | reference | ratio | target |");
     console.log("|---|---:|---:|---:|---:|---:|");
@@ -421,6 +432,105 @@ async function subscriptionRows(api: string, vault: NapVault, owner: string, api
     await Promise.all(clients.map((client) => client.dispose()));
   }
   return rows;
+}
+
+/** JSON over fetch: the status and the parsed body. */
+async function json(url: string, method = "GET", body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method,
+    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read field by field
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+/**
+ * Write to visible (the "freshness" part above): live deposits, and from each answer the time to a REST read with
+ * `minBlock` that includes it and to a graphql-ws subscriber's message of it.
+ */
+async function freshnessRows(
+  rpcUrl: string,
+  deploymentFile: string,
+  head: number,
+  vaultAddress: string,
+): Promise<string[]> {
+  const { url: api } = await forkApi(children, {
+    RPC_URL: rpcUrl,
+    DEPLOYMENT_FILE: deploymentFile,
+    SERVER_WALLET_MNEMONIC: DEV_MNEMONIC,
+    STRATEGY_SCREENING: "off",
+    SIGNATURE_WORKERS: "0",
+  });
+  await waitFor(
+    async () => ((await json(`${api}/v1/status`)).body.indexer?.indexedBlock ?? -1) >= head,
+    "freshness API indexed to the head",
+    READY_TIMEOUT_MS,
+  );
+  const wallet = Wallet.createRandom();
+  const nonce = await json(`${api}/api/v1/agent/auth/nonce?wallet=${wallet.address}`);
+  const registered = await json(`${api}/api/v1/agent/auth/register`, "POST", {
+    wallet_address: wallet.address,
+    signature: await wallet.signMessage(nonce.body.message as string),
+    nonce: nonce.body.nonce,
+    agent_name: "bench agent",
+    operator_address: wallet.address,
+  });
+  if (registered.status !== 200) throw new Error(`register: ${JSON.stringify(registered.body)}`);
+  const key = { "X-API-Key": registered.body.api_key as string };
+  const drip = await json(`${api}/api/v1/agent/faucet`, "POST", undefined, key);
+  if (drip.status !== 200) throw new Error(`faucet: ${JSON.stringify(drip.body)}`);
+  const agent = drip.body.agent_address as string;
+
+  const arrivals = new Map<string, number>();
+  const client = createClient({ url: `${api.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, lazy: false });
+  await new Promise<void>((resolve) => client.on("connected", () => resolve()));
+  client.subscribe<{ transactionCreated: { hash: string } }>(
+    {
+      query: `subscription($v: String) { transactionCreated(vaultAddress: $v) { hash } }`,
+      variables: { v: vaultAddress },
+    },
+    {
+      next: ({ data }) => arrivals.set(data!.transactionCreated.hash.toLowerCase(), performance.now()),
+      error: (error) => console.error("subscription error", error),
+      complete: () => undefined,
+    },
+  );
+  const rest: number[] = [];
+  const subscriber: number[] = [];
+  try {
+    console.log(`${FRESHNESS_DEPOSITS} live deposits, each read back at once ...`);
+    for (let i = 0; i <= FRESHNESS_DEPOSITS; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+      const deposit = await json(
+        `${api}/api/v1/agent/vault/deposit`,
+        "POST",
+        { vault_id: "moderate", amount_usdc: 1 },
+        key,
+      );
+      const answered = performance.now();
+      if (deposit.status !== 200) throw new Error(`deposit: ${JSON.stringify(deposit.body)}`);
+      const hash = (deposit.body.deposit_tx as string).toLowerCase();
+      const read = await json(`${api}/v1/users/${agent}/transactions?limit=5&minBlock=${deposit.body.block_number}`);
+      const readAt = performance.now();
+      if (!read.body.transactions?.some((t: { hash: string }) => t.hash.toLowerCase() === hash)) {
+        throw new Error(`the read with minBlock missed the deposit: ${read.status} ${JSON.stringify(read.body)}`);
+      }
+      await waitUntil(() => arrivals.has(hash), 30_000, `the subscriber's message of ${hash}`);
+      // The first deposit warms both paths up and is not counted.
+      if (i === 0) continue;
+      rest.push(readAt - answered);
+      subscriber.push(Math.max(0, (arrivals.get(hash) as number) - answered));
+    }
+  } finally {
+    await client.dispose();
+  }
+  const figure = (delays: number[]) =>
+    `${percentile(delays, 50).toFixed(0)} / ${percentile(delays, 95).toFixed(0)} | ${percentile(delays, 99).toFixed(0)}`;
+  return [
+    `| write answered to REST read with minBlock answered, ${FRESHNESS_DEPOSITS} live deposits: p50 / p95 (ms) | ${figure(rest)} | | | p95 ≤ 150 |`,
+    `| write answered to subscriber's message, ${FRESHNESS_DEPOSITS} live deposits: p50 / p95 (ms) | ${figure(subscriber)} | | | p95 ≤ 150 |`,
+  ];
 }
 
 async function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
