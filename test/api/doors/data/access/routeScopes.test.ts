@@ -56,7 +56,7 @@ function raw(base: string, method: string, path: string, headers: Record<string,
   });
 }
 
-async function startWithAccess(): Promise<{ app: TestApp; access: DataAccess }> {
+async function startWithAccess(env: Record<string, string> = {}): Promise<{ app: TestApp; access: DataAccess }> {
   const store = createMemoryStore();
   const logger = createLogger("silent");
   const access = createDataAccess({
@@ -79,7 +79,7 @@ async function startWithAccess(): Promise<{ app: TestApp; access: DataAccess }> 
       }
     },
   });
-  const app = await startTestApp({ store, extra: { dataAccess: access } });
+  const app = await startTestApp({ store, env, extra: { dataAccess: access } });
   return { app, access };
 }
 
@@ -109,6 +109,40 @@ async function walletKey(base: string, scopes?: Scope[]): Promise<string> {
 }
 
 const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/** One way of writing a path otherwise. */
+const spelling = fc.oneof(
+  fc.record({ kind: fc.constant("case" as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant("trailing slash" as const) }),
+  fc.record({ kind: fc.constant("double slash" as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant("escape" as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant("dot segment" as const), at: fc.nat(), dots: fc.constantFrom(".", "..", "%2e") }),
+);
+
+function respell(path: string, change: { kind: string; at?: number; dots?: string }): string {
+  const at = 1 + ((change.at ?? 0) % (path.length - 1));
+  switch (change.kind) {
+    case "case": {
+      const char = path[at];
+      const flipped = char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase();
+      return path.slice(0, at) + flipped + path.slice(at + 1);
+    }
+    case "trailing slash":
+      return `${path}/`;
+    case "double slash": {
+      const slash = path.indexOf("/", at);
+      return slash < 0 ? `${path}/` : `${path.slice(0, slash)}/${path.slice(slash)}`;
+    }
+    case "escape": {
+      const code = path.charCodeAt(at).toString(16).toUpperCase().padStart(2, "0");
+      return `${path.slice(0, at)}%${code}${path.slice(at + 1)}`;
+    }
+    default: {
+      const slash = path.indexOf("/", at);
+      return slash < 0 ? `${path}/${change.dots}` : `${path.slice(0, slash)}/${change.dots}${path.slice(slash)}`;
+    }
+  }
+}
 
 describe("data keys: the scope comes from the route that answers", function () {
   this.timeout(120_000);
@@ -264,40 +298,6 @@ describe("data keys: the scope comes from the route that answers", function () {
       ["GET", "/v1/openapi.json", null],
     ];
 
-    /** One way of writing a path otherwise. */
-    const spelling = fc.oneof(
-      fc.record({ kind: fc.constant("case" as const), at: fc.nat() }),
-      fc.record({ kind: fc.constant("trailing slash" as const) }),
-      fc.record({ kind: fc.constant("double slash" as const), at: fc.nat() }),
-      fc.record({ kind: fc.constant("escape" as const), at: fc.nat() }),
-      fc.record({ kind: fc.constant("dot segment" as const), at: fc.nat(), dots: fc.constantFrom(".", "..", "%2e") }),
-    );
-
-    function respell(path: string, change: { kind: string; at?: number; dots?: string }): string {
-      const at = 1 + ((change.at ?? 0) % (path.length - 1));
-      switch (change.kind) {
-        case "case": {
-          const char = path[at];
-          const flipped = char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase();
-          return path.slice(0, at) + flipped + path.slice(at + 1);
-        }
-        case "trailing slash":
-          return `${path}/`;
-        case "double slash": {
-          const slash = path.indexOf("/", at);
-          return slash < 0 ? `${path}/` : `${path.slice(0, slash)}/${path.slice(slash)}`;
-        }
-        case "escape": {
-          const code = path.charCodeAt(at).toString(16).toUpperCase().padStart(2, "0");
-          return `${path.slice(0, at)}%${code}${path.slice(at + 1)}`;
-        }
-        default: {
-          const slash = path.indexOf("/", at);
-          return slash < 0 ? `${path}/${change.dots}` : `${path.slice(0, slash)}/${change.dots}${path.slice(slash)}`;
-        }
-      }
-    }
-
     it("path spellings: the scope checked is always that of the route that answers, or nothing answers", async function () {
       let reached = 0;
       let refused = 0;
@@ -341,6 +341,49 @@ describe("data keys: the scope comes from the route that answers", function () {
       // The generator reaches routes and gets refusals, not only 404s.
       expect(reached, `${reached} reached, ${refused} refused`).to.be.above(15);
       expect(refused, `${reached} reached, ${refused} refused`).to.be.above(15);
+    });
+  });
+
+  describe("the live API's routes", function () {
+    let app: TestApp;
+    before(async function () {
+      ({ app } = await startWithAccess({ AGENT_API_KEYS: OPERATOR_KEY }));
+    });
+    after(async function () {
+      await app?.close();
+    });
+
+    it("path spellings: an agent or operator route answers any spelling its router accepts with that route's own auth", async function () {
+      // Each live route carries its auth in its own chain, found by the same router (or exact table) that answers.
+      const routes: Array<[string, string]> = [
+        ["GET", "/api/v1/agent/wallet"],
+        ["GET", "/api/v1/agent/vault/positions"],
+        ["POST", "/api/v1/agent/vault/deposit"],
+        ["GET", "/api/v1/agent/transactions"],
+        ["POST", "/api/v1/operator/agents/agent-1/tier"],
+      ];
+      let reached = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...routes),
+          fc.array(spelling, { minLength: 0, maxLength: 3 }),
+          async ([method, path], changes) => {
+            const spelled = changes.reduce(respell, path);
+            const reply = await raw(
+              app.url,
+              method,
+              spelled,
+              { "X-API-Key": "nap-00000000000000000000000000000000" },
+              method === "POST" ? {} : undefined,
+            );
+            const where = `${method} ${spelled}: ${reply.status} ${JSON.stringify(reply.body)}`;
+            expect([401, 404, 405], where).to.include(reply.status);
+            if (reply.status === 401) reached += 1;
+          },
+        ),
+        { numRuns: 200, seed: 26 },
+      );
+      expect(reached).to.be.above(20);
     });
   });
 });
