@@ -12,6 +12,7 @@ import type { Logger } from "../../logger";
  * |---------------------------|--------------------------------------------------------------------------|------|
  * | BAD_REQUEST               | not a GraphQL request: no query, a batch (a JSON array), cut JSON        | 400  |
  * | UNSUPPORTED_MEDIA_TYPE    | a POST body that is not application/json                                 | 415  |
+ * | METHOD_NOT_ALLOWED, NOT_ACCEPTABLE | a method other than GET and POST; an Accept header it cannot answer | 405, 406 |
  * | PAYLOAD_TOO_LARGE         | a body above the body limit (refused while it arrives)                   | 413  |
  * | QUERY_TOO_LARGE           | a query text above MAX_QUERY_CHARS, or above MAX_SELECTIONS once expanded | 400  |
  * | TOO_MANY_TOKENS           | a query text of more than MAX_TOKENS tokens                              | 400  |
@@ -35,6 +36,8 @@ import type { Logger } from "../../logger";
 export type GraphQLErrorCode =
   | "BAD_REQUEST"
   | "UNSUPPORTED_MEDIA_TYPE"
+  | "METHOD_NOT_ALLOWED"
+  | "NOT_ACCEPTABLE"
   | "PAYLOAD_TOO_LARGE"
   | "QUERY_TOO_LARGE"
   | "TOO_MANY_TOKENS"

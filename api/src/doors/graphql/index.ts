@@ -89,6 +89,13 @@ export interface GraphQLDoor extends UpgradeDoor {
 
 const ACCESS_CODES: Record<string, string> = { UNAUTHORIZED: "UNAUTHENTICATED", RATE_LIMITED: "RATE_LIMITED" };
 
+/** graphql-http answers an Accept header it cannot serve with a bare 406: the same with a code. */
+function bodyOfBareRefusal(status: number): string | null {
+  if (status !== 406) return null;
+  const message = "accept application/graphql-response+json or application/json";
+  return JSON.stringify({ errors: [{ message, extensions: { code: "NOT_ACCEPTABLE" } }] });
+}
+
 export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
   const schema = makeExecutableSchema({ typeDefs, resolvers: resolvers as never });
   const sdl = printSchema(schema);
@@ -118,7 +125,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         return await readRequestParams({ method: request.method, url: request.url, raw: request.raw }, bodyLimitBytes);
       } catch (error) {
         if (!(error instanceof RequestRefusal)) throw error;
-        return answer({ status: error.status, errors: [error.error] }, request);
+        return answer({ status: error.status, errors: [error.error], headers: error.headers }, request);
       }
     },
     onSubscribe: async (request, params) => {
@@ -154,11 +161,9 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
       return;
     }
     const [body, init] = response;
-    ctx.body = body;
+    ctx.body = body ?? bodyOfBareRefusal(init.status);
     ctx.status = init.status;
     for (const [name, value] of Object.entries(init.headers ?? {})) ctx.set(name, String(value));
-    // The rest of a refused body is dropped as it arrives; the connection is not kept for another request.
-    if (init.status === 413) ctx.set("Connection", "close");
   };
 
   /** Access-layer refusals (no key, bad key, rate limit) in the GraphQL error shape, with REST's status. */

@@ -14,6 +14,7 @@ export class RequestRefusal extends Error {
   constructor(
     readonly status: number,
     readonly error: GraphQLError,
+    readonly headers?: Record<string, string>,
   ) {
     super(error.message);
   }
@@ -26,6 +27,12 @@ export async function readRequestParams(
   bodyLimitBytes: number,
 ): Promise<RequestParams> {
   if (request.method === "GET") return paramsOfUrl(request.url);
+  if (request.method !== "POST") {
+    request.raw.resume();
+    throw new RequestRefusal(405, apiError("METHOD_NOT_ALLOWED", "GraphQL is served by GET and POST"), {
+      allow: "GET, POST",
+    });
+  }
   return checkParams(await readJsonBody(request.raw, bodyLimitBytes));
 }
 
@@ -61,7 +68,8 @@ async function readJsonBody(raw: IncomingMessage, limitBytes: number): Promise<R
     );
   }
   const tooLarge = () => {
-    // The rest of the body is read and dropped as it comes (nothing kept), and the connection closed after the answer.
+    // The rest of the body is read and dropped as it comes (nothing kept). Closing the connection instead would
+    // let the client's kernel discard the 413 on the reset that follows while it still sends.
     raw.resume();
     return new RequestRefusal(
       413,

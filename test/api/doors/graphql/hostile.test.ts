@@ -248,6 +248,16 @@ describe("GraphQL door against hostile documents, bodies and sockets", function 
     expect([nope.status, codes(nope.body)]).to.deep.equal([400, ["GRAPHQL_VALIDATION_FAILED"]]);
     const form = await rawPost("query=%7B%20__typename%20%7D", "application/x-www-form-urlencoded");
     expect([form.status, codes(form.body)]).to.deep.equal([415, ["UNSUPPORTED_MEDIA_TYPE"]]);
+    const html = await request<any>(api.url, "GET", "/graphql?query=%7B__typename%7D", {
+      headers: { accept: "text/html" },
+    });
+    expect([html.status, codes(html.body)]).to.deep.equal([406, ["NOT_ACCEPTABLE"]]);
+    const put = await request<any>(api.url, "PUT", "/graphql", { body: { query: "{ __typename }" } });
+    expect([put.status, codes(put.body), put.headers.get("allow")]).to.deep.equal([
+      405,
+      ["METHOD_NOT_ALLOWED"],
+      "GET, POST",
+    ]);
     const operation = await post({ query: "query A { __typename } query B { __typename }", operationName: "C" });
     expect([operation.status, codes(operation.body)]).to.deep.equal([400, ["OPERATION_NOT_FOUND"]]);
     const overHttp = await post({ query: `subscription { transactionCreated { hash } }` });
