@@ -555,7 +555,7 @@ describe("data API WebSocket channel /ws", function () {
       });
     });
 
-    it("a revoked key's socket is closed within WS_HEARTBEAT_MS with its stream stopped, and the key opens nothing new", async function () {
+    it("a revoked key's socket is closed within the key check (WS_HEARTBEAT_MS when shorter than 10 s) with its stream stopped, and the key opens nothing new", async function () {
       const quick = await startTestApp({
         store: system.store,
         deployment,

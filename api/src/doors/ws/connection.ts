@@ -133,10 +133,7 @@ export class Connection {
     return this.#inbox.length;
   }
 
-  /**
-   * The server's heartbeat: a socket that did not answer the previous ping frame is dropped, and an authenticated
-   * connection whose key has since been revoked or has expired is closed.
-   */
+  /** The server's heartbeat: a socket that did not answer the previous ping frame is dropped. */
   heartbeat(): void {
     if (this.#closed) return;
     if (!this.#alive) {
@@ -146,9 +143,12 @@ export class Connection {
     }
     this.#alive = false;
     this.#socket.ping();
-    if (this.#token !== undefined) {
-      this.#deps.keys.authenticate(this.#token).catch((error: unknown) => this.#keyRejected(error));
-    }
+  }
+
+  /** Checks an authenticated connection's key again: one revoked or expired since is told so and closed (4401). */
+  checkKey(): void {
+    if (this.#closed || this.#token === undefined) return;
+    this.#deps.keys.authenticate(this.#token).catch((error: unknown) => this.#keyRejected(error));
   }
 
   /**
@@ -317,6 +317,8 @@ export class Connection {
     const { settings, feed, queries } = this.#deps;
     // Errors name the subscription by the id the client gave; an id is assigned only to a subscription that opens.
     const id = message.id;
+    // The key first: a revoked key learns so at once, whatever else is wrong with the message.
+    await this.#recheckKey(id);
     if (id !== undefined && this.#subscriptions.has(id)) {
       throw new WsError("INVALID_ID", `id: ${id} is already a subscription of this connection`, { field: "id", id });
     }
@@ -331,7 +333,7 @@ export class Connection {
       if (error instanceof WsError) throw new WsError(error.code, error.message, { ...error.extra, id });
       throw error;
     });
-    await this.#checkAccess(filter, id);
+    this.#checkAccess(filter, id);
     if (message.afterSeq !== undefined) await this.#checkReplay(message.afterSeq, id);
     // Read-your-writes: the stream starts at the first log entry of block minBlock, once it is indexed.
     const fromBlock = message.minBlock === undefined ? undefined : await this.#fromBlock(message.minBlock, id);
@@ -395,8 +397,20 @@ export class Connection {
     return { afterSeq: await feed.seqBeforeBlock(minBlock, settings.maxReplay), indexedBlock: outcome.indexedBlock };
   }
 
-  /** A key is needed for some filters; a key, when there is one, must hold the channel's scope and still be valid. */
-  async #checkAccess(filter: ChannelFilter, id: string | undefined): Promise<void> {
+  /** An authenticated connection's key, read again; revoked or expired since, the connection closes (4401). */
+  async #recheckKey(id: string | undefined): Promise<void> {
+    if (!this.#key) return;
+    try {
+      this.#key = await this.#deps.keys.authenticate(this.#token as string);
+    } catch (error) {
+      if (!(error instanceof DataAccessError)) throw error;
+      this.#keyRejected(error);
+      throw new WsError("UNAUTHORIZED", error.message, { id });
+    }
+  }
+
+  /** A key is needed for some filters; a key, when there is one, must hold the channel's scope. */
+  #checkAccess(filter: ChannelFilter, id: string | undefined): void {
     if (!this.#key) {
       if (filter.requiresKey) {
         throw new WsError("UNAUTHORIZED", `${filter.requiresKey}: send { type: "auth", token } first`, {
@@ -405,14 +419,6 @@ export class Connection {
         });
       }
       return;
-    }
-    try {
-      this.#key = await this.#deps.keys.authenticate(this.#token as string);
-    } catch (error) {
-      if (!(error instanceof DataAccessError)) throw error;
-      // Revoked or expired since the connection authenticated: the connection closes (4401).
-      this.#keyRejected(error);
-      throw new WsError("UNAUTHORIZED", error.message, { id });
     }
     if (!this.#key.scopes.includes(filter.scope)) {
       throw new WsError(

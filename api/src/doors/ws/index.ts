@@ -9,7 +9,7 @@ import type { DataKeyService, TierLimiter } from "../data/access";
 import { refuseUpgrade, type UpgradeDoor } from "../sockets/upgrades";
 import { ConnectionCaps } from "./caps";
 import { Connection } from "./connection";
-import { CLOSE, MAX_CLIENT_MESSAGE_BYTES, WS_PATH } from "./protocol";
+import { CLOSE, KEY_CHECK_MS, MAX_CLIENT_MESSAGE_BYTES, WS_PATH } from "./protocol";
 
 /**
  * The data API's WebSocket channel at /ws (docs/websocket.md): a small JSON protocol (auth, subscribe, unsubscribe,
@@ -49,6 +49,13 @@ export function wsDoor(options: WsDoorOptions): WsDoor {
     for (const connection of connections) connection.heartbeat();
   }, settings.heartbeatMs);
   heartbeat.unref();
+  const keyCheck = setInterval(
+    () => {
+      for (const connection of connections) connection.checkKey();
+    },
+    Math.min(KEY_CHECK_MS, settings.heartbeatMs),
+  );
+  keyCheck.unref();
 
   const tooMany = (ip: string) => ({
     error: {
@@ -91,6 +98,7 @@ export function wsDoor(options: WsDoorOptions): WsDoor {
       if (closing) return;
       closing = true;
       clearInterval(heartbeat);
+      clearInterval(keyCheck);
       for (const connection of [...connections]) connection.close(CLOSE.GOING_AWAY, "server shutting down");
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

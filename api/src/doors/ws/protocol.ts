@@ -10,6 +10,12 @@ export const WS_PATH = "/ws";
 /** The interval the spec asks clients to ping at (the idle timeout is well above it). */
 export const CLIENT_PING_INTERVAL_SECONDS = 30;
 
+/**
+ * How often an authenticated connection's key is read again (or every WS_HEARTBEAT_MS when that is shorter), so that
+ * a revoked or expired key's streams stop within it; the graphql-ws door checks as often.
+ */
+export const KEY_CHECK_MS = 10_000;
+
 /** Largest client message: every valid one is far smaller; a bigger frame closes the socket with 1009. */
 export const MAX_CLIENT_MESSAGE_BYTES = 4_096;
 

@@ -175,7 +175,7 @@ describe("/ws connection: backpressure, heartbeat, key checks", function () {
     expect(isClosed()).to.equal(true);
   });
 
-  it("heartbeat: an authenticated connection whose key was revoked is told so and closed with 4401", async function () {
+  it("key check: an authenticated connection whose key was revoked is told so and closed with 4401", async function () {
     const { socket, connection } = open();
     socket.receive({ type: "auth", token: "napd-" + "a".repeat(32) });
     await until(() => socket.sent.some((m) => m.type === "authenticated"));
@@ -183,6 +183,8 @@ describe("/ws connection: backpressure, heartbeat, key checks", function () {
     expect(caps.ipCount("10.0.0.1")).to.equal(1);
     keyValid = false;
     connection.heartbeat();
+    expect(socket.closedWith).to.equal(undefined);
+    connection.checkKey();
     await until(() => socket.closedWith !== undefined);
     expect(socket.sent.at(-1)).to.deep.equal({
       type: "error",
@@ -319,5 +321,24 @@ describe("/ws connection: backpressure, heartbeat, key checks", function () {
     first.connection.close(1000, "done");
     expect(caps.ipCount("10.0.0.1")).to.equal(1);
     expect(caps.keyCount("dk_1")).to.equal(1);
+  });
+
+  it("attack: a revoked key subscribing to an unknown vault is told its key is revoked (not VAULT_NOT_FOUND) and closed with 4401", async function () {
+    const { socket, connection } = open();
+    socket.receive({ type: "auth", token: "napd-" + "a".repeat(32) });
+    await until(() => socket.sent.some((m) => m.type === "authenticated"));
+    keyValid = false;
+    socket.receive({
+      type: "subscribe",
+      id: "x",
+      channel: "vault",
+      vault: "0x000000000000000000000000000000000000dEaD",
+    });
+    await until(() => socket.closedWith !== undefined);
+    expect(socket.sent.slice(2)).to.deep.equal([
+      { type: "error", code: "UNAUTHORIZED", message: "API key revoked at 2026-11-22T00:00:00.000Z", field: "token" },
+    ]);
+    expect(socket.closedWith).to.deep.equal([4401, "the key was revoked or expired"]);
+    expect(connection.subscriptionCount).to.equal(0);
   });
 });
