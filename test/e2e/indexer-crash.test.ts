@@ -10,6 +10,7 @@ import { connectMongoStore, type MongoStore } from "../../api/src/store/mongo";
 import { NapVault__factory, TestUSDC__factory, VaultLens__factory } from "../../typechain-types";
 import { request } from "../api/helpers/app";
 import { uniqueDbName } from "../api/helpers/mongo";
+import { recordFigure } from "../helpers/figures";
 import { ensureMongo } from "../helpers/services";
 import { deployTo, kill, spawnApi, spawnHardhatNode, type Spawned } from "./processes";
 
@@ -124,13 +125,20 @@ describe("E2E: indexer killed with SIGKILL mid-run, lease taken over by a second
     );
     const reader = writer === first ? second : first;
     await kill(writer.child);
+    const killedMs = Date.now();
+    let tookOverMs: number | undefined;
     const killedAt = (await store.readModel.cursor())!.height;
     expect(killedAt).to.be.lessThan(head);
 
     await until("the other instance writes and reaches the head", async () => {
       const s = await status(reader);
+      if (s.role === "writer") tookOverMs ??= Date.now() - killedMs;
       return s.role === "writer" && s.indexedBlock === head ? s : undefined;
     });
+    recordFigure(
+      this.test!.title,
+      `lease taken over ${tookOverMs} ms after the writer's SIGKILL (TTL 2 s, poll 100 ms)`,
+    );
 
     // The killed instance comes back as a reader; then the writer dies too, and it finishes new blocks.
     const restarted = await spawnApi(env);
