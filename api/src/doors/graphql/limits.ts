@@ -28,7 +28,7 @@ export const MAX_QUERY_CHARS = 16 * 1024;
 export const MAX_TOKENS = 2_000;
 export const MAX_SELECTIONS = 1_000;
 export const MAX_DEPTH = 8;
-export const MAX_ALIASES = 30;
+export const MAX_ALIASES = 20;
 export const MAX_DIRECTIVES = 50;
 export const MAX_COMPLEXITY = 10_000;
 
