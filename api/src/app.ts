@@ -107,7 +107,7 @@ export function createApp(deps: AppDeps): NapApp {
           redis: rateLimitBackend.db,
           logger,
           onNotice: () => feed.wake(),
-          onIndexedHeight: (height) => queries.indexedBlocks.advanced(height),
+          onIndexedHeight: (height) => queries.indexedBlockMoved(height),
           onMined: () => indexer?.wake(),
         })
       : null;
@@ -130,7 +130,7 @@ export function createApp(deps: AppDeps): NapApp {
           notices?.publish(cursor.height);
         },
         onProgress: (cursor, grewLog) => {
-          queries.indexedBlocks.advanced(cursor.height);
+          queries.indexedBlockMoved(cursor.height);
           if (!grewLog) notices?.publish(cursor.height, false);
         },
       })

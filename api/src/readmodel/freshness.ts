@@ -73,11 +73,13 @@ export class IndexedBlockWatch {
   /**
    * The indexed block moved (to `height` when the caller knows it): the waiters it may satisfy are checked with one
    * read of the cursor, shared with a read already running. Nothing is read while no one waits for that block.
+   * Answers whether a read was started (or joined).
    */
-  advanced(height?: number): void {
-    if (this.#waiters.size === 0) return;
-    if (height !== undefined && height < this.#lowestWaited()) return;
+  advanced(height?: number): boolean {
+    if (this.#waiters.size === 0) return false;
+    if (height !== undefined && height < this.#lowestWaited()) return false;
     this.#check();
+    return true;
   }
 
   /**

@@ -234,6 +234,18 @@ export class DataQueries {
     return this.indexedBlocks.waitFor(block, current, timeoutMs);
   }
 
+  /**
+   * The indexer (here, or another instance through its notice) moved the indexed block, to `height` when known: the
+   * reads waiting for it are told, and the kept cursor is read again at once unless it is there already, so that the
+   * plain reads that follow answer from the new block too rather than after the kept cursor's time.
+   */
+  indexedBlockMoved(height?: number): void {
+    if (this.indexedBlocks.advanced(height)) return;
+    const kept = this.#cursors.peek("cursor");
+    if (height !== undefined && kept !== undefined && (kept?.height ?? -1) >= height) return;
+    this.#freshHeight().catch(() => undefined);
+  }
+
   readonly #freshHeight = async (): Promise<number | null> => {
     this.#cursors.clear();
     return (await this.cursor())?.height ?? null;
