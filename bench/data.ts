@@ -31,10 +31,9 @@
  * Read your own write (part "freshness"): an API of its own with the default indexer poll (INDEXER_POLL_MS, 1 s),
  * so that only the wake from the write's receipt brings a block in early. A registered agent makes
  * BENCH_FRESHNESS_DEPOSITS (default 30) live deposits (`POST /api/v1/agent/vault/deposit`) one after another; from
- * each answer, the time until a REST read with `minBlock` = the answer's block has answered with the deposit, and
- * until a graphql-ws subscriber of the vault has its message (target: p95 ≤ 150 ms); and how many reads without
- * `minBlock`, made right after the answer (before the one with it, whose time includes it), already included the
- * deposit.
+ * each answer, the time until a REST read and a GraphQL query with `minBlock` = the answer's block (sent at once, side
+ * by side) have answered with the deposit, and until a graphql-ws and a /ws subscriber of the vault have its message
+ * (target: p95 ≤ 150 ms); and how many reads without `minBlock`, sent with them, already included the deposit.
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -485,6 +484,7 @@ async function freshnessRows(
   const agent = drip.body.agent_address as string;
 
   const arrivals = new Map<string, number>();
+  const wsArrivals = new Map<string, number>();
   const client = createClient({ url: `${api.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, lazy: false });
   await new Promise<void>((resolve) => client.on("connected", () => resolve()));
   client.subscribe<{ transactionCreated: { hash: string } }>(
@@ -498,8 +498,18 @@ async function freshnessRows(
       complete: () => undefined,
     },
   );
-  const rest: number[] = [];
-  const subscriber: number[] = [];
+  const socket = new WebSocket(`${api.replace("http", "ws")}/ws`);
+  socket.on("message", (data) => {
+    const message = JSON.parse(String(data)) as { type: string; event?: { name: string; transactionHash: string } };
+    if (message.type === "vault" && message.event?.name === "Deposit") {
+      wsArrivals.set(message.event.transactionHash.toLowerCase(), performance.now());
+    }
+  });
+  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+  socket.send(JSON.stringify({ type: "subscribe", channel: "vault", vault: vaultAddress }));
+  const has = (list: { hash: string }[] | undefined, hash: string) =>
+    list?.some((t) => t.hash.toLowerCase() === hash) === true;
+  const delays = { rest: [] as number[], graphql: [] as number[], subscriber: [] as number[], ws: [] as number[] };
   /** Reads without minBlock, made right after the write's answer, that already included it. */
   let plainIncluded = 0;
   try {
@@ -515,28 +525,48 @@ async function freshnessRows(
       const answered = performance.now();
       if (deposit.status !== 200) throw new Error(`deposit: ${JSON.stringify(deposit.body)}`);
       const hash = (deposit.body.deposit_tx as string).toLowerCase();
-      const plain = await json(`${api}/v1/users/${agent}/transactions?limit=5`);
-      const plainHas = plain.body.transactions?.some((t: { hash: string }) => t.hash.toLowerCase() === hash) === true;
-      const read = await json(`${api}/v1/users/${agent}/transactions?limit=5&minBlock=${deposit.body.block_number}`);
-      const readAt = performance.now();
-      if (!read.body.transactions?.some((t: { hash: string }) => t.hash.toLowerCase() === hash)) {
-        throw new Error(`the read with minBlock missed the deposit: ${read.status} ${JSON.stringify(read.body)}`);
+      const minBlock = deposit.body.block_number as number;
+      const timed = async <T>(read: Promise<T>) => {
+        const value = await read;
+        return { value, after: performance.now() - answered };
+      };
+      // At once and side by side: a plain read, a REST read and a GraphQL query each naming the write's block.
+      const [plain, rest, graphql] = await Promise.all([
+        timed(json(`${api}/v1/users/${agent}/transactions?limit=5`)),
+        timed(json(`${api}/v1/users/${agent}/transactions?limit=5&minBlock=${minBlock}`)),
+        timed(
+          json(`${api}/graphql`, "POST", {
+            query: `query($a: String!) { userTransactions(address: $a, limit: 5) { hash } }`,
+            variables: { a: agent },
+            extensions: { minBlock },
+          }),
+        ),
+      ]);
+      if (!has(rest.value.body.transactions, hash) || !has(graphql.value.body.data?.userTransactions, hash)) {
+        throw new Error(`a read with minBlock missed the deposit: ${JSON.stringify([rest.value, graphql.value])}`);
       }
-      await waitUntil(() => arrivals.has(hash), 30_000, `the subscriber's message of ${hash}`);
-      // The first deposit warms both paths up and is not counted.
+      await waitUntil(() => arrivals.has(hash) && wsArrivals.has(hash), 30_000, `the subscribers' messages of ${hash}`);
+      // The first deposit warms every path up and is not counted.
       if (i === 0) continue;
-      if (plainHas) plainIncluded += 1;
-      rest.push(readAt - answered);
-      subscriber.push(Math.max(0, (arrivals.get(hash) as number) - answered));
+      if (has(plain.value.body.transactions, hash)) plainIncluded += 1;
+      delays.rest.push(rest.after);
+      delays.graphql.push(graphql.after);
+      // A message may come before the write's own answer: counted as 0.
+      delays.subscriber.push(Math.max(0, (arrivals.get(hash) as number) - answered));
+      delays.ws.push(Math.max(0, (wsArrivals.get(hash) as number) - answered));
     }
   } finally {
     await client.dispose();
+    socket.close();
   }
-  const figure = (delays: number[]) =>
-    `${percentile(delays, 50).toFixed(0)} / ${percentile(delays, 95).toFixed(0)} | ${percentile(delays, 99).toFixed(0)}`;
+  const row = (what: string, list: number[]) =>
+    `| write answered to ${what}, ${FRESHNESS_DEPOSITS} live deposits: p50 / p95 (ms) | ` +
+    `${percentile(list, 50).toFixed(0)} / ${percentile(list, 95).toFixed(0)} | ${percentile(list, 99).toFixed(0)} | | | p95 ≤ 150 |`;
   return [
-    `| write answered to REST read with minBlock answered, ${FRESHNESS_DEPOSITS} live deposits: p50 / p95 (ms) | ${figure(rest)} | | | p95 ≤ 150 |`,
-    `| write answered to subscriber's message, ${FRESHNESS_DEPOSITS} live deposits: p50 / p95 (ms) | ${figure(subscriber)} | | | p95 ≤ 150 |`,
+    row("REST read with minBlock answered", delays.rest),
+    row("GraphQL query with extensions.minBlock answered", delays.graphql),
+    row("graphql-ws subscriber's message", delays.subscriber),
+    row("/ws subscriber's message", delays.ws),
     `| REST reads without minBlock right after the write's answer that included it | ${plainIncluded} of ${FRESHNESS_DEPOSITS} | | | | |`,
   ];
 }
