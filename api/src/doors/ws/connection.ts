@@ -53,6 +53,16 @@ const OPEN = 1;
 /** How long a socket the server closed may take to finish the closing handshake before it is dropped. */
 const CLOSE_HANDSHAKE_MS = 2_000;
 
+/**
+ * Entries one subscription may hold waiting for their messages to be made: twice a resume's replay, and never fewer
+ * than MIN_QUEUED. A subscription whose messages are made slower than entries come ends and says where to resume,
+ * instead of holding an ever longer queue.
+ */
+const MIN_QUEUED = 100;
+function maxQueued(settings: WsConfig): number {
+  return Math.max(2 * settings.maxReplay, MIN_QUEUED);
+}
+
 export interface ConnectionDeps {
   feed: EventFeed;
   queries: DataQueries;
@@ -67,8 +77,10 @@ export interface ConnectionDeps {
 interface Subscription {
   id: string;
   filter: ChannelFilter;
-  /** Kept entries not yet sent, oldest first. */
+  /** Kept entries not yet sent, oldest first (at most `maxQueued`). */
   queue: EventLogEntry[];
+  /** The seq of the entry whose message is being made, until it is sent. */
+  making?: number;
   /** False until `subscribed` is sent: replayed entries wait behind it. */
   started: boolean;
   pumping: boolean;
@@ -352,6 +364,7 @@ export class Connection {
     const stop = await feed.listen((entry) => {
       if (subscription.stopped || !filter.accept(entry)) return;
       subscription.queue.push(entry);
+      if (subscription.queue.length > maxQueued(settings)) return this.#overflow(subscription);
       void this.#pump(subscription);
     }, afterSeq);
     if (subscription.stopped) {
@@ -472,10 +485,12 @@ export class Connection {
     try {
       while (subscription.queue.length > 0 && !subscription.stopped) {
         const entry = subscription.queue.shift() as EventLogEntry;
+        subscription.making = entry.seq;
         let fields: Record<string, unknown> | null;
         try {
           fields = await subscription.filter.build(entry);
         } catch (error) {
+          if (subscription.stopped) return;
           // Nothing is skipped silently: the subscription ends and says where to resume.
           this.#deps.logger.warn({ err: error, seq: entry.seq }, "ws: a subscription message could not be made");
           this.#stop(subscription);
@@ -491,10 +506,26 @@ export class Connection {
         }
         if (fields === null || subscription.stopped) continue;
         this.#send({ type: MESSAGE_TYPE[subscription.filter.channel], id: subscription.id, seq: entry.seq, ...fields });
+        subscription.making = undefined;
       }
     } finally {
       subscription.pumping = false;
     }
+  }
+
+  /** Ends a subscription whose queue is full, with the seq to resume after (the first entry not sent, less one). */
+  #overflow(subscription: Subscription): void {
+    const resumeAfter = (subscription.making ?? subscription.queue[0].seq) - 1;
+    const max = maxQueued(this.#deps.settings);
+    this.#stop(subscription);
+    this.#send(
+      new WsError(
+        "UNAVAILABLE",
+        `subscription ${subscription.id} stopped: more than ${max} entries waited for their messages to be made; ` +
+          `subscribe again with afterSeq ${resumeAfter}`,
+        { id: subscription.id, seq: resumeAfter },
+      ).toMessage(),
+    );
   }
 
   #stop(subscription: Subscription): void {

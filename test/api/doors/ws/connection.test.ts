@@ -341,4 +341,29 @@ describe("/ws connection: backpressure, heartbeat, key checks", function () {
     expect(socket.closedWith).to.deep.equal([4401, "the key was revoked or expired"]);
     expect(connection.subscriptionCount).to.equal(0);
   });
+
+  it("attack: entries come faster than their messages are made: the subscription's queue is bounded, and it ends with the seq to resume after", async function () {
+    const { socket, connection } = open({ maxReplay: 2 });
+    socket.receive({ type: "subscribe", id: "v", channel: "vault", vault: VAULT });
+    await until(() => socket.sent.some((m) => m.type === "subscribed"));
+    // Entries of a block the read model has not reached: their messages wait for it, and more keep coming.
+    const first = (await store.readModel.lastEventSeq()) + 1;
+    await store.readModel.appendEventLog(
+      Array.from({ length: 150 }, (_, i) => ({ action: "added" as const, event: sampleEvent(6, i) })),
+    );
+    await until(() => socket.sent.some((m) => m.type === "error"));
+    expect(socket.sent.at(-1)).to.deep.equal({
+      type: "error",
+      code: "UNAVAILABLE",
+      message: `subscription v stopped: more than 100 entries waited for their messages to be made; subscribe again with afterSeq ${first - 1}`,
+      id: "v",
+      seq: first - 1,
+    });
+    expect(connection.subscriptionCount).to.equal(0);
+    // The message being made when it stopped is not sent, nor a second error when it fails.
+    await store.readModel.putVaults([{ ...vaultRecord, block: 6 }]);
+    await store.readModel.setCursor({ height: 6, hash: "0x06" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(socket.sent.filter((m) => m.type === "vault" || m.type === "error").length).to.equal(1);
+  });
 });
