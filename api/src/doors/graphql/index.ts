@@ -14,6 +14,7 @@ import type { EventFeed } from "../../readmodel/feed";
 import type { DataQueries } from "../../readmodel/queries";
 import type { DataAccess } from "../data/access";
 import { DataAccessError, type DataKeyRecord } from "../data/access";
+import { refusalMessage } from "../data/access/limits";
 import type { DataCaller } from "../data/access/middleware";
 import { OwnerCounts } from "../sockets/ownerCounts";
 import { refuseUpgrade, type UpgradeDoor } from "../sockets/upgrades";
@@ -262,16 +263,17 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     if (!limiter) return undefined;
     const tier = state.key?.tier ?? "public";
     try {
-      const decision = await limiter.consume(tier, owner);
+      const decision = await limiter.consume(tier, owner, { ip: state.ip, key: state.key });
       if (decision.allowed) return undefined;
       const { binding, retryAfterSeconds } = decision;
-      const per = binding.window === "minute" ? "per minute" : "per day";
       return [
-        apiError(
-          "RATE_LIMITED",
-          `rate limit exceeded: ${binding.limit} requests ${per} on the ${tier} tier; retry in ${retryAfterSeconds} s`,
-          { tier, window: binding.window, limit: binding.limit, reset: binding.reset, retryAfter: retryAfterSeconds },
-        ),
+        apiError("RATE_LIMITED", refusalMessage(decision), {
+          tier,
+          window: binding.window,
+          limit: binding.limit,
+          reset: binding.reset,
+          retryAfter: retryAfterSeconds,
+        }),
       ];
     } catch (error) {
       if (error instanceof DataAccessError) return [apiError("UNAVAILABLE", error.message, { retryAfter: 5 })];

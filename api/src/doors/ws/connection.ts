@@ -11,6 +11,7 @@ import {
   type DataTier,
   type TierLimiter,
 } from "../data/access";
+import { refusalMessage } from "../data/access/limits";
 import type { ConnectionCaps, Holder } from "./caps";
 import { channelFilter, type ChannelFilter } from "./channels";
 import { MessageRate } from "./messageRate";
@@ -264,19 +265,13 @@ export class Connection {
     if (!limiter) return;
     let decision;
     try {
-      decision = await limiter.consume(tier, subject);
+      decision = await limiter.consume(tier, subject, { ip: this.#ip, key: this.#key });
     } catch (error) {
       if (error instanceof DataAccessError) throw new WsError("UNAVAILABLE", error.message);
       throw error;
     }
     if (!decision.allowed) {
-      const { binding, retryAfterSeconds } = decision;
-      const per = binding.window === "minute" ? "per minute" : "per day";
-      throw new WsError(
-        "RATE_LIMITED",
-        `rate limit exceeded: ${binding.limit} requests ${per} on the ${tier} tier; retry in ${retryAfterSeconds} s`,
-        { retryAfterSeconds },
-      );
+      throw new WsError("RATE_LIMITED", refusalMessage(decision), { retryAfterSeconds: decision.retryAfterSeconds });
     }
   }
 

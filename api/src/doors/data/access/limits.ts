@@ -1,6 +1,7 @@
 import type Redis from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { DataAccessError } from "./errors";
+import type { DataKeyRecord } from "./keys";
 
 /**
  * The data API's tiers and their limits, counted by rate-limiter-flexible in memory or, when a Redis client is given,
@@ -15,6 +16,10 @@ import { DataAccessError } from "./errors";
  * none when refused: every window gives its point back. So refused requests never eat the day's budget, and under
  * concurrency a caller can be refused early (while another request's point is being given back) but never admitted
  * beyond a budget.
+ *
+ * Keys that anyone can issue to themselves (Authenticated keys of wallets and agents) would each bring a budget of their
+ * own, so a request made with one also counts on its IP's keyed budget: one Authenticated budget shared by every such
+ * key used from that IP (windows as above, counted and given back together with the key's own).
  */
 
 export const DATA_TIERS = ["public", "authenticated", "node_operator"] as const;
@@ -48,8 +53,12 @@ export interface WindowState {
 export interface LimitDecision {
   allowed: boolean;
   tier: DataTier;
-  /** Minute first, then day when the tier has one. */
+  /** The subject's windows: minute first, then day when the tier has one. */
   windows: WindowState[];
+  /** The IP's keyed budget (the Authenticated tier's windows), when the request counted on it. */
+  ipWindows?: WindowState[];
+  /** Whose count the binding window is: the subject's, or the keyed budget its IP shares among self-issued keys. */
+  boundBy: CountedBy;
   /**
    * The window the X-RateLimit-* headers describe: when admitted, the one with the fewest requests left (ties: the
    * longer one, since running it down blocks for longer); when refused, the refusing window that ends last.
@@ -59,9 +68,38 @@ export interface LimitDecision {
   retryAfterSeconds: number;
 }
 
+export type CountedBy = "subject" | "keys_of_ip";
+
+/** Where a request comes from, which decides whether it also counts on its IP's keyed budget. */
+export interface RequestOrigin {
+  ip: string;
+  key?: Pick<DataKeyRecord, "tier" | "issuedBy">;
+}
+
 export interface TierLimiter {
-  /** Counts one request of `subject` (e.g. `ip:1.2.3.4`, `key:dk_...`) on `tier`'s windows. */
-  consume(tier: DataTier, subject: string): Promise<LimitDecision>;
+  /**
+   * Counts one request of `subject` (e.g. `ip:1.2.3.4`, `key:dk_...`) on `tier`'s windows and, when `origin` holds a
+   * self-issued Authenticated key, on the keyed budget of `origin.ip` too.
+   */
+  consume(tier: DataTier, subject: string, origin?: RequestOrigin): Promise<LimitDecision>;
+}
+
+/** Keys whose requests share their IP's keyed budget: Authenticated keys a wallet or an agent issued itself. */
+export function sharesIpBudget(tier: DataTier, key: RequestOrigin["key"]): boolean {
+  return tier === "authenticated" && key?.tier === "authenticated" && !key.issuedBy.startsWith("operator:");
+}
+
+/** The 429 message of a refused decision, naming the budget that refused and how to get more. */
+export function refusalMessage(decision: LimitDecision): string {
+  const { binding, retryAfterSeconds } = decision;
+  const per = binding.window === "minute" ? "per minute" : "per day";
+  if (decision.boundBy === "keys_of_ip") {
+    return (
+      `rate limit exceeded: the keys used from this IP address share one Authenticated budget of ${binding.limit} ` +
+      `requests ${per}; retry in ${retryAfterSeconds} s, or ask an operator for a Node Operator key for more`
+    );
+  }
+  return `rate limit exceeded: ${binding.limit} requests ${per} on the ${decision.tier} tier; retry in ${retryAfterSeconds} s`;
 }
 
 export interface TierLimiterOptions {
@@ -97,24 +135,33 @@ export function createTierLimiter(options: TierLimiterOptions): TierLimiter {
   }
 
   return {
-    async consume(tier, subject) {
+    async consume(tier, subject, origin) {
       const nowMs = options.clock().getTime();
-      const rule = limits[tier];
-      const windows: Array<{ window: WindowName; limit: number }> = [{ window: "minute", limit: rule.minute }];
-      if (rule.day !== null) windows.push({ window: "day", limit: rule.day });
+      type Counted = { countedBy: CountedBy; tier: DataTier; subject: string; window: WindowName };
+      const windowsOf = (countedBy: Counted["countedBy"], counting: DataTier, who: string): Counted[] => {
+        const list: Counted[] = [{ countedBy, tier: counting, subject: who, window: "minute" }];
+        if (limits[counting].day !== null) list.push({ countedBy, tier: counting, subject: who, window: "day" });
+        return list;
+      };
+      const windows = windowsOf("subject", tier, subject);
+      if (origin && sharesIpBudget(tier, origin.key)) {
+        // The Authenticated tier's own counters, under a subject no key or IP caller uses.
+        windows.push(...windowsOf("keys_of_ip", "authenticated", `keys-of-ip:${origin.ip}`));
+      }
 
       const counted = await Promise.all(
-        windows.map(async ({ window, limit }) => {
+        windows.map(async ({ countedBy, tier: counting, subject: who, window }) => {
+          const limit = limits[counting][window] as number;
           const index = Math.floor(nowMs / WINDOW_MS[window]);
-          const key = `${subject}:${index}`;
-          const limiter = limiterFor(tier, window, limit);
+          const key = `${who}:${index}`;
+          const limiter = limiterFor(counting, window, limit);
           const reset = ((index + 1) * WINDOW_MS[window]) / 1000;
           try {
             const res = await limiter.consume(key, 1);
-            return { window, limit, reset, key, limiter, consumed: res.consumedPoints, ok: true };
+            return { countedBy, window, limit, reset, key, limiter, consumed: res.consumedPoints, ok: true };
           } catch (rejection) {
             if (rejection instanceof RateLimiterRes) {
-              return { window, limit, reset, key, limiter, consumed: rejection.consumedPoints, ok: false };
+              return { countedBy, window, limit, reset, key, limiter, consumed: rejection.consumedPoints, ok: false };
             }
             throw limiterUnavailable();
           }
@@ -142,13 +189,27 @@ export function createTierLimiter(options: TierLimiterOptions): TierLimiter {
         remaining: !entry.ok ? 0 : allowed ? entry.limit - entry.consumed : entry.limit - (entry.consumed - 1),
         reset: entry.reset,
       }));
-      const binding = allowed
-        ? states.reduce((best, state) => (state.remaining <= best.remaining ? state : best))
-        : states
-            .filter((_, i) => !counted[i].ok)
-            .reduce((latest, state) => (state.reset >= latest.reset ? state : latest));
+      // Ties go to the longer window, then to the IP's keyed budget (the one more keys draw on).
+      const tighter = (state: WindowState, best: WindowState) =>
+        state.remaining < best.remaining ||
+        (state.remaining === best.remaining && WINDOW_MS[state.window] >= WINDOW_MS[best.window]);
+      const candidates = states.map((_, i) => i).filter((i) => allowed || !counted[i].ok);
+      const bound = allowed
+        ? candidates.reduce((best, i) => (tighter(states[i], states[best]) ? i : best))
+        : candidates.reduce((latest, i) => (states[i].reset >= states[latest].reset ? i : latest));
+      const binding = states[bound];
       const retryAfterSeconds = Math.max(1, Math.ceil(binding.reset - nowMs / 1000));
-      return { allowed, tier, windows: states, binding, retryAfterSeconds };
+      const own = states.filter((_, i) => counted[i].countedBy === "subject");
+      const ip = states.filter((_, i) => counted[i].countedBy === "keys_of_ip");
+      return {
+        allowed,
+        tier,
+        windows: own,
+        ...(ip.length > 0 && { ipWindows: ip }),
+        binding,
+        boundBy: counted[bound].countedBy,
+        retryAfterSeconds,
+      };
     },
   };
 }

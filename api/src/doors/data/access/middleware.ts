@@ -2,7 +2,7 @@ import type { Context, Middleware, Next } from "koa";
 import { DataAccessError, renderError, unauthorized } from "./errors";
 import type { DataKeyService } from "./keyService";
 import type { DataKeyRecord } from "./keys";
-import type { DataTier, LimitDecision, TierLimiter } from "./limits";
+import { refusalMessage, type DataTier, type LimitDecision, type TierLimiter } from "./limits";
 import type { Scope } from "./scopes";
 import type { RouteScopes } from "./routeScopes";
 
@@ -16,7 +16,8 @@ import type { RouteScopes } from "./routeScopes";
  *
  * Order: the credential is read and the key looked up; then the request is counted on the caller's tier (a request
  * with a bad key is counted on its IP's Public budget, so that guessing keys is as slow as that budget); a full
- * budget answers 429; then a bad credential answers 401.
+ * budget answers 429; then a bad credential answers 401. A self-issued Authenticated key is also counted on its IP's
+ * keyed budget (limits.ts), so that keys farmed from one IP share one key's budget.
  */
 
 export interface DataCaller {
@@ -111,15 +112,15 @@ export function accessMiddleware(options: {
         }
       }
       if (limiter) {
-        caller.limit = await limiter.consume(caller.tier, caller.subject);
+        caller.limit = await limiter.consume(caller.tier, caller.subject, { ip: ctx.ip, key: caller.key });
         setLimitHeaders(ctx, caller.limit);
         if (!caller.limit.allowed) {
           const { binding, retryAfterSeconds } = caller.limit;
-          const per = binding.window === "minute" ? "per minute" : "per day";
+          const details = { tier: caller.tier, window: binding.window, limit: binding.limit, reset: binding.reset };
           refusal = new DataAccessError(
             "RATE_LIMITED",
-            `rate limit exceeded: ${binding.limit} requests ${per} on the ${caller.tier} tier; retry in ${retryAfterSeconds} s`,
-            { tier: caller.tier, window: binding.window, limit: binding.limit, reset: binding.reset },
+            refusalMessage(caller.limit),
+            caller.limit.boundBy === "keys_of_ip" ? { ...details, counted_by: "keys_of_ip" } : details,
             { "Retry-After": String(retryAfterSeconds) },
           );
         }
