@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { ALLOWED_CLOSE_CODES, BOUNDS, VOLUME } from "./bounds";
 import { fanOut, operations, shapedOperations } from "./documents";
-import { pool, type Context } from "./graphqlHttp";
+import { pool, runCategory, type Context } from "./graphqlHttp";
 import { openSocket, type TestSocket } from "./socket";
 import type { Door } from "./record";
 
@@ -144,11 +144,8 @@ const isProbePong = (m: unknown) => {
   return message?.type === "pong" && message.payload?.probe === "settle";
 };
 
-async function category(ctx: Context, name: string, run: () => Promise<void>): Promise<void> {
-  ctx.stack.category = `graphql-ws / ${name}`;
-  const started = Date.now();
-  await run();
-  console.log(`  graphql-ws / ${name}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+function category(ctx: Context, name: string, run: () => Promise<void>): Promise<void> {
+  return runCategory(ctx, `graphql-ws / ${name}`, run);
 }
 
 /** Opens a socket and waits for connection_ack after connection_init (with the key when `keyed`). */
@@ -161,6 +158,7 @@ async function acknowledged(ctx: Context, keyed: boolean): Promise<TestSocket | 
       kind: "refused",
       what: `the upgrade was refused (${opened.refusedStatus})`,
     });
+    if (opened.refusedStatus === 0) await ctx.stack.restartIfDown();
     return undefined;
   }
   ctx.record.socket(DOOR);

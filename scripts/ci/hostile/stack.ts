@@ -207,6 +207,17 @@ export class Stack {
    * skips the rest of its category.
    */
   async restartIfDown(): Promise<boolean> {
+    // Requests in flight together find a down API together: one check and one restart serve them all.
+    if (this.checking) return this.checking;
+    const generation = this.restarts;
+    this.checking = this.checkAndRestart().finally(() => (this.checking = undefined));
+    const restarted = await this.checking;
+    return restarted || this.restarts !== generation;
+  }
+
+  private checking?: Promise<boolean>;
+
+  private async checkAndRestart(): Promise<boolean> {
     const exited = this.api.child.exitCode !== null || this.api.child.signalCode !== null;
     if (!exited && (await this.answersHealth(3_000))) return false;
     if (!exited) {
@@ -240,7 +251,12 @@ export class Stack {
   async stop(): Promise<void> {
     this.expectedExit = true;
     await this.watcher?.terminate();
-    if (this.api) await kill(this.api.child, "SIGTERM");
+    // A blocked API cannot run its SIGTERM handler: it gets 5 s, then SIGKILL.
+    if (this.api) {
+      const forced = setTimeout(() => this.api.child.kill("SIGKILL"), 5_000);
+      await kill(this.api.child, "SIGTERM");
+      clearTimeout(forced);
+    }
     if (this.node) await kill(this.node.child);
     if (this.work) rmSync(this.work, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { BOUNDS, VOLUME } from "./bounds";
-import { pool, type Context } from "./graphqlHttp";
+import { pool, runCategory, type Context } from "./graphqlHttp";
 import { settle } from "./graphqlWs";
 import type { Door } from "./record";
 import { openSocket } from "./socket";
@@ -80,11 +80,8 @@ function messages(ctx: Context): fc.Arbitrary<string[]> {
   return fc.array(message, { minLength: 1, maxLength: 15 });
 }
 
-async function category(ctx: Context, name: string, run: () => Promise<void>): Promise<void> {
-  ctx.stack.category = `ws / ${name}`;
-  const started = Date.now();
-  await run();
-  console.log(`  ws / ${name}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+function category(ctx: Context, name: string, run: () => Promise<void>): Promise<void> {
+  return runCategory(ctx, `ws / ${name}`, run);
 }
 
 export async function attackWs(ctx: Context): Promise<void> {
