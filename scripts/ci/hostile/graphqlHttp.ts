@@ -111,9 +111,10 @@ export async function pool<T>(inputs: T[], concurrency: number, each: (input: T)
 function outgoingOf(
   ctx: Context,
   op: Operation,
-  how: { get: boolean; keyed: boolean; path: string },
+  how: { get: boolean; key: KeyKind; path: string },
 ): Omit<Outgoing, "timeoutMs"> {
-  const auth: { [name: string]: string } = how.keyed ? { authorization: `Bearer ${ctx.stack.key}` } : {};
+  const key = how.key === "full" ? ctx.stack.key : how.key === "narrow" ? ctx.stack.narrowKey : undefined;
+  const auth: { [name: string]: string } = key ? { authorization: `Bearer ${key}` } : {};
   const base = `${ctx.stack.url}${how.path}`;
   if (how.get) {
     const params = new URLSearchParams();
@@ -155,7 +156,19 @@ function expectationFor(schema: GraphQLSchema, op: Operation): Expectation {
   return { status: (s: number) => s < 500 };
 }
 
-const how = fc.record({ get: fc.boolean(), keyed: fc.boolean(), path: fc.constantFrom("/graphql", "/v1/graphql") });
+/** No key (Public tier), a key with the default scopes, or one with nodes:read only. */
+type KeyKind = "none" | "full" | "narrow";
+
+const how = fc.record({
+  get: fc.boolean(),
+  key: fc.constantFrom<KeyKind>("none", "full", "narrow"),
+  path: fc.constantFrom("/graphql", "/v1/graphql"),
+});
+
+/** Every generated operation selects a root field that needs a scope, so a nodes:read key is always refused. */
+function expectationWith(schema: GraphQLSchema, op: Operation, key: KeyKind): Expectation {
+  return key === "narrow" ? { status: (s: number) => s >= 400 && s < 500 } : expectationFor(schema, op);
+}
 
 function sample<T>(arbitrary: fc.Arbitrary<T>, ctx: Context, salt: number, numRuns: number): T[] {
   return fc.sample(arbitrary, { seed: ctx.seed + salt, numRuns });
@@ -190,14 +203,14 @@ export async function attackGraphqlHttp(ctx: Context): Promise<void> {
       VOLUME.validDocuments,
     );
     await pool(inputs, VOLUME.concurrency, ([op, h]) =>
-      judged(ctx, "valid queries", outgoingOf(ctx, op, h), expectationFor(ctx.schema, op)),
+      judged(ctx, "valid queries", outgoingOf(ctx, op, h), expectationWith(ctx.schema, op, h.key)),
     );
   });
 
   await category(ctx, "broken queries", async () => {
     const inputs = sample(fc.tuple(brokenOperations(ctx.schema, vaults), how), ctx, 2, VOLUME.invalidDocuments);
     await pool(inputs, VOLUME.concurrency, ([op, h]) =>
-      judged(ctx, "broken queries", outgoingOf(ctx, op, h), expectationFor(ctx.schema, op)),
+      judged(ctx, "broken queries", outgoingOf(ctx, op, h), expectationWith(ctx.schema, op, h.key)),
     );
   });
 
@@ -268,7 +281,12 @@ export async function attackGraphqlHttp(ctx: Context): Promise<void> {
   await category(ctx, "deep, wide and aliased documents", async () => {
     const inputs = sample(fc.tuple(shapedOperations(vaults), fc.boolean()), ctx, 5, VOLUME.shapedDocuments);
     await pool(inputs, VOLUME.concurrency, ([{ shape, op }, keyed]) =>
-      judged(ctx, `shape: ${shape}`, outgoingOf(ctx, op, { get: false, keyed, path: "/graphql" }), notServerError),
+      judged(
+        ctx,
+        `shape: ${shape}`,
+        outgoingOf(ctx, op, { get: false, key: keyed ? "full" : "none", path: "/graphql" }),
+        notServerError,
+      ),
     );
   });
 
@@ -278,7 +296,7 @@ export async function attackGraphqlHttp(ctx: Context): Promise<void> {
       ([a], [b]) => String(a.op.query).length - String(b.op.query).length,
     );
     await pool(inputs, 1, ([{ op }, get]) =>
-      judged(ctx, "fragment fan-out", outgoingOf(ctx, op, { get, keyed: false, path: "/graphql" }), notServerError),
+      judged(ctx, "fragment fan-out", outgoingOf(ctx, op, { get, key: "none", path: "/graphql" }), notServerError),
     );
   });
 

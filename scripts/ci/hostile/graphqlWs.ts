@@ -148,8 +148,8 @@ function category(ctx: Context, name: string, run: () => Promise<void>): Promise
   return runCategory(ctx, `graphql-ws / ${name}`, run);
 }
 
-/** Opens a socket and waits for connection_ack after connection_init (with the key when `keyed`). */
-async function acknowledged(ctx: Context, keyed: boolean): Promise<TestSocket | undefined> {
+/** Opens a socket and waits for connection_ack after connection_init (with `key` when given). */
+async function acknowledged(ctx: Context, key?: string): Promise<TestSocket | undefined> {
   const opened = await openSocket(`${ctx.stack.wsUrl}/graphql`, PROTOCOL);
   if (!opened.socket) {
     ctx.record.violation({
@@ -165,7 +165,7 @@ async function acknowledged(ctx: Context, keyed: boolean): Promise<TestSocket | 
   opened.socket.send(
     JSON.stringify({
       type: "connection_init",
-      ...(keyed ? { payload: { authorization: `Bearer ${ctx.stack.key}` } } : {}),
+      ...(key ? { payload: { authorization: `Bearer ${key}` } } : {}),
     }),
   );
   await opened.socket.waitFor((m) => (m as { type?: string })?.type === "connection_ack", BOUNDS.answerMs);
@@ -226,7 +226,10 @@ export async function attackGraphqlWs(ctx: Context): Promise<void> {
     const groups = Array.from({ length: Math.ceil(ops.length / 5) }, (_, i) => ops.slice(i * 5, i * 5 + 5));
     await pool(groups, VOLUME.concurrency, async (group) => {
       const generation = stack.restarts;
-      const socket = await acknowledged(ctx, group.length % 2 === 0);
+      // Groups take turns: no key, the full key, the nodes:read key (whose every operation must be refused).
+      const turn = groups.indexOf(group) % 3;
+      const key = [undefined, stack.key, stack.narrowKey][turn];
+      const socket = await acknowledged(ctx, key);
       if (!socket) return stack.restartIfDown();
       const input: string[] = [];
       for (const [i, [op, afterSeq]] of group.entries()) {
@@ -238,7 +241,22 @@ export async function attackGraphqlWs(ctx: Context): Promise<void> {
         input.push(query);
         const from = socket.received.length;
         socket.send(JSON.stringify({ type: "subscribe", id: `op${i}`, payload: { query } }));
-        await socket.waitFor((m) => (m as { id?: string })?.id === `op${i}`, 300, from);
+        const narrow = key === stack.narrowKey;
+        const answer = (await socket.waitFor(
+          (m) => (m as { id?: string })?.id === `op${i}`,
+          narrow ? BOUNDS.answerMs : 300,
+          from,
+        )) as { type?: string } | undefined;
+        // A refused operation gets its error at once (or the socket is closed); data is a breach of scope.
+        if (narrow && (answer?.type === "next" || (socket.open && answer?.type !== "error"))) {
+          record.violation({
+            door: DOOR,
+            category: "generated operations on an acknowledged socket",
+            kind: "scope",
+            what: `a key holding only nodes:read got ${answer ? JSON.stringify(answer).slice(0, 160) : "no refusal"}`,
+            input: query,
+          });
+        }
         socket.send(JSON.stringify({ type: "complete", id: `op${i}` }));
       }
       const stop = await settle(
@@ -257,7 +275,7 @@ export async function attackGraphqlWs(ctx: Context): Promise<void> {
   });
 
   await category(ctx, "subscribe with a fan-out document", async () => {
-    const socket = await acknowledged(ctx, false);
+    const socket = await acknowledged(ctx);
     if (!socket) return;
     // graphql-ws runs queries too, through the same validation as subscriptions.
     const query = fanOut(30, 2);
@@ -277,7 +295,7 @@ export async function attackGraphqlWs(ctx: Context): Promise<void> {
 
   await category(ctx, "oversized frames", async () => {
     for (const bytes of VOLUME.graphqlWsOversized) {
-      const socket = await acknowledged(ctx, false);
+      const socket = await acknowledged(ctx);
       if (!socket) return;
       const head =
         '{"type":"subscribe","id":"big","payload":{"query":"subscription { transactionCreated { hash } }","extensions":{"pad":"';
@@ -310,7 +328,7 @@ export async function attackGraphqlWs(ctx: Context): Promise<void> {
   });
 
   await category(ctx, "floods", async () => {
-    const sockets = await Promise.all(Array.from({ length: VOLUME.floodSockets }, () => acknowledged(ctx, false)));
+    const sockets = await Promise.all(Array.from({ length: VOLUME.floodSockets }, () => acknowledged(ctx)));
     await Promise.all(
       sockets.map(async (socket, n) => {
         if (!socket) return;

@@ -43,8 +43,7 @@ async function getJson(
   return { status: answer.status, body: JSON.parse(answer.body || "{}") as { [k: string]: unknown } };
 }
 
-/** A wallet-issued data key with the default scopes, and the vault addresses the API lists. */
-async function endpoints(url: string): Promise<{ key: string; vaults: string[] }> {
+async function issueKey(url: string, scopes?: string[]): Promise<string> {
   const wallet = Wallet.createRandom();
   const nonce = await getJson(`${url}/v1/auth/nonce?wallet=${wallet.address}`);
   const issued = await getJson(`${url}/v1/auth/keys`, {
@@ -54,15 +53,23 @@ async function endpoints(url: string): Promise<{ key: string; vaults: string[] }
       nonce: nonce.body.nonce,
       signature: await wallet.signMessage(String(nonce.body.message)),
       name: "hostile",
+      ...(scopes ? { scopes } : {}),
     },
   });
   if (issued.status !== 201)
     throw new Error(`data key issuance answered ${issued.status}: ${JSON.stringify(issued.body)}`);
+  return String(issued.body.key);
+}
+
+/** A data key with the default scopes, one with nodes:read only, and the vault addresses the API lists. */
+async function endpoints(url: string): Promise<{ key: string; narrowKey: string; vaults: string[] }> {
+  const key = await issueKey(url);
+  const narrowKey = await issueKey(url, ["nodes:read"]);
   const vaults = await getJson(`${url}/graphql`, { method: "POST", body: { query: "{ vaults { address } }" } });
   const list = ((vaults.body.data as { vaults?: Array<{ address: string }> } | undefined)?.vaults ?? []).map(
     (v) => v.address,
   );
-  return { key: String(issued.body.key), vaults: list };
+  return { key, narrowKey, vaults: list };
 }
 
 function percentile(values: number[], p: number): number {

@@ -68,6 +68,8 @@ export class Stack {
   private work = "";
   private watcher?: Worker;
   key = "";
+  /** A data key holding only nodes:read, which no GraphQL root field and no socket subscription accepts. */
+  narrowKey = "";
   vaults: string[] = [];
   peakRssMb = 0;
   baselineRssMb = 0;
@@ -261,8 +263,9 @@ export class Stack {
     if (this.work) rmSync(this.work, { recursive: true, force: true });
   }
 
-  setEndpoints(endpoints: { key: string; vaults: string[] }): void {
+  setEndpoints(endpoints: { key: string; narrowKey: string; vaults: string[] }): void {
     this.key = endpoints.key;
+    this.narrowKey = endpoints.narrowKey;
     this.vaults = endpoints.vaults;
   }
 }
