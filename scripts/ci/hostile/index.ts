@@ -87,6 +87,7 @@ async function main(): Promise<void> {
     console.log("starting a Hardhat node, deploying the system and starting the API ...");
     await stack.start();
     stack.setEndpoints(await endpoints(stack.url));
+    stack.afterRestart = async () => stack.setEndpoints(await endpoints(stack.url));
     stack.baselineRssMb = stack.rssNowMb();
     console.log(
       `API at ${stack.url}, RSS ${Math.round(stack.baselineRssMb)} MB; ${stack.vaults.length} vaults; a data key issued`,

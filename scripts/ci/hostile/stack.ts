@@ -219,6 +219,9 @@ export class Stack {
 
   private checking?: Promise<boolean>;
 
+  /** Run after the API is started again: its store starts empty, so the keys are issued anew. */
+  afterRestart?: () => Promise<void>;
+
   private async checkAndRestart(): Promise<boolean> {
     const exited = this.api.child.exitCode !== null || this.api.child.signalCode !== null;
     if (!exited && (await this.answersHealth(3_000))) return false;
@@ -235,6 +238,7 @@ export class Stack {
     this.restarts += 1;
     console.log("  (starting the API again)");
     await this.startApi();
+    await this.afterRestart?.();
     return true;
   }
 
