@@ -5,8 +5,9 @@
  * key or outrun the holders' exit; the Ignition modules are built from the validated value.
  */
 import { readDeploymentParameters } from "@nomicfoundation/hardhat-ignition/helpers";
-import { ZeroAddress, getAddress, isAddress } from "ethers";
+import { HDNodeWallet, ZeroAddress, formatEther, getAddress, isAddress } from "ethers";
 import { z } from "zod";
+import { PUBLIC_DEV_ACCOUNTS_PER_PATH, PUBLIC_DEV_KEY_SOURCES } from "./devWallets";
 import { maxFulfillmentDelay } from "./vaults";
 
 /** Circle's USDC on Base Sepolia. */
@@ -20,6 +21,8 @@ export const LOCAL_CHAIN_IDS: readonly number[] = [31337, 1337];
  * fulfiller (the relayer) does not act. The timelock delay must be at least the longest fulfilment delay plus this.
  */
 export const EXIT_MARGIN_SECONDS = 86_400;
+/** NapMinter's bounds on its window (MIN_PERIOD, MAX_PERIOD): the constructor refuses any other period. */
+export const MINTER_PERIOD_BOUNDS = { min: 3_600, max: 365 * 86_400 } as const;
 
 const address = z
   .string()
@@ -115,9 +118,114 @@ export function isLocalChain(chainId: number): boolean {
   return LOCAL_CHAIN_IDS.includes(chainId);
 }
 
+let publicKeys: ReadonlyMap<string, string> | undefined;
+
 /**
- * Refuses what hands a decision to the relayer's hot key, leaves a public chain to the deployer's key alone, or
- * outruns the holders' exit; returns the choices that are allowed but weaken the deployment (printed as WARNINGs).
+ * Every address of the public development mnemonics (PUBLIC_DEV_KEY_SOURCES, the first PUBLIC_DEV_ACCOUNTS_PER_PATH
+ * accounts under each path), with where it comes from, e.g. `Hardhat's default mnemonic m/44'/60'/0'/0/3`.
+ */
+export function publicDevelopmentKeys(): ReadonlyMap<string, string> {
+  if (publicKeys) return publicKeys;
+  const keys = new Map<string, string>();
+  for (const { name, mnemonic, parentPath } of PUBLIC_DEV_KEY_SOURCES) {
+    const parent = HDNodeWallet.fromPhrase(mnemonic, undefined, parentPath);
+    for (let index = 0; index < PUBLIC_DEV_ACCOUNTS_PER_PATH; index++) {
+      const address = parent.deriveChild(index).address;
+      if (!keys.has(address)) keys.set(address, `${name} ${parentPath}/${index}`);
+    }
+  }
+  publicKeys = keys;
+  return keys;
+}
+
+/** What the relayer's key could vote with by the end of one proposal, against what would pass it. */
+export interface RelayerVoteBound {
+  /** Governance.votingDelay + votingPeriod + timelockMinDelay: the time governance needs to take the role back. */
+  span: number;
+  /** Minter windows that span can touch, counted as NapMinter counts them (fixed windows). */
+  windows: number;
+  /** NAP the relayer can mint in those windows (within the cap). */
+  mintable: bigint;
+  /** NAP it holds from the deployment: the initial supply if it is also the deployer, else none. */
+  held: bigint;
+  votes: bigint;
+  /** Total supply at the proposal's end: the initial supply plus everything mintable. */
+  supply: bigint;
+  /** The governor's quorum of that supply (GovernorVotesQuorumFraction rounds down). */
+  quorum: bigint;
+}
+
+/**
+ * The most the relayer can vote with if its key is stolen and used for one proposal from the start: it mints the
+ * whole budget to itself in every window the proposal's delay, voting period and timelock delay touch (a span of T
+ * seconds touches at most ceil(T / period) + 1 fixed windows).
+ */
+export function relayerVoteBound(p: DeployParameters, deployer: string): RelayerVoteBound {
+  const { napInitialSupply, napCap, minterBudget, minterPeriod } = p.Tokens;
+  const g = p.Governance;
+  const span = g.votingDelay + g.votingPeriod + g.timelockMinDelay;
+  const windows = Math.ceil(span / minterPeriod) + 1;
+  const room = napCap > napInitialSupply ? napCap - napInitialSupply : 0n;
+  const byBudget = minterBudget * BigInt(windows);
+  const mintable = byBudget < room ? byBudget : room;
+  const held = getAddress(deployer) === p.Roles.relayer ? napInitialSupply : 0n;
+  const supply = napInitialSupply + mintable;
+  return {
+    span,
+    windows,
+    mintable,
+    held,
+    votes: held + mintable,
+    supply,
+    quorum: (supply * BigInt(g.quorumPercent)) / 100n,
+  };
+}
+
+/** NAP base units as whole NAP with thousands separators ("40,000", "0.5"). */
+function nap(units: bigint): string {
+  const [whole, fraction] = formatEther(units).split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return fraction === "0" ? grouped : `${grouped}.${fraction}`;
+}
+
+/** Refusals of the relayer's minting budget: its votes by the end of one proposal reach the quorum or a majority. */
+function relayerBudgetProblems(p: DeployParameters, deployer: string): string[] {
+  const { minterPeriod } = p.Tokens;
+  if (minterPeriod < MINTER_PERIOD_BOUNDS.min || minterPeriod > MINTER_PERIOD_BOUNDS.max) {
+    return [
+      `Tokens.minterPeriod ${minterPeriod} is outside NapMinter's bounds (${MINTER_PERIOD_BOUNDS.min} to ` +
+        `${MINTER_PERIOD_BOUNDS.max} s)`,
+    ];
+  }
+  const b = relayerVoteBound(p, deployer);
+  const figures =
+    `Tokens.minterBudget ${nap(p.Tokens.minterBudget)} NAP per Tokens.minterPeriod ${minterPeriod} s lets the ` +
+    `relayer (a hot key) mint ${nap(b.mintable)} NAP in the ${b.span} s of one proposal (Governance.votingDelay + ` +
+    `votingPeriod + timelockMinDelay, ${b.windows} windows)` +
+    (b.held > 0n ? ` on top of the ${nap(b.held)} NAP it holds as the deployer` : "") +
+    `: ${nap(b.votes)} NAP of votes`;
+  const problems: string[] = [];
+  if (b.votes >= b.quorum) {
+    problems.push(
+      `${figures}, at least the quorum of ${nap(b.quorum)} NAP (Governance.quorumPercent ` +
+        `${p.Governance.quorumPercent}% of a supply of ${nap(b.supply)} NAP): lower the budget, or raise the initial ` +
+        "supply or the quorum",
+    );
+  }
+  if (b.votes * 2n >= b.supply) {
+    problems.push(
+      `${figures}, at least half of a supply of ${nap(b.supply)} NAP (Tokens.napInitialSupply ` +
+        `${nap(p.Tokens.napInitialSupply)} NAP + ${nap(b.mintable)} NAP minted): lower the budget or raise the ` +
+        "initial supply",
+    );
+  }
+  return problems;
+}
+
+/**
+ * Refuses what hands a decision to the relayer's hot key, leaves a public chain to the deployer's key alone or to
+ * keys anyone can sign with, lets one key veto its own replacement, or outruns the holders' exit; returns the choices
+ * that are allowed but weaken the deployment (printed as WARNINGs).
  */
 export function checkParameters(p: DeployParameters, chainId: number, deployer: string): string[] {
   const { relayer, guardians, oracles } = p.Roles;
@@ -127,6 +235,16 @@ export function checkParameters(p: DeployParameters, chainId: number, deployer: 
   }
   if (guardians.includes(relayer)) problems.push("Roles.guardians must not include the relayer (a hot key)");
   if (oracles.includes(relayer)) problems.push("Roles.oracles must not include the relayer (a hot key)");
+  const seat = guardians.indexOf(p.Governance.proposalGuardian);
+  if (seat !== -1) {
+    // The proposal guardian cancels the proposal that would replace it; as a guardian it could also keep vaults or
+    // strategies paused meanwhile. Two keys keep each power answerable to governance.
+    problems.push(
+      `Governance.proposalGuardian ${p.Governance.proposalGuardian} is also Roles.guardians[${seat}] ` +
+        `(${seat === 0 ? "every vault's GUARDIAN and a registry guardian" : "a registry guardian"}): one key would ` +
+        "cancel the proposals that replace it while it pauses; name another key for one of the roles",
+    );
+  }
   for (const [name, list] of [
     ["Roles.guardians", guardians],
     ["Roles.oracles", oracles],
@@ -148,8 +266,25 @@ export function checkParameters(p: DeployParameters, chainId: number, deployer: 
   if (p.Registry.oracleThreshold > oracles.length) {
     problems.push(`Registry.oracleThreshold ${p.Registry.oracleThreshold} > ${oracles.length} oracles`);
   }
+  problems.push(...relayerBudgetProblems(p, deployer));
   const warnings: string[] = [];
   if (!isLocalChain(chainId)) {
+    const known = publicDevelopmentKeys();
+    const holders: [string, string][] = [
+      ["Governance.proposalGuardian", p.Governance.proposalGuardian],
+      ["Roles.relayer", relayer],
+      ...guardians.map((key, i): [string, string] => [`Roles.guardians[${i}]`, key]),
+      ...oracles.map((key, i): [string, string] => [`Roles.oracles[${i}]`, key]),
+    ];
+    for (const [role, key] of holders) {
+      const source = known.get(key);
+      if (source !== undefined) {
+        problems.push(
+          `${role} ${key} is a public development key (${source}): anyone can sign with it on chain ${chainId}, ` +
+            `so only local chains (${LOCAL_CHAIN_IDS.join(", ")}) accept it`,
+        );
+      }
+    }
     const deployerKey = getAddress(deployer);
     for (const [name, list] of [
       ["Roles.guardians", guardians],

@@ -9,7 +9,8 @@
  * 4. `npm run deploy:verify` in plan mode: what Etherscan (API v2) and Sourcify would be sent;
  * 5. the operator funds the relayer and the faucet, starts the API against the chain, and an agent registers, takes
  *    the faucet's gas, receives USDC (on Base Sepolia: Circle's faucet), deposits, submits a strategy and lists it.
- * Only the key holders differ from ignition/parameters/baseSepolia.json5: the rehearsal holds the keys.
+ * Only the key holders differ from ignition/parameters/baseSepolia.json5: fresh keys of the rehearsal's own (the
+ * parameter check refuses public development keys off local chains, and the node runs as chain 84532).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,7 +20,7 @@ import { join } from "node:path";
 import { readDeploymentParameters } from "@nomicfoundation/hardhat-ignition/helpers";
 import { HDNodeWallet, Interface, JsonRpcProvider, Wallet, getAddress, parseEther, parseUnits } from "ethers";
 import { deploymentPath, readDeployment, type DeploymentFile } from "./deploymentFile";
-import { DEV_SERVER_WALLET_MNEMONIC, RELAYER_PATH } from "./devWallets";
+import { RELAYER_PATH } from "./devWallets";
 import { recordedAddresses } from "./journal";
 import {
   BASE_SEPOLIA_CHAIN_ID,
@@ -127,20 +128,22 @@ class Child {
 }
 
 /**
- * The Base Sepolia parameters with the rehearsal's key holders: the relayer is the API's (dev mnemonic), the
- * guardians, oracles and proposal guardian are node accounts. Every other value is the file's.
+ * The Base Sepolia parameters with the rehearsal's key holders, all fresh: the relayer is m/44'/60'/0'/0/0 of
+ * `serverMnemonic` (the API's), the guardians, oracles and proposal guardian random keys that never sign here.
+ * Every other value is the file's.
  */
-export async function rehearsalParameters(accounts: string[]): Promise<DeployParameters> {
+export async function rehearsalParameters(serverMnemonic: string): Promise<DeployParameters> {
   const file = join(ROOT, "ignition", "parameters", "baseSepolia.json5");
   const raw = (await readDeploymentParameters(file)) as Record<string, Record<string, unknown>>;
+  const fresh = () => Wallet.createRandom().address;
   return parseParameters(
     {
       ...raw,
-      Governance: { ...raw.Governance, proposalGuardian: accounts[10] },
+      Governance: { ...raw.Governance, proposalGuardian: fresh() },
       Roles: {
-        relayer: HDNodeWallet.fromPhrase(DEV_SERVER_WALLET_MNEMONIC, undefined, RELAYER_PATH).address,
-        guardians: accounts.slice(10, 13),
-        oracles: accounts.slice(13, 16),
+        relayer: HDNodeWallet.fromPhrase(serverMnemonic, undefined, RELAYER_PATH).address,
+        guardians: [fresh(), fresh(), fresh()],
+        oracles: [fresh(), fresh(), fresh()],
       },
     },
     `${file} (rehearsal key holders)`,
@@ -179,7 +182,8 @@ export async function rehearseBaseSepolia(options: RehearsalOptions = {}): Promi
     const deployer = accounts[0];
     log(`chain ${BASE_SEPOLIA_CHAIN_ID} at ${rpcUrl}; mock USDC code at Circle's ${BASE_SEPOLIA_USDC}`);
 
-    const parameters = await rehearsalParameters(accounts);
+    const serverMnemonic = Wallet.createRandom().mnemonic!.phrase;
+    const parameters = await rehearsalParameters(serverMnemonic);
     const parametersFile = join(work, "baseSepolia.rehearsal.json");
     writeFileSync(parametersFile, parametersToJson(parameters));
     log(
@@ -317,7 +321,7 @@ export async function rehearseBaseSepolia(options: RehearsalOptions = {}): Promi
       RPC_URL: rpcUrl,
       CHAIN_ID: String(BASE_SEPOLIA_CHAIN_ID),
       DEPLOYMENT_FILE: deploymentPath(outDir, BASE_SEPOLIA_CHAIN_ID),
-      SERVER_WALLET_MNEMONIC: DEV_SERVER_WALLET_MNEMONIC,
+      SERVER_WALLET_MNEMONIC: serverMnemonic,
       LOG_LEVEL: "warn",
       MONGODB_URI: "",
       REDIS_URL: "",

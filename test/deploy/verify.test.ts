@@ -104,7 +104,7 @@ describe("source verification (offline)", () => {
         "300",
         "1000000000000000000",
         "4",
-        "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+        "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955",
       ]);
       const moderate = target("Vaults#moderate");
       const config = vaultConfigs.moderate;
