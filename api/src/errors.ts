@@ -113,6 +113,27 @@ export class UnavailableError extends AppError {
   readonly code = "UNAVAILABLE";
 }
 
+/** When a client may try again after a dependency (the store, the rate limiter's Redis) stopped answering. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * The store did not answer (unreachable, hung, or its connection dropped): every door answers 503 with Retry-After.
+ * The driver's error stays the `cause`, for the log only.
+ */
+export class StoreUnavailableError extends UnavailableError {
+  constructor(cause?: unknown) {
+    super("the store is unavailable: try again shortly", {}, UNAVAILABLE_RETRY_AFTER_SECONDS);
+    if (cause !== undefined) this.cause = cause;
+  }
+}
+
+/** The rate limiter's store (Redis) did not answer: refused with 503 rather than served without limits. */
+export class RateLimiterUnavailableError extends UnavailableError {
+  constructor() {
+    super("rate limiter unavailable: try again shortly", {}, UNAVAILABLE_RETRY_AFTER_SECONDS);
+  }
+}
+
 /** Raised by store adapters when a unique value is taken; use cases turn it into a ConflictError. */
 export class DuplicateKeyError extends Error {
   constructor(readonly field: string) {

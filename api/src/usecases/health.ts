@@ -11,6 +11,7 @@ export interface StoreHealth {
 
 /** What the health check asks of the store. */
 export interface StoreProbe {
+  readonly kind: StoreHealth["kind"];
   health(): Promise<StoreHealth>;
 }
 
@@ -39,6 +40,11 @@ export interface IndexerHealth {
 export const HEALTH_TTL_MS = 1_000;
 /** How long before a snapshot expires a request starts the next probe in the background, so that none waits for it. */
 const HEALTH_REFRESH_AHEAD_MS = 250;
+/**
+ * How long the store's probe (and the indexer's, which reads the store) may take: a store that does not answer by
+ * then is reported away, so that /health answers `degraded` at once instead of waiting for the driver to give up.
+ */
+export const STORE_PROBE_TIMEOUT_MS = 500;
 
 export class Health {
   readonly #snapshots = new TtlCache<"health", ServiceHealth>(HEALTH_TTL_MS, {
@@ -69,8 +75,9 @@ export class Health {
   readonly #probe = async (): Promise<ServiceHealth> => {
     const [rpcConnected, store, indexer] = await Promise.all([
       this.chain.isConnected(),
-      this.store.health(),
-      this.#indexer?.(),
+      within(STORE_PROBE_TIMEOUT_MS, this.store.health(), { kind: this.store.kind, connected: false }),
+      // The indexer's state is read from the store: while the store is away it is left out, not a failed probe.
+      this.#indexer ? within(STORE_PROBE_TIMEOUT_MS, this.#indexer(), undefined) : undefined,
     ]);
     return {
       status: rpcConnected && store.connected && !indexer?.halt ? "ok" : "degraded",
@@ -82,4 +89,17 @@ export class Health {
       ...(indexer ? { indexer } : {}),
     };
   };
+}
+
+/** What `probe` answers within `timeoutMs`; `fallback` when it fails or takes longer. */
+async function within<T>(timeoutMs: number, probe: Promise<T>, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), timeoutMs);
+  });
+  try {
+    return await Promise.race([probe.catch(() => fallback), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

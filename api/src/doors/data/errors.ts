@@ -95,8 +95,11 @@ export function dataErrorHandler(logger: Logger): Middleware {
   return (ctx, next) =>
     next().then(undefined, (thrown: unknown) => {
       const error = toDataApiError(thrown);
-      // A read that asked for a block not yet indexed is a client's retry, not a fault.
-      if (error.status >= 500 && error.code !== "NOT_YET_INDEXED") {
+      // A read that asked for a block not yet indexed is a client's retry, not a fault; a dependency that is away
+      // (the store, the chain) is a state of the service, not a bug: one warning line per answer, no stack.
+      if (error.code === "SERVICE_UNAVAILABLE") {
+        logger.warn({ reason: error.message, path: ctx.path }, "data API: service unavailable");
+      } else if (error.status >= 500 && error.code !== "NOT_YET_INDEXED") {
         logger.error({ err: thrown, path: ctx.path }, "data API error");
       }
       writeDataError(ctx, error);

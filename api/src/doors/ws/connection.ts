@@ -1,4 +1,5 @@
 import type { WsConfig } from "../../config";
+import { UnavailableError } from "../../errors";
 import type { Logger } from "../../logger";
 import type { EventFeed } from "../../readmodel/feed";
 import { atLeastBlock, notYetIndexedMessage, NOT_YET_INDEXED_RETRY_SECONDS } from "../../readmodel/freshness";
@@ -255,6 +256,11 @@ export class Connection {
 
   /** An unexpected failure while handling a message: logged, answered without detail; the next message is handled. */
   #failed(error: unknown): void {
+    // The store or a rate limiter away: the client retries after retryAfterSeconds; not a bug, not logged.
+    if (error instanceof UnavailableError) {
+      const retryAfterSeconds = error.retryAfterSeconds;
+      return this.#send(new WsError("UNAVAILABLE", error.message, { retryAfterSeconds }).toMessage());
+    }
     this.#deps.logger.error({ err: error }, "ws: message failed");
     this.#send(new WsError("INTERNAL_ERROR", "internal error").toMessage());
   }

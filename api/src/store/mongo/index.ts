@@ -13,6 +13,7 @@ import { MongoDataKeyStore, type DataKeyDocument } from "./dataKeys";
 import { MongoIdempotencyStore } from "./idempotency";
 import { MongoNodeStore, type NodeDocument } from "./nodes";
 import { MongoNonceStore, type NonceClaimDocument, type NonceDocument } from "./nonces";
+import { guardStoreOutages, STORE_OUTAGE_SETTINGS } from "./outage";
 import { MongoReadModelStore } from "./readModel";
 import { MongoTxJournal } from "./txJournal";
 
@@ -29,6 +30,9 @@ import { MongoTxJournal } from "./txJournal";
  * Activity counters (statistics, not security) use $inc, which is atomic on MongoDB; on FerretDB updates of one
  * agent are additionally serialized inside this process (a KeyedQueue), which suffices for a single instance.
  * The transaction journal (txJournal.ts) explains its own, append-only, layout.
+ *
+ * Outages (outage.ts): every adapter answers "the store is unavailable" (503 at the doors) within about a second
+ * of the server going away, and serves again as soon as it is back.
  */
 
 export interface MongoStoreOptions {
@@ -51,23 +55,24 @@ export class MongoStore implements Stores {
     readonly client: MongoClient,
     readonly db: Db,
   ) {
-    this.agents = new MongoAgentStore(
-      db.collection<AgentDocument>("agents"),
-      db.collection<AgentPointerDocument>("agent_wallets"),
-      db.collection<AgentPointerDocument>("agent_keys"),
-      db.collection<StrategyFactDocument>("agent_strategy_facts"),
-      db.collection<DepositDocument>("agent_deposits"),
+    this.agents = guardStoreOutages(
+      new MongoAgentStore(
+        db.collection<AgentDocument>("agents"),
+        db.collection<AgentPointerDocument>("agent_wallets"),
+        db.collection<AgentPointerDocument>("agent_keys"),
+        db.collection<StrategyFactDocument>("agent_strategy_facts"),
+        db.collection<DepositDocument>("agent_deposits"),
+      ),
     );
-    this.nonces = new MongoNonceStore(
-      db.collection<NonceDocument>("nonces"),
-      db.collection<NonceClaimDocument>("nonce_claims"),
+    this.nonces = guardStoreOutages(
+      new MongoNonceStore(db.collection<NonceDocument>("nonces"), db.collection<NonceClaimDocument>("nonce_claims")),
     );
-    this.counters = new MongoCounterStore(db.collection<SequenceClaimDocument>("sequence_claims"));
-    this.journal = new MongoTxJournal(db);
-    this.idempotency = new MongoIdempotencyStore(db);
-    this.dataKeys = new MongoDataKeyStore(db.collection<DataKeyDocument>("data_keys"));
-    this.nodes = new MongoNodeStore(db.collection<NodeDocument>("nodes"));
-    this.readModel = new MongoReadModelStore(db);
+    this.counters = guardStoreOutages(new MongoCounterStore(db.collection<SequenceClaimDocument>("sequence_claims")));
+    this.journal = guardStoreOutages(new MongoTxJournal(db));
+    this.idempotency = guardStoreOutages(new MongoIdempotencyStore(db));
+    this.dataKeys = guardStoreOutages(new MongoDataKeyStore(db.collection<DataKeyDocument>("data_keys")));
+    this.nodes = guardStoreOutages(new MongoNodeStore(db.collection<NodeDocument>("nodes")));
+    this.readModel = guardStoreOutages(new MongoReadModelStore(db));
   }
 
   async init(): Promise<void> {
@@ -95,10 +100,22 @@ export class MongoStore implements Stores {
   }
 }
 
-/** Connects (failing fast if the server is unreachable) and creates the indexes. */
+/** How long a starting service waits for its store (which may start beside it) before it gives up. */
+const STARTUP_WAIT_MS = 5_000;
+
+/** Connects (failing after STARTUP_WAIT_MS if the server is unreachable) and creates the indexes. */
 export async function connectMongoStore(options: MongoStoreOptions): Promise<MongoStore> {
-  const client = new MongoClient(options.uri, { serverSelectionTimeoutMS: 5_000, appName: "nap-api" });
-  await client.connect();
+  const client = new MongoClient(options.uri, { ...STORE_OUTAGE_SETTINGS, appName: "nap-api" });
+  const deadline = Date.now() + STARTUP_WAIT_MS;
+  for (;;) {
+    try {
+      await client.connect();
+      break;
+    } catch (error) {
+      if (Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
   const store = new MongoStore(client, client.db(options.dbName));
   await store.init();
   return store;

@@ -1,6 +1,6 @@
 import type { Context } from "koa";
 import type { z } from "zod";
-import type { JsonValue } from "../../../errors";
+import { UnavailableError, type JsonValue } from "../../../errors";
 
 /**
  * Errors of the data API's access layer, rendered as the data API's body `{ "error": { code, message, details } }`.
@@ -58,6 +58,12 @@ export function fromZodError(error: z.ZodError, whole: string): DataAccessError 
   return invalidField(field, where + issue.message);
 }
 
+/** The store or the limiter's Redis away (the service's UnavailableError): 503 with Retry-After. */
+export function unavailable(error: UnavailableError): DataAccessError {
+  const retryAfter = error.retryAfterSeconds;
+  return new DataAccessError("UNAVAILABLE", error.message, {}, retryAfter ? { "Retry-After": String(retryAfter) } : {});
+}
+
 /** Writes the error body and its headers. */
 export function renderError(ctx: Context, error: DataAccessError): void {
   ctx.status = error.status;
@@ -72,6 +78,7 @@ export function accessErrorHandler(log: (error: unknown, ctx: Context) => void) 
       await next();
     } catch (error) {
       if (error instanceof DataAccessError) return renderError(ctx, error);
+      if (error instanceof UnavailableError) return renderError(ctx, unavailable(error));
       log(error, ctx);
       renderError(ctx, new DataAccessError("INTERNAL_ERROR", "internal server error"));
     }
