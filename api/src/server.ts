@@ -1,12 +1,13 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import { createApp, type AppDeps, type NapApp } from "./app";
 import { connectChain, type ChainAccess } from "./chain";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
 import { createNodeHeartbeat } from "./doors/data/access/nodes";
 import type { RateLimitBackend } from "./doors/live/rateLimit";
+import { createRedisClient } from "./redis";
 import { openStores, type Stores } from "./store";
 import { SERVICE_VERSION } from "./version";
 
@@ -39,7 +40,18 @@ export async function startServer(
   let redis: Redis | undefined;
   let rateLimitBackend: RateLimitBackend | undefined;
   if (config.redisUrl) {
-    redis = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    redis = createRedisClient(config.redisUrl);
+    // One warning per outage: meanwhile every rate-limited request is answered 503 (never served without limits).
+    let redisAway = false;
+    redis.on("error", (error: unknown) => {
+      if (!redisAway)
+        logger.warn({ err: error }, "Redis unreachable: rate-limited requests answer 503 until it is back");
+      redisAway = true;
+    });
+    redis.on("ready", () => {
+      if (redisAway) logger.info("Redis back: rate limits served again");
+      redisAway = false;
+    });
     await redis.connect();
     rateLimitBackend = { driver: "redis", db: redis };
     logger.info("rate limits: Redis (shared between instances)");

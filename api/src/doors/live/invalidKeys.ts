@@ -1,6 +1,6 @@
 import type Redis from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { RateLimitError, UnavailableError } from "../../errors";
+import { RateLimiterUnavailableError, RateLimitError } from "../../errors";
 
 /**
  * Invalid API keys, limited per client IP before authentication (rate-limiter-flexible): a client that sent
@@ -37,7 +37,7 @@ export function createInvalidKeyLimiter(
     try {
       return await operation();
     } catch {
-      throw new UnavailableError("rate limiter unavailable: try again shortly");
+      throw new RateLimiterUnavailableError();
     }
   };
   return {

@@ -1,7 +1,7 @@
 import type { Context, Middleware, Next } from "koa";
 import ratelimit from "koa-ratelimit";
 import type Redis from "ioredis";
-import { UnavailableError } from "../../errors";
+import { RateLimiterUnavailableError } from "../../errors";
 import type { Principal } from "./auth";
 
 /**
@@ -98,7 +98,7 @@ export function createRateLimiters(
         });
       } catch (error) {
         // The limiter's own store failed (Redis unreachable): refuse with 503 rather than serve unlimited.
-        if (!downstream) throw new UnavailableError("rate limiter unavailable: try again shortly");
+        if (!downstream) throw new RateLimiterUnavailableError();
         throw error;
       }
       if (ctx.status === 429 && ctx.state.rateLimit) {
