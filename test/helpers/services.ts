@@ -81,32 +81,47 @@ let mongo: Promise<string> | undefined;
 export function ensureMongo(): Promise<string> {
   mongo ??= (async () => {
     if (process.env.MONGODB_URI) return process.env.MONGODB_URI;
-    const binary = serviceBinary(
-      "ferretdb.sh",
-      "No MongoDB-protocol server: set MONGODB_URI or install Go so that FerretDB can be built",
-    );
-    const port = await freePort();
-    const dataDir = mkdtempSync(join(tmpdir(), "nap-ferretdb-"));
-    tempDirs.push(dataDir);
-    startChild(
-      binary,
-      [
-        "--handler=sqlite",
-        `--sqlite-url=file:${dataDir}/`,
-        `--state-dir=${dataDir}`,
-        `--listen-addr=127.0.0.1:${port}`,
-        "--debug-addr=-",
-        "--telemetry=disable",
-        "--log-level=error",
-      ],
-      "FerretDB",
-    );
-    await waitForPort(port, 20_000, "FerretDB");
+    const { port } = await startFerretDb();
     const uri = `mongodb://127.0.0.1:${port}/`;
     process.env.MONGODB_URI = uri;
     return uri;
   })();
   return mongo;
+}
+
+/**
+ * Starts a FerretDB of its own (SQLite files in `dataDir`, a new temporary one by default) on `port` (a free one by
+ * default), for tests that kill, stop and restart the store: started again with the same port and directory, it
+ * serves the same data. Killed when the test process exits, or earlier with `child.kill()`.
+ */
+export async function startFerretDb(
+  options: { port?: number; dataDir?: string } = {},
+): Promise<{ port: number; dataDir: string; child: ChildProcess }> {
+  const binary = serviceBinary(
+    "ferretdb.sh",
+    "No MongoDB-protocol server: set MONGODB_URI or install Go so that FerretDB can be built",
+  );
+  const port = options.port ?? (await freePort());
+  let dataDir = options.dataDir;
+  if (dataDir === undefined) {
+    dataDir = mkdtempSync(join(tmpdir(), "nap-ferretdb-"));
+    tempDirs.push(dataDir);
+  }
+  const child = startChild(
+    binary,
+    [
+      "--handler=sqlite",
+      `--sqlite-url=file:${dataDir}/`,
+      `--state-dir=${dataDir}`,
+      `--listen-addr=127.0.0.1:${port}`,
+      "--debug-addr=-",
+      "--telemetry=disable",
+      "--log-level=error",
+    ],
+    "FerretDB",
+  );
+  await waitForPort(port, 20_000, "FerretDB");
+  return { port, dataDir, child };
 }
 
 let redis: Promise<string> | undefined;
