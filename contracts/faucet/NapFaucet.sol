@@ -8,9 +8,12 @@ import {INapFaucet} from "../interfaces/INapFaucet.sol";
 import {ITestUSDC} from "../interfaces/ITestUSDC.sol";
 
 /// @title NapFaucet
-/// @notice Testnet faucet for agent wallets, driven by the service relayer.
-/// @dev Invariant: for every recipient, two drips are at least `cooldown` seconds apart (as the cooldown stood at the
-///      second drip). The cooldown is recorded before any external call, and only DRIPPER_ROLE can drip, so a
+/// @notice Testnet faucet for agent wallets, driven by the service relayer. Besides each recipient's cooldown, a global
+///         budget per window of `budgetPeriod` seconds bounds the ETH and the USDC all drips of the window send, so a
+///         stolen relayer key dripping to fresh addresses empties at most one window's budget per window.
+/// @dev Invariants: for every recipient, two drips are at least `cooldown` seconds apart (as the cooldown stood at the
+///      second drip); the ETH and the USDC dripped inside one fixed window never exceed the budgets in force at each
+///      of its drips. The cooldown is recorded before any external call, and only DRIPPER_ROLE can drip, so a
 ///      recipient re-entering from its receive hook cannot drip twice.
 contract NapFaucet is AccessControl, INapFaucet {
     using SafeERC20 for IERC20;
@@ -26,6 +29,16 @@ contract NapFaucet is AccessControl, INapFaucet {
     uint256 public constant MIN_COOLDOWN = 1 minutes;
     /// @notice Upper bound of the cooldown.
     uint256 public constant MAX_COOLDOWN = 30 days;
+    /// @notice Upper bound of the ETH budget per window.
+    uint256 public constant MAX_ETH_BUDGET = 100 ether;
+    /// @notice Upper bound of the USDC budget per window (1,000,000 USDC).
+    uint256 public constant MAX_USDC_BUDGET = 1_000_000e6;
+    /// @notice Shortest budget window.
+    uint256 public constant MIN_BUDGET_PERIOD = 1 hours;
+    /// @notice Longest budget window.
+    uint256 public constant MAX_BUDGET_PERIOD = 30 days;
+    /// @notice The budgets at deployment are this many drips of the amounts at deployment, per day.
+    uint256 public constant DEFAULT_WINDOW_DRIPS = 100;
 
     /// @inheritdoc INapFaucet
     address public immutable usdc;
@@ -40,6 +53,17 @@ contract NapFaucet is AccessControl, INapFaucet {
     uint256 public cooldown;
     /// @inheritdoc INapFaucet
     mapping(address recipient => uint256) public lastDripAt;
+    /// @inheritdoc INapFaucet
+    uint256 public ethBudget;
+    /// @inheritdoc INapFaucet
+    uint256 public usdcBudget;
+    /// @inheritdoc INapFaucet
+    uint256 public budgetPeriod;
+
+    // The window: its start and what its drips sent, read and written by every drip.
+    uint256 private _windowStart;
+    uint128 private _ethInWindow;
+    uint128 private _usdcInWindow;
 
     /// @param admin Receives DEFAULT_ADMIN_ROLE (the timelock once wired).
     /// @param usdc_ USDC token to drip, or the zero address for none.
@@ -47,6 +71,7 @@ contract NapFaucet is AccessControl, INapFaucet {
     /// @param ethAmount_ Wei per drip (at most 1 ether).
     /// @param usdcAmount_ USDC units per drip (at most 10,000 USDC; 0 if `usdc_` is zero).
     /// @param cooldown_ Seconds between drips to one recipient (1 minute to 30 days).
+    /// @dev The budgets start at DEFAULT_WINDOW_DRIPS drips of the given amounts a day; governance sets them after.
     constructor(
         address admin,
         address usdc_,
@@ -60,6 +85,8 @@ contract NapFaucet is AccessControl, INapFaucet {
         usdcMintable = usdcMintable_;
         _setDripAmounts(ethAmount_, usdcAmount_);
         _setCooldown(cooldown_);
+        _setBudget(ethAmount_ * DEFAULT_WINDOW_DRIPS, usdcAmount_ * DEFAULT_WINDOW_DRIPS, 1 days);
+        _windowStart = block.timestamp;
     }
 
     /// @notice Accepts funding by plain transfer.
@@ -76,6 +103,20 @@ contract NapFaucet is AccessControl, INapFaucet {
         usdcSent = usdcAmount;
         if (address(this).balance < ethSent) revert FaucetInsufficientEth(address(this).balance, ethSent);
 
+        (uint256 start, uint256 ethSpent, uint256 usdcSpent) = _window();
+        uint256 resetsAt = start + budgetPeriod;
+        uint256 limit = ethBudget;
+        if (ethSpent + ethSent > limit) {
+            revert FaucetBudgetExceeded("eth", ethSent, ethSpent < limit ? limit - ethSpent : 0, resetsAt);
+        }
+        limit = usdcBudget;
+        if (usdcSpent + usdcSent > limit) {
+            revert FaucetBudgetExceeded("usdc", usdcSent, usdcSpent < limit ? limit - usdcSpent : 0, resetsAt);
+        }
+        // Both sums are at most their budgets, far below 2^128.
+        _windowStart = start;
+        _ethInWindow = uint128(ethSpent + ethSent);
+        _usdcInWindow = uint128(usdcSpent + usdcSent);
         lastDripAt[recipient] = block.timestamp;
         uint256 next = block.timestamp + cooldown;
         emit Dripped(recipient, msg.sender, ethSent, usdcSent, next);
@@ -100,6 +141,29 @@ contract NapFaucet is AccessControl, INapFaucet {
     /// @inheritdoc INapFaucet
     function setCooldown(uint256 cooldown_) external onlyRole(DEFAULT_ADMIN_ROLE) {
         _setCooldown(cooldown_);
+    }
+
+    /// @inheritdoc INapFaucet
+    function setBudget(
+        uint256 ethBudget_,
+        uint256 usdcBudget_,
+        uint256 budgetPeriod_
+    ) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        (, uint256 ethSpent, uint256 usdcSpent) = _window();
+        _setBudget(ethBudget_, usdcBudget_, budgetPeriod_);
+        // A new window starts now and keeps what the current one sent, so that a change never opens a second budget
+        // in the same window.
+        _windowStart = block.timestamp;
+        _ethInWindow = uint128(ethSpent);
+        _usdcInWindow = uint128(usdcSpent);
+    }
+
+    /// @inheritdoc INapFaucet
+    function budgetLeft() external view returns (uint256 eth, uint256 usdcLeft, uint256 resetsAt) {
+        (uint256 start, uint256 ethSpent, uint256 usdcSpent) = _window();
+        eth = ethSpent < ethBudget ? ethBudget - ethSpent : 0;
+        usdcLeft = usdcSpent < usdcBudget ? usdcBudget - usdcSpent : 0;
+        resetsAt = start + budgetPeriod;
     }
 
     /// @inheritdoc INapFaucet
@@ -129,6 +193,29 @@ contract NapFaucet is AccessControl, INapFaucet {
         // slither-disable-next-line arbitrary-send-eth
         (bool ok, ) = to.call{value: amount}("");
         if (!ok) revert FaucetEthTransferFailed(to, amount);
+    }
+
+    /// @dev The current window's start and what it sent: the stored window, or the window `now` falls in (nothing
+    ///      sent) once the stored one has passed. What was sent may exceed a budget only after governance lowered it.
+    function _window() private view returns (uint256 start, uint256 ethSpent, uint256 usdcSpent) {
+        start = _windowStart;
+        uint256 length = budgetPeriod;
+        if (block.timestamp < start + length) return (start, _ethInWindow, _usdcInWindow);
+        // Rounding down to the window grid is the point: the division truncates to whole windows elapsed.
+        // slither-disable-next-line divide-before-multiply
+        start += ((block.timestamp - start) / length) * length;
+    }
+
+    function _setBudget(uint256 ethBudget_, uint256 usdcBudget_, uint256 budgetPeriod_) private {
+        if (ethBudget_ > MAX_ETH_BUDGET) revert FaucetAmountOutOfBounds("ethBudget", ethBudget_, MAX_ETH_BUDGET);
+        if (usdcBudget_ > MAX_USDC_BUDGET) revert FaucetAmountOutOfBounds("usdcBudget", usdcBudget_, MAX_USDC_BUDGET);
+        if (budgetPeriod_ < MIN_BUDGET_PERIOD || budgetPeriod_ > MAX_BUDGET_PERIOD) {
+            revert FaucetBudgetPeriodOutOfBounds(budgetPeriod_, MIN_BUDGET_PERIOD, MAX_BUDGET_PERIOD);
+        }
+        ethBudget = ethBudget_;
+        usdcBudget = usdcBudget_;
+        budgetPeriod = budgetPeriod_;
+        emit BudgetSet(ethBudget_, usdcBudget_, budgetPeriod_);
     }
 
     function _setDripAmounts(uint256 ethAmount_, uint256 usdcAmount_) private {

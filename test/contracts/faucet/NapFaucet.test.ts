@@ -51,6 +51,9 @@ describe("NapFaucet", () => {
     const { faucet, usdc } = await loadFixture(deployMintingFaucet);
     await expect(faucet.deploymentTransaction()).to.emit(faucet, "DripAmountsSet").withArgs(ETH_DRIP, USDC_DRIP);
     await expect(faucet.deploymentTransaction()).to.emit(faucet, "CooldownSet").withArgs(DAY);
+    await expect(faucet.deploymentTransaction())
+      .to.emit(faucet, "BudgetSet")
+      .withArgs(100n * ETH_DRIP, 100n * USDC_DRIP, DAY);
     expect(await faucet.usdc()).to.equal(await usdc.getAddress());
     expect(await faucet.usdcMintable()).to.equal(true);
     expect(await faucet.ethAmount()).to.equal(ETH_DRIP);
@@ -239,5 +242,94 @@ describe("NapFaucet", () => {
         .to.be.revertedWithCustomError(faucet, "AccessControlUnauthorizedAccount")
         .withArgs(stranger.address, adminRole);
     }
+  });
+
+  it("faucet drained by the relayer key: 500 drips to fresh addresses stop at the window's budget", async () => {
+    // The review's attack: 0.5 ETH at 0.001 ETH a drip went to 0 in 500 drips to fresh addresses.
+    const [admin, relayer] = await ethers.getSigners();
+    const drip = ethers.parseEther("0.001");
+    const faucet = (await ethers.deployContract("NapFaucet", [
+      admin.address,
+      ethers.ZeroAddress,
+      false,
+      drip,
+      0n,
+      DAY,
+    ])) as unknown as NapFaucet;
+    const start = BigInt(await time.latest());
+    await faucet.grantRole(await faucet.DRIPPER_ROLE(), relayer.address);
+    await admin.sendTransaction({ to: await faucet.getAddress(), value: ethers.parseEther("0.5") });
+    let sent = 0;
+    let refused = 0;
+    for (let i = 0; i < 500; i++) {
+      try {
+        await faucet.connect(relayer).drip(ethers.Wallet.createRandom().address);
+        sent++;
+      } catch {
+        refused++;
+      }
+    }
+    expect([sent, refused]).to.deep.equal([100, 400]);
+    await expect(faucet.connect(relayer).drip(ethers.Wallet.createRandom().address))
+      .to.be.revertedWithCustomError(faucet, "FaucetBudgetExceeded")
+      .withArgs("eth", drip, 0n, start + BigInt(DAY));
+    // The budget at deployment: 100 drips of the amounts at deployment per day.
+    expect(await faucet.ethBudget()).to.equal(100n * drip);
+    expect(await faucet.budgetPeriod()).to.equal(BigInt(DAY));
+    expect(await ethers.provider.getBalance(await faucet.getAddress())).to.equal(ethers.parseEther("0.4"));
+    expect(await faucet.budgetLeft()).to.deep.equal([0n, 0n, start + BigInt(DAY)]);
+    // The next window, on the grid, gives a new budget.
+    await time.increaseTo(start + BigInt(DAY));
+    expect(await faucet.budgetLeft()).to.deep.equal([100n * drip, 0n, start + 2n * BigInt(DAY)]);
+    await expect(faucet.connect(relayer).drip(ethers.Wallet.createRandom().address)).to.emit(faucet, "Dripped");
+  });
+
+  it("bounds the USDC of a window too, and lets the admin set the budgets, keeping what the window sent", async () => {
+    const { faucet, admin, dripper, agent, other, stranger } = await loadFixture(deployMintingFaucet);
+    await expect(faucet.connect(admin).setBudget(ethers.parseEther("1"), 2n * USDC_DRIP, DAY))
+      .to.emit(faucet, "BudgetSet")
+      .withArgs(ethers.parseEther("1"), 2n * USDC_DRIP, DAY);
+    const changedAt = BigInt(await time.latest());
+    await faucet.connect(dripper).drip(agent.address);
+    await faucet.connect(dripper).drip(other.address);
+    expect(await faucet.budgetLeft()).to.deep.equal([
+      ethers.parseEther("1") - 2n * ETH_DRIP,
+      0n,
+      changedAt + BigInt(DAY),
+    ]);
+    await expect(faucet.connect(dripper).drip(stranger.address))
+      .to.be.revertedWithCustomError(faucet, "FaucetBudgetExceeded")
+      .withArgs("usdc", USDC_DRIP, 0n, changedAt + BigInt(DAY));
+    // A new budget starts a window now that keeps what this one sent: no second budget in the same window.
+    await faucet.connect(admin).setBudget(ethers.parseEther("1"), 3n * USDC_DRIP, 3_600);
+    const againAt = BigInt(await time.latest());
+    expect(await faucet.budgetLeft()).to.deep.equal([
+      ethers.parseEther("1") - 2n * ETH_DRIP,
+      USDC_DRIP,
+      againAt + 3_600n,
+    ]);
+    await faucet.connect(dripper).drip(stranger.address);
+    expect(await faucet.budgetLeft()).to.deep.equal([ethers.parseEther("1") - 3n * ETH_DRIP, 0n, againAt + 3_600n]);
+  });
+
+  it("refuses budgets and budget windows out of bounds, and budget changes by a non-admin", async () => {
+    const { faucet, stranger } = await loadFixture(deployMintingFaucet);
+    expect(await faucet.MAX_ETH_BUDGET()).to.equal(ethers.parseEther("100"));
+    expect(await faucet.MAX_USDC_BUDGET()).to.equal(1_000_000n * 10n ** 6n);
+    await expect(faucet.setBudget(ethers.parseEther("100") + 1n, 0n, DAY))
+      .to.be.revertedWithCustomError(faucet, "FaucetAmountOutOfBounds")
+      .withArgs("ethBudget", ethers.parseEther("100") + 1n, ethers.parseEther("100"));
+    await expect(faucet.setBudget(0n, 1_000_000n * 10n ** 6n + 1n, DAY))
+      .to.be.revertedWithCustomError(faucet, "FaucetAmountOutOfBounds")
+      .withArgs("usdcBudget", 1_000_000n * 10n ** 6n + 1n, 1_000_000n * 10n ** 6n);
+    await expect(faucet.setBudget(0n, 0n, 3_599))
+      .to.be.revertedWithCustomError(faucet, "FaucetBudgetPeriodOutOfBounds")
+      .withArgs(3_599, 3_600, 30 * DAY);
+    await expect(faucet.setBudget(0n, 0n, 30 * DAY + 1))
+      .to.be.revertedWithCustomError(faucet, "FaucetBudgetPeriodOutOfBounds")
+      .withArgs(30 * DAY + 1, 3_600, 30 * DAY);
+    await expect(faucet.connect(stranger).setBudget(0n, 0n, DAY))
+      .to.be.revertedWithCustomError(faucet, "AccessControlUnauthorizedAccount")
+      .withArgs(stranger.address, await faucet.DEFAULT_ADMIN_ROLE());
   });
 });
