@@ -7,7 +7,9 @@
  *   `nextEligibleAt` of every recipient equal the model's (a refused or failed drip changes nothing; only the
  *   dripper moves a recipient's cooldown);
  * - the faucet's ETH balance is funding less drips and withdrawals; every recipient received exactly its drips in
- *   ETH and minted USDC.
+ *   ETH and minted USDC;
+ * - the drips of one budget window send at most the ETH and USDC budgets in force at each drip (the admin sets
+ *   budgets of 0 to 3 drips and windows of an hour or a day), and `budgetLeft` equals the model's.
  * Runs: FAUCET_PROPERTY_RUNS, else PROPERTY_RUNS (default 30 sequences of 10 to 30 steps).
  */
 import { expect } from "chai";
@@ -52,6 +54,7 @@ type Step =
   | { kind: "cooldown"; seconds: number }
   | { kind: "amounts"; eth: bigint }
   | { kind: "withdraw"; wei: bigint }
+  | { kind: "budget"; ethDrips: bigint; usdcDrips: bigint; period: number }
   | { kind: "jump"; seconds: number };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
@@ -77,6 +80,15 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   },
   { arbitrary: fc.record({ kind: fc.constant("withdraw" as const), wei: fc.constantFrom(1n, 10n ** 16n) }), weight: 1 },
   {
+    arbitrary: fc.record({
+      kind: fc.constant("budget" as const),
+      ethDrips: fc.constantFrom(0n, 1n, 2n, 3n),
+      usdcDrips: fc.constantFrom(0n, 1n, 2n, 3n),
+      period: fc.constantFrom(3_600, DAY),
+    }),
+    weight: 1,
+  },
+  {
     arbitrary: fc.record({ kind: fc.constant("jump" as const), seconds: fc.constantFrom(30, 3_599, DAY - 2, DAY) }),
     weight: 3,
   },
@@ -85,7 +97,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 describe("NapFaucet under griefers and donors (invariant)", () => {
   it(`keeps every recipient's cooldown and the faucet's books (${RUNS} sequences)`, async function () {
     this.timeout(0);
-    const seen = { drips: 0, cooldownRefusals: 0, strangerRefusals: 0, failedTransfers: 0 };
+    const seen = { drips: 0, cooldownRefusals: 0, strangerRefusals: 0, failedTransfers: 0, budgetRefusals: 0 };
     await fc.assert(
       fc.asyncProperty(fc.array(stepArb, { minLength: 10, maxLength: 30 }), async (steps) => {
         const f = await loadFixture(deploy);
@@ -99,10 +111,22 @@ describe("NapFaucet under griefers and donors (invariant)", () => {
         let cooldown = DAY;
         let ethAmount = await f.faucet.ethAmount();
         const usdcAmount = await f.faucet.usdcAmount();
+        // Model of the budget: fixed windows from the deployment or the last budget change.
+        let ethBudget = await f.faucet.ethBudget();
+        let usdcBudget = await f.faucet.usdcBudget();
+        let period = DAY;
+        let windowStart = Number((await f.faucet.budgetLeft())[2]) - DAY;
+        let ethSpent = 0n;
+        let usdcSpent = 0n;
+        const windowAt = (t: number) => {
+          if (t < windowStart + period) return { start: windowStart, eth: ethSpent, usdc: usdcSpent };
+          return { start: windowStart + Math.floor((t - windowStart) / period) * period, eth: 0n, usdc: 0n };
+        };
 
         for (const step of steps) {
           const now = (await time.latest()) + 1;
           if (step.kind !== "jump") await time.setNextBlockTimestamp(now);
+          const w = windowAt(now);
           switch (step.kind) {
             case "drip": {
               const to = f.recipients[step.to];
@@ -123,6 +147,13 @@ describe("NapFaucet under griefers and donors (invariant)", () => {
                 await expect(tx)
                   .to.be.revertedWithCustomError(f.faucet, "FaucetInsufficientEth")
                   .withArgs(balance, ethAmount);
+              } else if (w.eth + ethAmount > ethBudget || w.usdc + usdcAmount > usdcBudget) {
+                const eth = w.eth + ethAmount > ethBudget;
+                const [amount, spent, limit] = eth ? [ethAmount, w.eth, ethBudget] : [usdcAmount, w.usdc, usdcBudget];
+                await expect(tx)
+                  .to.be.revertedWithCustomError(f.faucet, "FaucetBudgetExceeded")
+                  .withArgs(eth ? "eth" : "usdc", amount, spent < limit ? limit - spent : 0n, w.start + period);
+                seen.budgetRefusals++;
               } else if (step.to === 3 && ethAmount > 0n) {
                 await expect(tx).to.be.revertedWithCustomError(f.faucet, "FaucetEthTransferFailed");
                 seen.failedTransfers++;
@@ -132,6 +163,9 @@ describe("NapFaucet under griefers and donors (invariant)", () => {
                   .withArgs(to, f.dripper.address, ethAmount, usdcAmount, now + cooldown);
                 if (previous !== undefined) expect(now - previous).to.be.at.least(cooldown);
                 last.set(to, now);
+                windowStart = w.start;
+                ethSpent = w.eth + ethAmount;
+                usdcSpent = w.usdc + usdcAmount;
                 balance -= ethAmount;
                 ethReceived.set(to, (ethReceived.get(to) ?? 0n) + ethAmount);
                 usdcReceived.set(to, (usdcReceived.get(to) ?? 0n) + usdcAmount);
@@ -161,10 +195,26 @@ describe("NapFaucet under griefers and donors (invariant)", () => {
                 balance -= step.wei;
               }
               break;
+            case "budget":
+              ethBudget = step.ethDrips * 10n ** 16n;
+              usdcBudget = step.usdcDrips * usdcAmount;
+              await f.faucet.connect(f.admin).setBudget(ethBudget, usdcBudget, step.period);
+              period = step.period;
+              windowStart = now;
+              ethSpent = w.eth;
+              usdcSpent = w.usdc;
+              break;
             case "jump":
               await time.increase(step.seconds);
               break;
           }
+
+          const after = windowAt(await time.latest());
+          expect(await f.faucet.budgetLeft()).to.deep.equal([
+            after.eth < ethBudget ? ethBudget - after.eth : 0n,
+            after.usdc < usdcBudget ? usdcBudget - after.usdc : 0n,
+            BigInt(after.start + period),
+          ]);
 
           expect(await ethers.provider.getBalance(faucetAddress)).to.equal(balance);
           for (const r of f.recipients) {
@@ -184,9 +234,11 @@ describe("NapFaucet under griefers and donors (invariant)", () => {
     recordFigure(
       "NapFaucet invariant",
       `${RUNS} sequences: ${seen.drips} drips, ${seen.cooldownRefusals} inside the cooldown, ` +
-        `${seen.strangerRefusals} by strangers, ${seen.failedTransfers} to a contract rejecting ETH`,
+        `${seen.strangerRefusals} by strangers, ${seen.failedTransfers} to a contract rejecting ETH, ` +
+        `${seen.budgetRefusals} past the window's budget`,
     );
     expect(seen.drips).to.be.greaterThan(0);
     expect(seen.cooldownRefusals).to.be.greaterThan(0);
+    expect(seen.budgetRefusals).to.be.greaterThan(0);
   });
 });
