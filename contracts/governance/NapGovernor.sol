@@ -15,6 +15,7 @@ import {GovernorTimelockControl} from "@openzeppelin/contracts/governance/extens
 import {GovernorProposalGuardian} from "@openzeppelin/contracts/governance/extensions/GovernorProposalGuardian.sol";
 import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
 import {IVotes} from "@openzeppelin/contracts/governance/utils/IVotes.sol";
+import {IAccessControl} from "@openzeppelin/contracts/access/IAccessControl.sol";
 import {INapGovernor} from "../interfaces/INapGovernor.sol";
 
 /// @title NapGovernor
@@ -30,7 +31,11 @@ import {INapGovernor} from "../interfaces/INapGovernor.sol";
 ///      time with `getProposal`). Invariants: proposalCount() == latestProposalId() and the proposal at index i has
 ///      id i + 1; every stored proposal is within MAX_DESCRIPTION_BYTES and MAX_ACTIONS. The guardian is a cold key
 ///      or multisig set by governance (`setProposalGuardian`, only through a proposal): it can stop proposals, never
-///      make one pass.
+///      make one pass. Guardian changes are exempt from every cancel (`isGuardianChange`): a proposal whose every
+///      call, with no value, is `setProposalGuardian(a)` on this governor or `revokeRole(GUARDIAN_ROLE, a)` on any
+///      contract cannot be cancelled by anyone, so the guardian cannot veto its own replacement or keep a guardian
+///      role, and copying such a proposal to cancel it as its proposer gains nothing. The timelock's own `cancel` is
+///      no way around this: only this governor holds the timelock's CANCELLER_ROLE, and it cancels through here.
 contract NapGovernor is
     Governor,
     GovernorSettings,
@@ -47,6 +52,9 @@ contract NapGovernor is
     uint256 public constant MAX_DESCRIPTION_BYTES = 2_000;
     /// @notice Most calls in one proposal.
     uint256 public constant MAX_ACTIONS = 10;
+
+    /// @dev The role id the NAP vaults and the registry give their guardians.
+    bytes32 private constant GUARDIAN_ROLE = keccak256("GUARDIAN_ROLE");
 
     mapping(uint256 proposalId => string) private _descriptions;
     /// @dev The call targets again (GovernorStorage keeps them with the calldata), so a page reads them alone.
@@ -140,6 +148,31 @@ contract NapGovernor is
         out.calldatas = calldatas;
     }
 
+    /// @inheritdoc INapGovernor
+    function isGuardianChange(uint256 proposalId) public view returns (bool) {
+        (address[] memory targets, uint256[] memory values, bytes[] memory calldatas, ) = proposalDetails(proposalId);
+        for (uint256 i = 0; i < targets.length; ++i) {
+            bytes memory data = calldatas[i];
+            if (values[i] != 0) return false;
+            // With 28 zero bytes in front, the selector is the low end of the first word and each argument a word.
+            bytes memory words = bytes.concat(new bytes(28), data);
+            bool guardianSet;
+            bool guardianRevoked;
+            if (data.length == 36 && targets[i] == address(this)) {
+                (uint256 selector, uint256 account) = abi.decode(words, (uint256, uint256));
+                guardianSet = selector == uint32(this.setProposalGuardian.selector) && account >> 160 == 0;
+            } else if (data.length == 68) {
+                (uint256 selector, bytes32 role, uint256 account) = abi.decode(words, (uint256, bytes32, uint256));
+                guardianRevoked =
+                    selector == uint32(IAccessControl.revokeRole.selector) &&
+                    role == GUARDIAN_ROLE &&
+                    account >> 160 == 0;
+            }
+            if (!guardianSet && !guardianRevoked) return false;
+        }
+        return targets.length != 0;
+    }
+
     // ---------------------------------------------------------------- required overrides
 
     /// @dev Checks the size bounds, then stores the description and targets after the OpenZeppelin hooks assigned
@@ -227,6 +260,8 @@ contract NapGovernor is
         uint256 proposalId,
         address caller
     ) internal view override(Governor, GovernorProposalGuardian) returns (bool) {
+        // Checked before the guardian's and the proposer's rights, so that neither can stop a guardian change.
+        if (isGuardianChange(proposalId)) revert NapGovernorGuardianChangeNotCancellable(proposalId);
         return super._validateCancel(proposalId, caller);
     }
 

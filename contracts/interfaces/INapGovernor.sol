@@ -49,6 +49,10 @@ interface INapGovernor {
     /// @notice Thrown when a proposal has `count` calls, more than `max`.
     error NapGovernorTooManyActions(uint256 count, uint256 max);
 
+    /// @notice Thrown when anyone (the proposal guardian or the proposer included) tries to cancel proposal
+    ///         `proposalId`, a guardian change (`isGuardianChange`).
+    error NapGovernorGuardianChangeNotCancellable(uint256 proposalId);
+
     /// @notice One proposal as a page lists it: `ProposalView` without the call values and calldata.
     struct ProposalSummary {
         uint256 id;
@@ -70,6 +74,12 @@ interface INapGovernor {
 
     /// @notice One proposal; reverts with `GovernorNonexistentProposal` for an unknown id.
     function getProposal(uint256 proposalId) external view returns (ProposalView memory);
+
+    /// @notice Whether proposal `proposalId` only changes guardians, which nobody can cancel: each of its calls
+    ///         sends no value and is either `setProposalGuardian(account)` on this governor or
+    ///         `revokeRole(keccak256("GUARDIAN_ROLE"), account)` on any contract (the vaults' and the registry's
+    ///         guardian role), with exactly those arguments. Reverts `GovernorNonexistentProposal` for an unknown id.
+    function isGuardianChange(uint256 proposalId) external view returns (bool);
 
     /// @notice Proposals in creation order from index `offset` (0-based; proposal id = index + 1), at most `limit`,
     ///         without their call values and calldata (`getProposal` has them).

@@ -1,7 +1,8 @@
 /**
  * Attacks on governance against the system as the deployment (deploy/system.ts) wires it (local parameters), each named after the
  * attack: the relayer's hot key (held by the API server) trying to mint itself a governance majority, a hostile
- * proposal that reaches the timelock, and holders leaving before it executes.
+ * proposal that reaches the timelock, holders leaving before it executes, and the proposal guardian (holding the vault
+ * guardian key too) vetoing its own replacement while every vault stays paused.
  */
 import { expect } from "chai";
 import { ethers } from "hardhat";
@@ -21,7 +22,15 @@ import {
   TimelockController__factory,
 } from "../../typechain-types";
 
-const ProposalState = { Pending: 0n, Active: 1n, Canceled: 2n, Defeated: 3n, Succeeded: 4n, Queued: 5n } as const;
+const ProposalState = {
+  Pending: 0n,
+  Active: 1n,
+  Canceled: 2n,
+  Defeated: 3n,
+  Succeeded: 4n,
+  Queued: 5n,
+  Executed: 7n,
+} as const;
 
 async function deployedSystem() {
   const signers = await ethers.getSigners();
@@ -169,5 +178,102 @@ describe("governance attacks on the deployed system", () => {
     expect(BigInt(await time.latest())).to.be.lessThan(eta);
     // What comes back is the deposit less a day of management fee (2% a year), far above 99.9% of it.
     expect(await usdc.balanceOf(holder.address)).to.be.greaterThanOrEqual((amount * 999n) / 1000n);
+  });
+
+  it("the proposal guardian vetoes its own replacement and revoking a vault guardian's role while every vault stays paused: refused, governance replaces both", async () => {
+    const f = await loadFixture(deployedSystem);
+    // The review's attack: one hand holds the proposal guardian key and the vaults' guardian key (Roles.guardians[0]).
+    const proposalGuardian = await ethers.getSigner(f.parameters.Governance.proposalGuardian);
+    const vaultGuardian = await ethers.getSigner(f.parameters.Roles.guardians[0]);
+    const vaults = VAULT_IDS.map((id) => NapVault__factory.connect(f.file.vaults[id].address, vaultGuardian));
+    const guardianRole = await vaults[0].GUARDIAN_ROLE();
+    for (const vault of vaults) await vault.pause();
+
+    const governor = await f.governor.getAddress();
+    const registry = await f.registry.getAddress();
+    const newProposalGuardian = f.signers[15];
+    const newVaultGuardian = f.signers[16];
+    const revoke = f.registry.interface.encodeFunctionData("revokeRole", [guardianRole, vaultGuardian.address]);
+    const targets = [governor, ...(await Promise.all(vaults.map((v) => v.getAddress()))), registry];
+    const values = targets.map(() => 0n);
+    const calldatas = [
+      f.governor.interface.encodeFunctionData("setProposalGuardian", [newProposalGuardian.address]),
+      ...targets.slice(1).map(() => revoke),
+    ];
+    const description = "Replace the proposal guardian and revoke the vault guardian";
+    await f.governor.connect(f.deployer).propose(targets, values, calldatas, description);
+    const id = await f.governor.latestProposalId();
+
+    // At least `t` (the local voting delay is 1 s, so a snapshot may already be in the past).
+    const reach = async (t: bigint) => {
+      if (BigInt(await time.latest()) < t) await time.increaseTo(t);
+    };
+    const refused = async (state: bigint) => {
+      expect(await f.governor.state(id)).to.equal(state);
+      for (const who of [proposalGuardian, f.deployer]) {
+        await expect(f.governor.connect(who)["cancel(uint256)"](id))
+          .to.be.revertedWithCustomError(f.governor, "NapGovernorGuardianChangeNotCancellable")
+          .withArgs(id);
+      }
+    };
+    await refused(ProposalState.Pending);
+    expect(await f.governor.isGuardianChange(id)).to.equal(true);
+    await reach((await f.governor.proposalSnapshot(id)) + 1n);
+    await refused(ProposalState.Active);
+    await f.governor.connect(f.deployer).castVote(id, 1);
+    await reach((await f.governor.proposalDeadline(id)) + 1n);
+    await refused(ProposalState.Succeeded);
+    await f.governor["queue(uint256)"](id);
+    await refused(ProposalState.Queued);
+    // Nor through the timelock: only the governor may cancel there.
+    const operation = await f.timelock.hashOperationBatch(
+      targets,
+      values,
+      calldatas,
+      ethers.ZeroHash,
+      ethers.toBeHex((BigInt(governor) * (1n << 96n)) ^ BigInt(ethers.id(description)), 32),
+    );
+    for (const who of [proposalGuardian, vaultGuardian]) {
+      await expect(f.timelock.connect(who).cancel(operation))
+        .to.be.revertedWithCustomError(f.timelock, "AccessControlUnauthorizedAccount")
+        .withArgs(who.address, await f.timelock.CANCELLER_ROLE());
+    }
+    await reach(await f.governor.proposalEta(id));
+    await f.governor["execute(uint256)"](id);
+    expect(await f.governor.state(id)).to.equal(ProposalState.Executed);
+    expect(await f.governor.proposalGuardian()).to.equal(newProposalGuardian.address);
+    expect(await f.registry.hasRole(guardianRole, vaultGuardian.address)).to.equal(false);
+    for (const vault of vaults) {
+      expect(await vault.hasRole(guardianRole, vaultGuardian.address)).to.equal(false);
+      await expect(vault.unpause())
+        .to.be.revertedWithCustomError(vault, "AccessControlUnauthorizedAccount")
+        .withArgs(vaultGuardian.address, guardianRole);
+    }
+
+    // The next (ordinary) proposal gives the vaults a new guardian: the old proposal guardian cannot cancel it.
+    const grant = f.registry.interface.encodeFunctionData("grantRole", [guardianRole, newVaultGuardian.address]);
+    await f.governor.connect(f.deployer).propose(
+      targets.slice(1, 1 + vaults.length),
+      vaults.map(() => 0n),
+      vaults.map(() => grant),
+      "A new vault guardian",
+    );
+    const next = await f.governor.latestProposalId();
+    expect(await f.governor.isGuardianChange(next)).to.equal(false);
+    await reach((await f.governor.proposalSnapshot(next)) + 1n);
+    await f.governor.connect(f.deployer).castVote(next, 1);
+    await reach((await f.governor.proposalDeadline(next)) + 1n);
+    await f.governor["queue(uint256)"](next);
+    await expect(f.governor.connect(proposalGuardian)["cancel(uint256)"](next))
+      .to.be.revertedWithCustomError(f.governor, "GovernorUnableToCancel")
+      .withArgs(next, proposalGuardian.address);
+    await reach(await f.governor.proposalEta(next));
+    await f.governor["execute(uint256)"](next);
+    for (const vault of vaults) {
+      await expect(vault.connect(newVaultGuardian).unpause())
+        .to.emit(vault, "Unpaused")
+        .withArgs(newVaultGuardian.address);
+      expect(await vault.paused()).to.equal(false);
+    }
   });
 });
