@@ -14,16 +14,17 @@ pragma solidity 0.8.28;
 ///      | guardian_review         | paper_trading           | GUARDIAN_ROLE | guardianVote(true): k-th approval    |
 ///      | guardian_review         | deprecated              | GUARDIAN_ROLE | guardianVote(false): k-th rejection  |
 ///      | paper_trading           | pending_oracle_approval | MANAGER_ROLE  | completePaperTrading, at least       |
-///      |                         |                         |               | minPaperTradingPeriod after entering |
-///      |                         |                         |               | (or resuming into) paper_trading     |
+///      |                         |                         |               | minPaperTradingPeriod spent in       |
+///      |                         |                         |               | paper_trading (paused time excluded) |
 ///      | pending_oracle_approval | live                    | ORACLE_ROLE   | oracleVote(true): k-th approval      |
 ///      | pending_oracle_approval | deprecated              | ORACLE_ROLE   | oracleVote(false): k-th rejection    |
 ///      | guardian_review or      | paper_trading / live or | anyone        | settleReview: the current tally      |
 ///      | pending_oracle_approval | deprecated (or a new    |               | decides, or no outcome is reachable  |
 ///      |                         | round, same state)      |               | (new round)                          |
-///      | any active state (*)    | paused                  | GUARDIAN_ROLE | pause (circuit breaker)              |
-///      | paused                  | the state it paused in  | GUARDIAN_ROLE | resume                               |
-///      | any but deprecated      | deprecated              | GUARDIAN_ROLE | deprecate                            |
+///      | any active state (*)    | paused                  | GUARDIAN_ROLE | pause (circuit breaker, one key)     |
+///      | paused                  | the state it paused in  | GUARDIAN_ROLE | resume: by the pauser alone, or the  |
+///      |                         |                         |               | k-th resume vote of the others       |
+///      | any but deprecated      | deprecated              | GUARDIAN_ROLE | deprecate: the k-th deprecation vote |
 ///      | deprecated              | -                       | -             | terminal                             |
 ///
 ///      (*) active: shadow, guardian_review, paper_trading, pending_oracle_approval, live.
@@ -35,6 +36,11 @@ pragma solidity 0.8.28;
 ///      even with the votes of every holder who has not voted in the round, the review is reset: the round number
 ///      goes up, every ballot of the old round stops counting, and every holder may vote again (event
 ///      `ReviewReset`). Each holder votes once per round; ballots cast before a pause stay counted after resume.
+///      Guardian motions: `deprecate` and `resume` (of a pause by another guardian) are votes; k = `guardianThreshold`
+///      current guardians carry them, counted like the review (current holders only, one vote each). A deprecation
+///      vote counts while the strategy stays in the lifecycle state it was cast in (a paused strategy is in the
+///      state it paused in); a resume vote counts only in the pause it was cast in. Paper trading: the period is the
+///      time spent in paper_trading, summed over stays; paused time neither counts nor restarts it.
 ///      Invariants: `createdAt` never changes after submission; `lastStatusChange` equals the timestamp of the last
 ///      `StrategyStatusChanged` event of the strategy (or `createdAt` before the first one); a deprecated strategy
 ///      never changes again; a paused strategy always remembers a non-paused, non-deprecated state to resume to.
@@ -140,6 +146,14 @@ interface IStrategyRegistryV3 {
         uint256 rejections
     );
 
+    /// @notice Emitted when a guardian votes to deprecate a strategy; `votes` counts the current guardians who have,
+    ///         in the strategy's lifecycle state (the k-th vote also emits the move to deprecated).
+    event DeprecationVoteCast(bytes32 indexed strategyId, address indexed guardian, uint256 votes);
+
+    /// @notice Emitted when a guardian other than the pauser votes to resume a paused strategy; `votes` counts the
+    ///         current guardians who have in this pause (the k-th vote also emits the move out of paused).
+    event ResumeVoteCast(bytes32 indexed strategyId, address indexed guardian, uint256 votes);
+
     /// @notice Emitted when the admin changes the number of guardian votes that decide a review.
     event GuardianThresholdSet(uint256 previous, uint256 current);
 
@@ -161,7 +175,8 @@ interface IStrategyRegistryV3 {
     /// @notice Thrown when a move from `from` to `to` is not in the transition table for the caller's function.
     error StrategyIllegalTransition(bytes32 strategyId, Status from, Status to);
 
-    /// @notice Thrown when `voter` has already voted on `strategyId` in the current round of the review.
+    /// @notice Thrown when `voter` has already voted on `strategyId` in the current round of the review, or in the
+    ///         open deprecation or resume motion (unless the motion has k votes by now, when the call carries it).
     error StrategyAlreadyVoted(bytes32 strategyId, address voter);
 
     /// @notice Thrown by `settleReview` when the tally neither decides nor is stuck: `outstanding` current holders
@@ -212,8 +227,9 @@ interface IStrategyRegistryV3 {
     ///         per guardian per round.
     function guardianVote(bytes32 strategyId, bool approve) external;
 
-    /// @notice Ends paper trading: paper_trading -> pending_oracle_approval, once `minPaperTradingPeriod` seconds
-    ///         have passed since the strategy entered (or was resumed into) paper_trading. MANAGER_ROLE only.
+    /// @notice Ends paper trading: paper_trading -> pending_oracle_approval, once the strategy has spent
+    ///         `minPaperTradingPeriod` seconds in paper_trading, summed over its stays (paused time excluded).
+    ///         MANAGER_ROLE only.
     function completePaperTrading(bytes32 strategyId) external;
 
     /// @notice An oracle's vote in pending_oracle_approval; k approvals of current oracles make it live, k
@@ -227,13 +243,16 @@ interface IStrategyRegistryV3 {
     ///         `StrategyNotInReview` outside the two review states.
     function settleReview(bytes32 strategyId) external;
 
-    /// @notice Circuit breaker: any active state -> paused, remembering the state. GUARDIAN_ROLE only.
+    /// @notice Circuit breaker: any active state -> paused, remembering the state and the pauser. One guardian
+    ///         suffices. GUARDIAN_ROLE only.
     function pause(bytes32 strategyId) external;
 
-    /// @notice paused -> the state it was paused in. GUARDIAN_ROLE only.
+    /// @notice paused -> the state it was paused in: at once when called by the guardian who paused it, else a vote
+    ///         (`ResumeVoteCast`) that resumes once k current guardians have voted in this pause. GUARDIAN_ROLE only.
     function resume(bytes32 strategyId) external;
 
-    /// @notice Any state but deprecated -> deprecated (terminal). GUARDIAN_ROLE only.
+    /// @notice A vote (`DeprecationVoteCast`) to move any state but deprecated to deprecated (terminal); the k-th
+    ///         vote of current guardians in the strategy's lifecycle state deprecates it. GUARDIAN_ROLE only.
     function deprecate(bytes32 strategyId) external;
 
     /// @notice Sets k for guardian reviews, 1-32. DEFAULT_ADMIN_ROLE (the timelock) only.
@@ -277,4 +296,22 @@ interface IStrategyRegistryV3 {
 
     /// @notice Current round of the guardian review and of the oracle approval of `strategyId` (0 until a reset).
     function reviewRounds(bytes32 strategyId) external view returns (uint256 guardianRound, uint256 oracleRound);
+
+    /// @notice Open guardian motions on `strategyId`: current guardians who voted to deprecate it in its lifecycle
+    ///         state, current guardians who voted to resume it in this pause (0 unless paused), and the guardian of
+    ///         the last pause (the one who may resume it alone while it is paused; zero if never paused).
+    function guardianMotions(
+        bytes32 strategyId
+    ) external view returns (uint256 deprecationVotes, uint256 resumeVotes, address pausedBy);
+
+    /// @notice Whether `guardian` has voted to deprecate `strategyId` in its current lifecycle state (it counts only
+    ///         while `guardian` holds GUARDIAN_ROLE).
+    function deprecationVoteOf(bytes32 strategyId, address guardian) external view returns (bool);
+
+    /// @notice Whether `guardian` has voted to resume `strategyId` in its current pause (false when not paused).
+    function resumeVoteOf(bytes32 strategyId, address guardian) external view returns (bool);
+
+    /// @notice Seconds `strategyId` has spent in paper_trading, summed over its stays (paused time excluded); after
+    ///         it leaves paper_trading for good, the total it traded.
+    function paperTradingTime(bytes32 strategyId) external view returns (uint256);
 }

@@ -13,11 +13,14 @@ import {IStrategyRegistryV3} from "../interfaces/IStrategyRegistryV3.sol";
 ///      in the owner's id list. Votes are ballots (vote, round) per voter; a review's tally is counted when it is
 ///      needed, over the current holders of the voting role (AccessControlEnumerable), so that a revoked or
 ///      renounced voter's ballot stops counting at once, and a review whose outcome no one can reach any more starts
-///      a new round (`settleReview`, or the vote that made it so).
+///      a new round (`settleReview`, or the vote that made it so). Deprecation, and resuming another guardian's
+///      pause, are guardian motions counted the same way, so that one key cannot override the review's quorum; a
+///      single key may still pause (the circuit breaker).
 contract StrategyRegistryV3 is AccessControlEnumerable, IStrategyRegistryV3 {
     /// @notice The automated screening bot (the service relayer).
     bytes32 public constant SCREENER_ROLE = keccak256("SCREENER_ROLE");
-    /// @notice Guardians: review votes, circuit breaker (pause / resume) and deprecation.
+    /// @notice Guardians: review votes, circuit breaker (pause; resume of one's own pause), and the quorum votes
+    ///         that deprecate or resume another guardian's pause.
     bytes32 public constant GUARDIAN_ROLE = keccak256("GUARDIAN_ROLE");
     /// @notice Ends paper trading.
     bytes32 public constant MANAGER_ROLE = keccak256("MANAGER_ROLE");
@@ -60,6 +63,13 @@ contract StrategyRegistryV3 is AccessControlEnumerable, IStrategyRegistryV3 {
         // slots 3 and 4 (and their data slots)
         string name;
         string description;
+        // slot 5: 20 + 5 + 4 bytes
+        // The guardian whose pause is in force (the last pause); only it resumes alone.
+        address pausedBy;
+        // Seconds spent in paper_trading before the current stay, so that a pause neither counts nor restarts it.
+        uint40 paperTradingTime;
+        // Numbers the pauses: a resume ballot counts only in the pause it was cast in.
+        uint32 pauseCount;
     }
 
     /// @dev One voter's vote in one review stage; it counts only in round `round` (a reset moves the round on).
@@ -68,12 +78,21 @@ contract StrategyRegistryV3 is AccessControlEnumerable, IStrategyRegistryV3 {
         uint32 round;
     }
 
+    /// @dev One guardian's motions on one strategy. `deprecateIn` is 1 + the lifecycle state (paused counts as the
+    ///      state it paused in) the deprecation vote was cast in: it lapses when the lifecycle moves on, which it
+    ///      never moves back. `resumeIn` is the number of the pause the resume vote was cast in.
+    struct MotionBallot {
+        uint8 deprecateIn;
+        uint32 resumeIn;
+    }
+
     mapping(bytes32 strategyId => Record) private _records;
     mapping(address owner => bytes32[]) private _idsOf;
     mapping(bytes32 strategyId => mapping(address guardian => Ballot)) private _guardianBallots;
     mapping(bytes32 strategyId => mapping(address oracle => Ballot)) private _oracleBallots;
     mapping(bytes32 strategyId => uint256) private _guardianRounds;
     mapping(bytes32 strategyId => uint256) private _oracleRounds;
+    mapping(bytes32 strategyId => mapping(address guardian => MotionBallot)) private _motionBallots;
 
     /// @inheritdoc IStrategyRegistryV3
     uint256 public guardianThreshold;
@@ -151,8 +170,11 @@ contract StrategyRegistryV3 is AccessControlEnumerable, IStrategyRegistryV3 {
     /// @inheritdoc IStrategyRegistryV3
     function completePaperTrading(bytes32 strategyId) external onlyRole(MANAGER_ROLE) {
         Record storage record = _requireStatus(strategyId, Status.PaperTrading, Status.PendingOracleApproval);
-        uint256 readyAt = uint256(record.lastStatusChange) + minPaperTradingPeriod;
-        if (block.timestamp < readyAt) revert StrategyPaperTradingTooShort(strategyId, readyAt, block.timestamp);
+        uint256 spent = _paperTradingTime(record);
+        uint256 period = minPaperTradingPeriod;
+        if (spent < period) {
+            revert StrategyPaperTradingTooShort(strategyId, block.timestamp + (period - spent), block.timestamp);
+        }
         _setStatus(strategyId, Status.PaperTrading, Status.PendingOracleApproval);
     }
 
@@ -180,6 +202,8 @@ contract StrategyRegistryV3 is AccessControlEnumerable, IStrategyRegistryV3 {
             revert StrategyIllegalTransition(strategyId, from, Status.Paused);
         }
         record.pausedFrom = from;
+        record.pausedBy = msg.sender;
+        ++record.pauseCount;
         _setStatus(strategyId, from, Status.Paused);
     }
 
@@ -192,6 +216,8 @@ contract StrategyRegistryV3 is AccessControlEnumerable, IStrategyRegistryV3 {
             // as "from -> from" otherwise (there is no state to return to).
             revert StrategyIllegalTransition(strategyId, from, from);
         }
+        // The pauser undoes its own pause alone (a mistaken trip of the breaker); anyone else's resume is a vote.
+        if (msg.sender != record.pausedBy && !_motion(strategyId, false, record.pauseCount)) return;
         _setStatus(strategyId, Status.Paused, record.pausedFrom);
     }
 
@@ -200,6 +226,7 @@ contract StrategyRegistryV3 is AccessControlEnumerable, IStrategyRegistryV3 {
         Record storage record = _recordOf(strategyId);
         Status from = record.status;
         if (from == Status.Deprecated) revert StrategyIllegalTransition(strategyId, from, Status.Deprecated);
+        if (!_motion(strategyId, true, _stageMark(record))) return;
         _setStatus(strategyId, from, Status.Deprecated);
     }
 
@@ -266,6 +293,33 @@ contract StrategyRegistryV3 is AccessControlEnumerable, IStrategyRegistryV3 {
         return (_guardianRounds[strategyId], _oracleRounds[strategyId]);
     }
 
+    /// @inheritdoc IStrategyRegistryV3
+    function guardianMotions(
+        bytes32 strategyId
+    ) external view returns (uint256 deprecationVotes, uint256 resumeVotes, address pausedBy) {
+        Record storage record = _recordOf(strategyId);
+        deprecationVotes = _countMotion(strategyId, true, _stageMark(record));
+        // Resume votes exist only while paused; outside a pause the last pause's ballots mean nothing.
+        if (record.status == Status.Paused) resumeVotes = _countMotion(strategyId, false, record.pauseCount);
+        pausedBy = record.pausedBy;
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function deprecationVoteOf(bytes32 strategyId, address guardian) external view returns (bool) {
+        return _motionBallots[strategyId][guardian].deprecateIn == _stageMark(_recordOf(strategyId));
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function resumeVoteOf(bytes32 strategyId, address guardian) external view returns (bool) {
+        Record storage record = _recordOf(strategyId);
+        return record.status == Status.Paused && _motionBallots[strategyId][guardian].resumeIn == record.pauseCount;
+    }
+
+    /// @inheritdoc IStrategyRegistryV3
+    function paperTradingTime(bytes32 strategyId) external view returns (uint256) {
+        return _paperTradingTime(_recordOf(strategyId));
+    }
+
     // ---------------------------------------------------------------- internals
 
     function _checkLength(string memory field, uint256 length, uint256 min, uint256 max) private pure {
@@ -305,9 +359,62 @@ contract StrategyRegistryV3 is AccessControlEnumerable, IStrategyRegistryV3 {
     /// @dev Writes status and timestamp in the header slot, then emits. Callers have checked the table.
     function _setStatus(bytes32 strategyId, Status from, Status to) private {
         Record storage record = _records[strategyId];
+        if (from == Status.PaperTrading) {
+            // Bank the stay that ends: a resume starts a new one that adds to it, so a pause neither counts nor
+            // restarts the period (and the total stays readable after paper trading).
+            record.paperTradingTime = uint40(_paperTradingTime(record));
+        }
         record.status = to;
         record.lastStatusChange = uint40(block.timestamp);
         emit StrategyStatusChanged(strategyId, from, to, msg.sender, block.timestamp);
+    }
+
+    /// @dev Seconds spent in paper_trading: the banked stays plus the current one (while in paper_trading).
+    function _paperTradingTime(Record storage record) private view returns (uint256) {
+        uint256 spent = record.paperTradingTime;
+        if (record.status == Status.PaperTrading) spent += block.timestamp - record.lastStatusChange;
+        return spent;
+    }
+
+    /// @dev 1 + the lifecycle state a deprecation vote belongs to (a paused strategy counts as the state it paused
+    ///      in); never 0, so that an empty ballot matches no state.
+    function _stageMark(Record storage record) private view returns (uint8) {
+        Status stage = record.status == Status.Paused ? record.pausedFrom : record.status;
+        return uint8(stage) + 1;
+    }
+
+    /// @dev Records the caller's ballot in a guardian motion (`deprecation`, else resume) identified by `mark`,
+    ///      emits the count of current guardians, and returns whether it reached `guardianThreshold`. A guardian who
+    ///      already voted may call again only to carry a motion that reached the threshold since (after a threshold
+    ///      change); otherwise `StrategyAlreadyVoted`.
+    function _motion(bytes32 strategyId, bool deprecation, uint256 mark) private returns (bool) {
+        MotionBallot storage ballot = _motionBallots[strategyId][msg.sender];
+        bool voted = deprecation ? ballot.deprecateIn == mark : ballot.resumeIn == mark;
+        if (!voted) {
+            // mark fits: a lifecycle state + 1 (at most 6) or a pause number (uint32).
+            if (deprecation) ballot.deprecateIn = uint8(mark);
+            else ballot.resumeIn = uint32(mark);
+        }
+        uint256 votes = _countMotion(strategyId, deprecation, mark);
+        bool carried = votes >= guardianThreshold;
+        if (voted) {
+            if (!carried) revert StrategyAlreadyVoted(strategyId, msg.sender);
+        } else if (deprecation) {
+            emit DeprecationVoteCast(strategyId, msg.sender, votes);
+        } else {
+            emit ResumeVoteCast(strategyId, msg.sender, votes);
+        }
+        return carried;
+    }
+
+    /// @dev Current guardians whose ballot in the motion is `mark`. One storage read per guardian.
+    function _countMotion(bytes32 strategyId, bool deprecation, uint256 mark) private view returns (uint256 votes) {
+        address[] memory guardians = getRoleMembers(GUARDIAN_ROLE);
+        mapping(address => MotionBallot) storage ballots = _motionBallots[strategyId];
+        for (uint256 i = 0; i < guardians.length; ++i) {
+            MotionBallot memory ballot = ballots[guardians[i]];
+            if ((deprecation ? ballot.deprecateIn : ballot.resumeIn) == mark) ++votes;
+        }
     }
 
     function _page(address owner, uint256 offset, uint256 limit) private view returns (bytes32[] memory ids) {

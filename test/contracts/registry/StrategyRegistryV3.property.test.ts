@@ -4,9 +4,13 @@
  * griefing voters (random accounts voting either way) and permissionless `settleReview` calls. Each attempt
  * succeeds exactly when the transition table and the review rules allow it, and otherwise fails with the error they
  * imply; after every attempt the chain matches the model: status, pausedFrom, lastStatusChange, the tallies of
- * current holders, every account's current ballot and the review rounds. The review rules of the model: only
+ * current holders, every account's current ballot and the review rounds, the guardian motions (deprecation and
+ * resume votes of current guardians, the pauser) and the paper-trading time. The review rules of the model: only
  * ballots of current holders in the current round count; k rejections deprecate (checked first), k approvals
- * advance, and a tally neither side can complete with the outstanding holders starts a new round.
+ * advance, and a tally neither side can complete with the outstanding holders starts a new round. Guardian
+ * motions: one guardian pauses; the pauser resumes alone, anyone else's resume and every deprecation is a vote that
+ * k current guardians carry (deprecation votes count in the lifecycle state they were cast in, resume votes in their
+ * pause); paper trading completes after PERIOD seconds spent in it, paused time excluded.
  * Runs: REGISTRY_PROPERTY_RUNS, else PROPERTY_RUNS (default 60 sequences of 15 to 40 attempts).
  */
 import { expect } from "chai";
@@ -72,6 +76,35 @@ interface ModelStrategy {
   oracleVotes: Map<string, boolean>;
   guardianRound: number;
   oracleRound: number;
+  /** The guardian of the last pause (the zero address before any). */
+  pausedBy: string;
+  /** Resume votes cast in the current pause. */
+  resumeVotes: Set<string>;
+  /** Deprecation votes: the lifecycle state each was cast in (a paused strategy is in the state it paused in). */
+  deprecationVotes: Map<string, StatusValue>;
+  /** Seconds spent in paper_trading in stays that have ended. */
+  paperTime: number;
+}
+
+/** The lifecycle state deprecation votes belong to. */
+function stageOf(s: ModelStrategy): StatusValue {
+  return s.status === Status.Paused ? s.pausedFrom : s.status;
+}
+
+/** Current guardians among `voters`. */
+function countCurrent(voters: Iterable<string>, holders: Set<string>): number {
+  let n = 0;
+  for (const v of voters) if (holders.has(v)) n++;
+  return n;
+}
+
+/** Deprecation votes of current guardians in the strategy's lifecycle state. */
+function deprecationCount(s: ModelStrategy, holders: Set<string>): number {
+  const stage = stageOf(s);
+  return countCurrent(
+    [...s.deprecationVotes].filter(([, at]) => at === stage).map(([v]) => v),
+    holders,
+  );
 }
 
 interface Model {
@@ -137,6 +170,9 @@ const attemptArb: fc.Arbitrary<Attempt> = fc.record({
     ...OPS,
     ...ADMIN_OPS,
     "settleReview",
+    "resume",
+    "deprecate",
+    "deprecate",
     "passScreening",
     "guardianVote",
     "guardianVote",
@@ -179,7 +215,28 @@ function settleOutcome(
   return undefined;
 }
 
-type Prediction = Outcome & { reset?: boolean };
+type Prediction = Outcome & {
+  reset?: boolean;
+  /** A guardian motion's vote: which, whether the caller's ballot is new (then the event is emitted), the count. */
+  motion?: { kind: "resume" | "deprecation"; fresh: boolean; votes: number };
+};
+
+/** A vote in a guardian motion: the count with the caller's ballot, carried at k, `StrategyAlreadyVoted` for a
+ *  repeated ballot that does not carry it. */
+function motionVote(
+  s: ModelStrategy,
+  kind: "resume" | "deprecation",
+  voted: boolean,
+  votersWithCaller: string[],
+  actor: string,
+  to: StatusValue,
+  m: Model,
+): Prediction {
+  const votes = countCurrent(new Set(votersWithCaller), m.holders.GUARDIAN);
+  const carried = votes >= m.threshold.GUARDIAN;
+  if (voted && !carried) return { ok: false, error: "StrategyAlreadyVoted", args: [s.id, actor] };
+  return { ok: true, to: carried ? to : undefined, motion: { kind, fresh: !voted, votes } };
+}
 
 function predict(
   s: ModelStrategy,
@@ -215,20 +272,28 @@ function predict(
       if (outcome === "reset") return { ok: true, reset: true };
       return { ok: true, to: outcome };
     }
-    case "completePaperTrading":
+    case "completePaperTrading": {
       if (s.status !== Status.PaperTrading) return illegal(Status.PendingOracleApproval);
-      if (now < s.lastStatusChange + PERIOD) {
-        return { ok: false, error: "StrategyPaperTradingTooShort", args: [s.id, s.lastStatusChange + PERIOD, now] };
+      const spent = s.paperTime + now - s.lastStatusChange;
+      if (spent < PERIOD) {
+        return { ok: false, error: "StrategyPaperTradingTooShort", args: [s.id, now + PERIOD - spent, now] };
       }
       return { ok: true, to: Status.PendingOracleApproval };
+    }
     case "pause":
       return s.status === Status.Paused || s.status === Status.Deprecated
         ? illegal(Status.Paused)
         : { ok: true, to: Status.Paused };
     case "resume":
-      return s.status === Status.Paused ? { ok: true, to: s.pausedFrom } : illegal(s.status);
-    case "deprecate":
-      return s.status === Status.Deprecated ? illegal(Status.Deprecated) : { ok: true, to: Status.Deprecated };
+      if (s.status !== Status.Paused) return illegal(s.status);
+      if (actor === s.pausedBy) return { ok: true, to: s.pausedFrom };
+      return motionVote(s, "resume", s.resumeVotes.has(actor), [...s.resumeVotes, actor], actor, s.pausedFrom, m);
+    case "deprecate": {
+      if (s.status === Status.Deprecated) return illegal(Status.Deprecated);
+      const stage = stageOf(s);
+      const voters = [...s.deprecationVotes].filter(([, at]) => at === stage).map(([v]) => v);
+      return motionVote(s, "deprecation", voters.includes(actor), [...voters, actor], actor, Status.Deprecated, m);
+    }
     default:
       throw new Error(`not a lifecycle op: ${a.op}`);
   }
@@ -278,8 +343,12 @@ const WALK: Attempt[] = (
     ["oracleVote", "holder", 1, true, 0], // live
     ["pause", "holder", 2, true, 0],
     ["passScreening", "holder", 0, true, 0], // illegal from paused
-    ["resume", "holder", 2, true, 0], // back to live
-    ["deprecate", "holder", 1, true, 0],
+    ["resume", "holder", 0, true, 0], // another guardian: one resume vote
+    ["resume", "holder", 0, true, 0], // the same again: StrategyAlreadyVoted
+    ["resume", "holder", 2, true, 0], // the pauser: back to live
+    ["deprecate", "holder", 1, true, 0], // one deprecation vote
+    ["deprecate", "holder", 1, true, 0], // the same again: StrategyAlreadyVoted
+    ["deprecate", "holder", 0, true, 0], // the k-th: deprecated
     ["resume", "holder", 1, true, 0], // illegal: deprecated is terminal
   ] as const
 ).map(([op, actor, pick, approve, jump]) => ({ op, actor, pick, strategy: 0, approve, jump, guardians: true }));
@@ -292,6 +361,7 @@ describe("StrategyRegistryV3 transition table and reviews under hostile role cha
     let failures = 0;
     let resets = 0;
     let roleChanges = 0;
+    let motions = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(attemptArb, { minLength: 15, maxLength: 40 }), async (attempts) => {
         const { registry, holders, pools, roleIds, ids, accounts, admin } = await loadFixture(deployForProperty);
@@ -323,6 +393,11 @@ describe("StrategyRegistryV3 transition table and reviews under hostile role cha
             oracleVotes: await votes((v) => registry.oracleVoteOf(id, v)),
             guardianRound: 0,
             oracleRound: 0,
+            pausedBy: ethers.ZeroAddress,
+            resumeVotes: new Set(),
+            deprecationVotes: new Map(),
+            // The fixture's strategies are not in paper_trading: the time they traded is fixed (read like the votes).
+            paperTime: Number(await registry.paperTradingTime(id)),
           });
         }
         for (const a of attempts) {
@@ -382,14 +457,25 @@ describe("StrategyRegistryV3 transition table and reviews under hostile role cha
               if (stage === Status.GuardianReview) s.guardianRound++;
               else s.oracleRound++;
               resets++;
+            } else if (expected.motion?.fresh) {
+              const event = expected.motion.kind === "resume" ? "ResumeVoteCast" : "DeprecationVoteCast";
+              await expect(tx).to.emit(registry, event).withArgs(s.id, signer.address, expected.motion.votes);
             } else {
               await expect(tx).not.to.be.reverted;
               if (a.op === "guardianVote") s.guardianVotes.set(signer.address, a.approve);
               if (a.op === "oracleVote") s.oracleVotes.set(signer.address, a.approve);
             }
+            if (expected.motion?.kind === "resume") s.resumeVotes.add(signer.address);
+            if (expected.motion?.kind === "deprecation") s.deprecationVotes.set(signer.address, stageOf(s));
+            if (expected.motion) motions++;
             successes++;
             if (expected.to !== undefined) {
-              if (expected.to === Status.Paused) s.pausedFrom = s.status;
+              if (s.status === Status.PaperTrading) s.paperTime += now - s.lastStatusChange;
+              if (expected.to === Status.Paused) {
+                s.pausedFrom = s.status;
+                s.pausedBy = signer.address;
+                s.resumeVotes.clear();
+              }
               s.status = expected.to;
               s.lastStatusChange = now;
               reached.add(expected.to);
@@ -400,7 +486,14 @@ describe("StrategyRegistryV3 transition table and reviews under hostile role cha
               .withArgs(...expected.args);
             failures++;
           }
-          await check(s, a.op === "guardianVote" ? pools.GUARDIAN : a.op === "oracleVote" ? pools.ORACLE : []);
+          await check(
+            s,
+            a.op === "guardianVote" || a.op === "pause" || a.op === "resume" || a.op === "deprecate"
+              ? pools.GUARDIAN
+              : a.op === "oracleVote"
+                ? pools.ORACLE
+                : [],
+          );
         }
 
         /** The strategy's status, times, tallies of current holders, rounds and the ballots of `voters` equal the
@@ -422,7 +515,23 @@ describe("StrategyRegistryV3 transition table and reviews under hostile role cha
               BigInt(o.rejections),
             ]);
             expect(await registry.reviewRounds(s.id)).to.deep.equal([BigInt(s.guardianRound), BigInt(s.oracleRound)]);
+            const resumeVotes = s.status === Status.Paused ? countCurrent(s.resumeVotes, m.holders.GUARDIAN) : 0;
+            expect(await registry.guardianMotions(s.id)).to.deep.equal([
+              BigInt(deprecationCount(s, m.holders.GUARDIAN)),
+              BigInt(resumeVotes),
+              s.pausedBy,
+            ]);
+            // Outside paper_trading the time is fixed (inside it, it depends on the time of the read).
+            if (s.status !== Status.PaperTrading) {
+              expect(await registry.paperTradingTime(s.id)).to.equal(BigInt(s.paperTime));
+            }
             for (const v of voters) {
+              expect(await registry.deprecationVoteOf(s.id, v.address)).to.equal(
+                s.deprecationVotes.get(v.address) === stageOf(s) && s.status !== Status.Deprecated,
+              );
+              expect(await registry.resumeVoteOf(s.id, v.address)).to.equal(
+                s.status === Status.Paused && s.resumeVotes.has(v.address),
+              );
               const g = s.guardianVotes.get(v.address);
               const o = s.oracleVotes.get(v.address);
               expect(await registry.guardianVoteOf(s.id, v.address)).to.equal(g === undefined ? 0n : g ? 1n : 2n);
@@ -437,6 +546,7 @@ describe("StrategyRegistryV3 transition table and reviews under hostile role cha
     expect(successes).to.be.greaterThan(0);
     expect(failures).to.be.greaterThan(0);
     expect(roleChanges).to.be.greaterThan(0);
+    expect(motions).to.be.greaterThan(0);
     for (const status of [
       Status.GuardianReview,
       Status.PaperTrading,
@@ -450,7 +560,7 @@ describe("StrategyRegistryV3 transition table and reviews under hostile role cha
     recordFigure(
       "StrategyRegistryV3 property",
       `${RUNS} sequences, ${successes} accepted and ${failures} refused attempts, ${roleChanges} role or ` +
-        `threshold changes, ${resets} review resets; states reached: ${[...reached].sort().join(", ")}`,
+        `threshold changes, ${resets} review resets, ${motions} deprecation or resume votes; states reached: ${[...reached].sort().join(", ")}`,
     );
   });
 });

@@ -422,16 +422,23 @@ describe("StrategyRegistryV3", () => {
         expect(s.lastStatusChange).to.equal(BigInt(await time.latest()));
       });
 
-      it(`deprecates from ${label}`, async () => {
-        const { registry, guardian1, id } = await loadFixture(fixture);
+      it(`deprecates from ${label} at the k-th guardian's deprecation vote`, async () => {
+        const { registry, guardian1, guardian3, id } = await loadFixture(fixture);
+        await expect(registry.connect(guardian3).deprecate(id))
+          .to.emit(registry, "DeprecationVoteCast")
+          .withArgs(id, guardian3.address, 1)
+          .and.not.to.emit(registry, "StrategyStatusChanged");
+        expect((await registry.getStrategy(id)).status).to.equal(BigInt(status));
         const at5 = await pinNextTimestamp();
-        await expect(registry.connect(guardian1).deprecate(id))
+        const tx = registry.connect(guardian1).deprecate(id);
+        await expect(tx).to.emit(registry, "DeprecationVoteCast").withArgs(id, guardian1.address, 2);
+        await expect(tx)
           .to.emit(registry, "StrategyStatusChanged")
           .withArgs(id, status, Status.Deprecated, guardian1.address, at5);
       });
     }
 
-    it("keeps guardian votes cast before a pause and restarts the paper-trading clock on resume", async () => {
+    it("keeps guardian votes cast before a pause and leaves paused time out of the paper-trading clock", async () => {
       const f = await loadFixture(inReview);
       await f.registry.connect(f.guardian1).guardianVote(f.id, true);
       await f.registry.connect(f.guardian1).pause(f.id);
@@ -441,18 +448,27 @@ describe("StrategyRegistryV3", () => {
       await f.registry.connect(f.guardian1).resume(f.id);
       await f.registry.connect(f.guardian2).guardianVote(f.id, true);
       expect((await f.registry.getStrategy(f.id)).status).to.equal(BigInt(Status.PaperTrading));
-      await time.increase(ONE_WEEK);
+      const entered = Number((await f.registry.getStrategy(f.id)).lastStatusChange);
+      // Three days traded, paused for ten days, four more days traded: the week is complete.
+      await time.setNextBlockTimestamp(entered + 3 * 86_400);
       await f.registry.connect(f.guardian1).pause(f.id);
+      expect(await f.registry.paperTradingTime(f.id)).to.equal(BigInt(3 * 86_400));
+      await time.setNextBlockTimestamp(entered + 13 * 86_400);
       await f.registry.connect(f.guardian1).resume(f.id);
-      const resumedAt = await time.latest();
+      const readyAt = entered + 17 * 86_400;
+      await time.setNextBlockTimestamp(readyAt - 1);
       await expect(f.registry.connect(f.manager).completePaperTrading(f.id))
         .to.be.revertedWithCustomError(f.registry, "StrategyPaperTradingTooShort")
-        .withArgs(f.id, resumedAt + ONE_WEEK, resumedAt + 1);
+        .withArgs(f.id, readyAt, readyAt - 1);
+      await time.setNextBlockTimestamp(readyAt);
+      await f.registry.connect(f.manager).completePaperTrading(f.id);
+      expect(await f.registry.paperTradingTime(f.id)).to.equal(BigInt(ONE_WEEK));
     });
 
     it("deprecates a paused strategy, and deprecated is terminal for every function", async () => {
       const f = await loadFixture(inLive);
       await f.registry.connect(f.guardian1).pause(f.id);
+      await f.registry.connect(f.guardian2).deprecate(f.id);
       const at6 = await pinNextTimestamp();
       await expect(f.registry.connect(f.guardian1).deprecate(f.id))
         .to.emit(f.registry, "StrategyStatusChanged")
@@ -527,6 +543,24 @@ describe("StrategyRegistryV3", () => {
       ];
       for (const call of cases) {
         await expect(call()).to.be.revertedWithCustomError(f.registry, "StrategyUnknown").withArgs(id);
+      }
+    });
+
+    it("reads guardian motions and paper-trading time, and refuses them for an unknown id", async () => {
+      const f = await loadFixture(inShadow);
+      expect(await f.registry.guardianMotions(f.id)).to.deep.equal([0n, 0n, ethers.ZeroAddress]);
+      expect(await f.registry.paperTradingTime(f.id)).to.equal(0n);
+      expect(await f.registry.deprecationVoteOf(f.id, f.guardian1.address)).to.equal(false);
+      expect(await f.registry.resumeVoteOf(f.id, f.guardian1.address)).to.equal(false);
+      const id = ethers.id("unknown");
+      const reads = [
+        () => f.registry.guardianMotions(id),
+        () => f.registry.paperTradingTime(id),
+        () => f.registry.deprecationVoteOf(id, f.guardian1.address),
+        () => f.registry.resumeVoteOf(id, f.guardian1.address),
+      ];
+      for (const read of reads) {
+        await expect(read()).to.be.revertedWithCustomError(f.registry, "StrategyUnknown").withArgs(id);
       }
     });
   });
