@@ -12,6 +12,8 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export const ERROR_CODES = [
   /** The request is malformed or breaks a rule; the message names the field and the rule. */
   "VALIDATION_FAILED",
+  /** The request body is larger than the body limit; `details.max` is the limit in bytes. */
+  "PAYLOAD_TOO_LARGE",
   /** Missing or unknown credentials. */
   "UNAUTHENTICATED",
   /** Authenticated, but the caller's kind or tier lacks permission. */
@@ -65,6 +67,14 @@ export abstract class AppError extends Error {
 
 export class ValidationError extends AppError {
   readonly code = "VALIDATION_FAILED";
+}
+
+/** A body past the limit, refused before the rest of it is kept (every door answers 413). */
+export class PayloadTooLargeError extends AppError {
+  readonly code = "PAYLOAD_TOO_LARGE";
+  constructor(limitBytes: number) {
+    super(`body: larger than the limit of ${limitBytes} bytes`, { max: limitBytes });
+  }
 }
 
 export class AuthenticationError extends AppError {

@@ -698,6 +698,15 @@ export interface components {
         "application/json": components["schemas"]["DataError"];
       };
     };
+    /** @description PAYLOAD_TOO_LARGE (details.max: the body limit in bytes, BODY_LIMIT_BYTES) */
+    AccessPayloadTooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": components["schemas"]["DataError"];
+      };
+    };
     /** @description UNAVAILABLE (the rate limiter's store) */
     AccessUnavailable: {
       headers: {
@@ -813,6 +822,15 @@ export interface operations {
       };
       /** @description INVALID_BODY, INVALID_ADDRESS, INVALID_MIN_BLOCK */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -1542,6 +1560,7 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
+      413: components["responses"]["AccessPayloadTooLarge"];
       429: components["responses"]["AccessRateLimited"];
       503: components["responses"]["AccessUnavailable"];
     };
@@ -1666,6 +1685,7 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
+      413: components["responses"]["AccessPayloadTooLarge"];
       429: components["responses"]["AccessRateLimited"];
       503: components["responses"]["AccessUnavailable"];
     };

@@ -1391,6 +1391,21 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description rate limit exceeded (60 per minute per client IP) */
       429: {
         headers: {
@@ -2021,6 +2036,21 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
@@ -2117,6 +2147,21 @@ export interface operations {
       };
       /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
       400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
         headers: {
           /** @description requests allowed per minute in this route's class */
           "X-RateLimit-Limit"?: number;
@@ -2268,6 +2313,21 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2433,6 +2493,21 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
@@ -2592,6 +2667,21 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
       429: {
         headers: {
@@ -2745,6 +2835,21 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3162,6 +3267,21 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3670,6 +3790,21 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description rate limit exceeded (60 per minute per client IP) */
       429: {
         headers: {
@@ -3898,6 +4033,21 @@ export interface operations {
           "X-RateLimit-Reset"?: number;
           /** @description seconds to wait before retrying */
           "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4167,6 +4317,21 @@ export interface operations {
       };
       /** @description unknown resource */
       404: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
         headers: {
           /** @description requests allowed per minute in this route's class */
           "X-RateLimit-Limit"?: number;

@@ -132,12 +132,22 @@ describe("API hardening (bad input found by generated and hand-made requests)", 
       const doc = (await request<Doc>(api.url, "GET", "/openapi.json")).body;
       const statuses = (method: string, path: string) => Object.keys(doc.paths[path][method].responses).sort();
       const onchainWrite = ["200", "400", "401", "403", "409", "429", "500", "502", "503"];
-      expect(statuses("post", "/api/v1/agent/vault/deposit")).to.deep.equal(onchainWrite);
-      expect(statuses("post", "/api/v1/agent/strategy/submit")).to.deep.equal(onchainWrite);
-      expect(statuses("post", "/api/v1/agent/governance/vote")).to.deep.equal(onchainWrite);
+      // A route that reads a body refuses one past the body limit with 413.
+      const withBody = [...onchainWrite, "413"].sort();
+      expect(statuses("post", "/api/v1/agent/vault/deposit")).to.deep.equal(withBody);
+      expect(statuses("post", "/api/v1/agent/strategy/submit")).to.deep.equal(withBody);
+      expect(statuses("post", "/api/v1/agent/governance/vote")).to.deep.equal(withBody);
       expect(statuses("post", "/api/v1/agent/faucet")).to.deep.equal(onchainWrite);
       // The chain answers EIP-1271 checks and vets new wallet indexes: 503 when it does not.
-      expect(statuses("post", "/api/v1/agent/auth/register")).to.deep.equal(["200", "400", "409", "429", "500", "503"]);
+      expect(statuses("post", "/api/v1/agent/auth/register")).to.deep.equal([
+        "200",
+        "400",
+        "409",
+        "413",
+        "429",
+        "500",
+        "503",
+      ]);
       expect(statuses("get", "/api/v1/agent/strategy/list")).to.deep.equal([
         "200",
         "400",

@@ -467,11 +467,11 @@ describe("API registration (HTTP, MongoDB store, Hardhat chain)", function () {
       expect(response.body).to.deep.equal({ error: "body: Content-Type must be application/json" });
     });
 
-    it("answers 400 for an oversized body", async function () {
+    it("answers 413 for an oversized body (one body limit on every door)", async function () {
       const response = await request(api.url, "POST", REGISTER_PATH, {
         body: { agent_name: "x".repeat(70_000) },
       });
-      expect(response.status).to.equal(400);
+      expect(response.status).to.equal(413);
       expect(response.body).to.deep.equal({ error: "body: larger than the limit of 65536 bytes" });
     });
 

@@ -25,6 +25,8 @@ export const DATA_ERRORS = {
   INVALID_STRATEGY_ID: 400,
   INVALID_BODY: 400,
   UNKNOWN_PARAMETER: 400,
+  /** A body above the body limit (`details.max`), refused before the rest of it is kept. */
+  PAYLOAD_TOO_LARGE: 413,
   STRATEGY_NOT_FOUND: 404,
   /** Unknown /v1 path, or a known one with another method. */
   NOT_FOUND: 404,
@@ -55,6 +57,7 @@ export class DataApiError extends Error {
 
 const FROM_APP_ERROR: Record<AppError["code"], DataErrorCode> = {
   VALIDATION_FAILED: "INVALID_BODY",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   UNAUTHENTICATED: "UNAUTHORIZED",
   FORBIDDEN: "UNAUTHORIZED",
   NOT_FOUND: "NOT_FOUND",

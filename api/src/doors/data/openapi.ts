@@ -45,7 +45,9 @@ export function buildDataOpenApi(routes: readonly DataRoute[], options: { versio
         content: { "application/json": { schema: toSchema(route.response, "output", components) } },
       },
     };
-    for (const code of [...route.errors, "RATE_LIMITED", "INTERNAL_ERROR"]) {
+    // A route that reads a body refuses one past the body limit (413) before it is read whole.
+    const bodyErrors = route.body ? ["PAYLOAD_TOO_LARGE"] : [];
+    for (const code of [...route.errors, ...bodyErrors, "RATE_LIMITED", "INTERNAL_ERROR"]) {
       const status = String(DATA_ERRORS[code as keyof typeof DATA_ERRORS]);
       const entry = (responses[status] ??= {
         description: "",

@@ -21,6 +21,7 @@ import {
   type MinBlockDeps,
 } from "../../readmodel/freshness";
 import { SERVICE_VERSION } from "../../version";
+import { PayloadTooLargeError } from "../../errors";
 import { readJsonBody } from "../live/validation";
 import { SerializedJson } from "../live/serializedJson";
 import type { Scope } from "./access/scopes";
@@ -198,6 +199,7 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
         try {
           raw = await readJsonBody(ctx, bodyLimitBytes);
         } catch (error) {
+          if (error instanceof PayloadTooLargeError) throw error;
           throw new DataApiError("INVALID_BODY", (error as Error).message);
         }
         const parsed = schemas.batchBody.safeParse(raw);

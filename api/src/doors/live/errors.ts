@@ -18,6 +18,7 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   TX_REJECTED: 502,
@@ -46,7 +47,7 @@ export function respondWithError(ctx: Context, raw: unknown, logger: Logger): vo
   }
   const status = (raw as HttpError).status ?? (raw as HttpError).statusCode;
   if (typeof status === "number" && status >= 400 && status < 500) {
-    ctx.status = status === 413 ? 400 : status;
+    ctx.status = status;
     ctx.body = {
       error: (raw as HttpError).expose && (raw as HttpError).message ? (raw as HttpError).message : "bad request",
     };

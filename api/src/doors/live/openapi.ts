@@ -91,6 +91,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   401: "missing or invalid API key",
   404: "unknown resource",
   409: "conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time)",
+  413: "the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole",
   429: "rate limit exceeded, or a cooldown (Retry-After says when to come back)",
   500: "internal server error",
   502: "the chain's node refused the signed transaction",
@@ -105,6 +106,7 @@ function statusesOf(route: RouteDefinition): Map<number, string> {
   };
   // Unknown query parameters are refused on every route.
   add(400);
+  if (route.body) add(413);
   if (route.auth) {
     add(401);
     add(

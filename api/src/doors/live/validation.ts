@@ -1,6 +1,7 @@
+import type { IncomingMessage } from "node:http";
 import type { Context } from "koa";
 import { z } from "zod";
-import { ValidationError } from "../../errors";
+import { PayloadTooLargeError, ValidationError } from "../../errors";
 
 /**
  * Request validation with zod: query, path parameters and JSON bodies. Every failure is a ValidationError whose
@@ -68,6 +69,8 @@ export function singleValuedQuery(ctx: Context): Record<string, string> {
 /**
  * Reads a JSON body: `Content-Type: application/json`, at most `limitBytes`, valid JSON, an object.
  * An absent body (no Content-Length/Transfer-Encoding) reads as {} so that routes without required fields accept it.
+ * A body past the limit is a PayloadTooLargeError (413 on every door): a declared length before anything is read, a
+ * chunked one as soon as the count passes the limit; what follows is read and dropped, never kept.
  */
 export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
   const req = ctx.req;
@@ -77,22 +80,12 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
     req.resume();
     throw new ValidationError("body: Content-Type must be application/json");
   }
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > limitBytes) {
+  if (Number(req.headers["content-length"] ?? 0) > limitBytes) {
+    // Dropped as it arrives: closing instead would let the client's kernel discard the 413 on the reset that follows.
     req.resume();
-    throw new ValidationError(`body: larger than the limit of ${limitBytes} bytes`);
+    throw new PayloadTooLargeError(limitBytes);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limitBytes) {
-      req.resume();
-      throw new ValidationError(`body: larger than the limit of ${limitBytes} bytes`);
-    }
-    chunks.push(buffer);
-  }
+  const chunks = await readUpTo(req, limitBytes);
   const text = Buffer.concat(chunks).toString("utf8");
   let parsed: unknown;
   try {
@@ -104,4 +97,27 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
     throw new ValidationError("body: must be a JSON object");
   }
   return parsed;
+}
+
+/**
+ * The chunks of a body of at most `limitBytes`. Listeners rather than `for await`: leaving that loop early destroys
+ * the request, and the answer with it.
+ */
+function readUpTo(req: IncomingMessage, limitBytes: number): Promise<Buffer[]> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limitBytes) return void chunks.push(chunk);
+      req.off("data", onData);
+      chunks.length = 0;
+      reject(new PayloadTooLargeError(limitBytes));
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(chunks));
+    // The client went away mid-body: nobody is left to answer, but the request still ends as a client error.
+    req.once("error", () => reject(new ValidationError("body: cut off")));
+    req.once("aborted", () => reject(new ValidationError("body: cut off")));
+  });
 }

@@ -1,12 +1,12 @@
 import type { Context } from "koa";
 import type { z } from "zod";
-import { UnavailableError, type JsonValue } from "../../../errors";
+import { PayloadTooLargeError, UnavailableError, type JsonValue } from "../../../errors";
 
 /**
  * Errors of the data API's access layer, rendered as the data API's body `{ "error": { code, message, details } }`.
  * Statuses follow the spec: every credential problem is 401 (an insufficient-permission key included, with its own
  * code INSUFFICIENT_SCOPE so that clients can tell it apart), a refused request 429 with Retry-After, bad input 400
- * with a code naming the field (INVALID_<FIELD>).
+ * with a code naming the field (INVALID_<FIELD>), a body past the body limit 413 PAYLOAD_TOO_LARGE (`details.max`).
  */
 
 export const ACCESS_ERROR_STATUS = {
@@ -16,6 +16,7 @@ export const ACCESS_ERROR_STATUS = {
   KEY_NOT_FOUND: 404,
   KEY_LIMIT_REACHED: 409,
   NODE_ID_TAKEN: 409,
+  PAYLOAD_TOO_LARGE: 413,
   UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
 } as const;
@@ -79,6 +80,9 @@ export function accessErrorHandler(log: (error: unknown, ctx: Context) => void) 
     } catch (error) {
       if (error instanceof DataAccessError) return renderError(ctx, error);
       if (error instanceof UnavailableError) return renderError(ctx, unavailable(error));
+      if (error instanceof PayloadTooLargeError) {
+        return renderError(ctx, new DataAccessError("PAYLOAD_TOO_LARGE", error.message, error.details));
+      }
       log(error, ctx);
       renderError(ctx, new DataAccessError("INTERNAL_ERROR", "internal server error"));
     }

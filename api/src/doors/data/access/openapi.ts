@@ -38,6 +38,8 @@ const ERRORS = {
   "503": { $ref: "#/components/responses/AccessUnavailable" },
 };
 const BAD_INPUT = { "400": { $ref: "#/components/responses/AccessBadInput" } };
+/** Routes that read a body: past the body limit, 413 before it is read whole. */
+const TOO_LARGE = { "413": { $ref: "#/components/responses/AccessPayloadTooLarge" } };
 
 const windowSchema = {
   type: ["object", "null"],
@@ -158,6 +160,7 @@ export function accessOpenApi(): { paths: Json; components: Json } {
             ...ok("the key in clear, once, and its record", ref("AccessIssuedKey"), "201"),
             ...BAD_INPUT,
             "409": { description: "KEY_LIMIT_REACHED", content: json(ref("DataError")) },
+            ...TOO_LARGE,
             ...ERRORS,
           },
         },
@@ -229,6 +232,7 @@ export function accessOpenApi(): { paths: Json; components: Json } {
             ...ok("the node", ref("AccessNode")),
             ...BAD_INPUT,
             "409": { description: "NODE_ID_TAKEN", content: json(ref("DataError")) },
+            ...TOO_LARGE,
             ...ERRORS,
           },
         },
@@ -277,6 +281,10 @@ export function accessOpenApi(): { paths: Json; components: Json } {
           content: json(ref("DataError")),
         },
         AccessBadInput: { description: "INVALID_<FIELD>", content: json(ref("DataError")) },
+        AccessPayloadTooLarge: {
+          description: "PAYLOAD_TOO_LARGE (details.max: the body limit in bytes, BODY_LIMIT_BYTES)",
+          content: json(ref("DataError")),
+        },
         AccessUnavailable: { description: "UNAVAILABLE (the rate limiter's store)", content: json(ref("DataError")) },
       },
       schemas: {
