@@ -6,6 +6,9 @@ import type Redis from "ioredis";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { createRedisClient } from "../../../api/src/redis";
 import { HEALTH_TTL_MS, STORE_PROBE_TIMEOUT_MS } from "../../../api/src/usecases/health";
+import { StoreUnavailableError } from "../../../api/src/errors";
+import type { Stores } from "../../../api/src/store";
+import { createMemoryStore } from "../../../api/src/store/memory";
 import { connectMongoStore, type MongoStore } from "../../../api/src/store/mongo";
 import { recordFigure } from "../../helpers/figures";
 import { startFerretDb, startRedisServer } from "../../helpers/services";
@@ -202,7 +205,18 @@ describe("store outage: FerretDB killed or hung under a running API", function (
     expect(dataVaults.body).to.deep.equal({
       error: { code: "SERVICE_UNAVAILABLE", message: STORE_AWAY, details: {} },
     });
-    expect(graphql.body.errors.map((e: any) => e.extensions)).to.deep.equal([{ code: "UNAVAILABLE", retryAfter: 2 }]);
+    expect(graphql.status, JSON.stringify(graphql.body)).to.equal(503);
+    expect(graphql.headers.get("retry-after")).to.equal("2");
+    expect(graphql.body).to.deep.equal({
+      errors: [
+        {
+          message: STORE_AWAY,
+          locations: [{ line: 1, column: 3 }],
+          path: ["protocolStats"],
+          extensions: { code: "UNAVAILABLE", retryAfter: 2 },
+        },
+      ],
+    });
     for (const [door, answer] of Object.entries(answers)) {
       expect(answer.ms, `${door} answered in ${answer.ms} ms`).to.be.below(boundMs);
     }
@@ -361,7 +375,7 @@ describe("Redis outage: the live API and the data API both answer a fast 503", f
       expect(live.body).to.deep.equal({ error: LIMITER_AWAY });
     }
     expect(answers.dataVaults.status).to.equal(503);
-    expect(answers.dataVaults.headers.get("retry-after")).to.equal("5");
+    expect(answers.dataVaults.headers.get("retry-after")).to.equal("2");
     expect(answers.dataVaults.body.error.code).to.equal("UNAVAILABLE");
     for (const [door, answer] of Object.entries(answers)) {
       expect(answer.ms, `${door} answered in ${answer.ms} ms`).to.be.below(boundMs);
@@ -400,5 +414,104 @@ describe("Redis outage: the live API and the data API both answer a fast 503", f
       redisChild.kill("SIGCONT");
     }
     await expectServingAgain(this.test!.title);
+  });
+});
+
+/**
+ * Every sub-store of `stores` behind a switch: while it is on, each call fails as a store that is away does
+ * (StoreUnavailableError, what store/mongo/outage.ts makes of the driver's errors), without a FerretDB to kill.
+ */
+function storeWithOutage(stores: Stores): { stores: Stores; away(on: boolean): void } {
+  let away = false;
+  const wrapped = new Map<object, object>();
+  const wrap = (target: object): object =>
+    new Proxy(target, {
+      get(inner, name) {
+        const value = Reflect.get(inner, name, inner) as unknown;
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) =>
+          away
+            ? Promise.reject(new StoreUnavailableError())
+            : (value as (...args: unknown[]) => unknown).apply(inner, args);
+      },
+    });
+  const proxy = new Proxy(stores, {
+    get(inner, name) {
+      const value = Reflect.get(inner, name, inner) as unknown;
+      if (value === null || typeof value !== "object") return value;
+      if (!wrapped.has(value)) wrapped.set(value, wrap(value));
+      return wrapped.get(value);
+    },
+  });
+  return { stores: proxy, away: (on) => void (away = on) };
+}
+
+describe("store outage answered as 500 on GraphQL", function () {
+  this.timeout(60_000);
+
+  const operatorKey = "operator-key-graphql-outage";
+  let api: TestApp;
+  let outage: ReturnType<typeof storeWithOutage>;
+  let dataKey: string;
+
+  before(async function () {
+    outage = storeWithOutage(createMemoryStore());
+    api = await startTestApp({ store: outage.stores, env: { AGENT_API_KEYS: operatorKey } });
+    const issued = await request<any>(api.url, "POST", "/v1/auth/keys", {
+      headers: { "X-API-Key": operatorKey },
+      body: { owner: "outage", scopes: ["vaults:read", "users:read"] },
+    });
+    expect(issued.status, JSON.stringify(issued.body)).to.equal(201);
+    dataKey = issued.body.key;
+  });
+
+  after(async function () {
+    outage?.away(false);
+    await api?.close();
+  });
+
+  afterEach(function () {
+    outage.away(false);
+  });
+
+  const unavailable = (path?: string[]) => ({
+    message: STORE_AWAY,
+    ...(path ? { locations: [{ line: 1, column: 3 }], path } : {}),
+    extensions: { code: "UNAVAILABLE", retryAfter: 2 },
+  });
+
+  it("store outage answered as 500 on GraphQL: an anonymous query, a keyed query and a minBlock read answer 503 with Retry-After and UNAVAILABLE, never 500; back, 200", async function () {
+    const keyed = { authorization: `Bearer ${dataKey}` };
+    const before = await timed(api.url, "POST", "/graphql", { body: GRAPHQL_QUERY, headers: keyed });
+    expect([before.status, before.body.errors]).to.deep.equal([200, undefined]);
+
+    outage.away(true);
+    // Reads of one indexed block are answered from memory while the cursor read before is fresh (200 ms): past it,
+    // every read asks the store.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const [anonymous, withKey, minBlock, viaGet] = await Promise.all([
+      timed(api.url, "POST", "/graphql", { body: GRAPHQL_QUERY }),
+      timed(api.url, "POST", "/graphql", { body: GRAPHQL_QUERY, headers: keyed }),
+      timed(api.url, "POST", "/v1/graphql", { body: { ...GRAPHQL_QUERY, extensions: { minBlock: 1 } } }),
+      timed(api.url, "GET", `/graphql?query=${encodeURIComponent(GRAPHQL_QUERY.query)}`),
+    ]);
+    recordFigure(
+      this.test!.title,
+      Object.entries({ anonymous, withKey, minBlock, viaGet })
+        .map(([kind, answer]) => `${kind} ${answer.status} in ${answer.ms} ms`)
+        .join(", "),
+    );
+    for (const [kind, answer] of Object.entries({ anonymous, viaGet })) {
+      expect([answer.status, answer.headers.get("retry-after")], kind).to.deep.equal([503, "2"]);
+      expect(answer.body, kind).to.deep.equal({ errors: [unavailable(["protocolStats"])] });
+    }
+    for (const [kind, answer] of Object.entries({ withKey, minBlock })) {
+      expect([answer.status, answer.headers.get("retry-after")], kind).to.deep.equal([503, "2"]);
+      expect(answer.body, kind).to.deep.equal({ errors: [unavailable()] });
+    }
+
+    outage.away(false);
+    const after = await timed(api.url, "POST", "/graphql", { body: GRAPHQL_QUERY, headers: keyed });
+    expect([after.status, after.body.errors]).to.deep.equal([200, undefined]);
   });
 });

@@ -1,5 +1,5 @@
 import { GraphQLError } from "graphql";
-import { UnavailableError } from "../../errors";
+import { UNAVAILABLE_RETRY_AFTER_SECONDS, UnavailableError } from "../../errors";
 import type { Logger } from "../../logger";
 
 /**
@@ -26,11 +26,11 @@ import type { Logger } from "../../logger";
  * | INVALID_LIMIT, INVALID_OFFSET, TOO_MANY_POINTS | out-of-range paging or history arguments            | 200  |
  * | NOT_FOUND                 | vault, vaultHistory: no such vault                                       | 200  |
  * | UNAUTHENTICATED, RATE_LIMITED | the access layer refused the request (REST's 401 and 429)            | 401, 429 |
- * | UNAVAILABLE               | a subscription's rate limiter cannot be reached (Redis down)             | (socket) |
+ * | UNAVAILABLE               | the store or the rate limiter's Redis is away (`retryAfter`; Retry-After) | 503      |
  * | INTERNAL_ERROR            | anything unexpected (logged; the message says nothing more)              | 200, 500 |
  *
  * Errors raised while executing a field follow GraphQL over HTTP: status 200, the field is null and the error names
- * its path.
+ * its path; except UNAVAILABLE (the store or a rate limiter away), which fails the whole request: 503, no data.
  */
 
 export type GraphQLErrorCode =
@@ -63,6 +63,25 @@ export type GraphQLErrorCode =
 /** An error a resolver or rule raises on purpose, with its code and details (e.g. the argument at fault). */
 export function apiError(code: GraphQLErrorCode, message: string, details: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(message, { extensions: { code, ...details } });
+}
+
+/**
+ * Seconds to come back after, when the store or a rate limiter being away is among `errors` (the request then failed
+ * as a whole: 503 with Retry-After), else undefined.
+ */
+export function unavailableRetryAfter(errors: readonly GraphQLError[] | undefined): number | undefined {
+  for (const error of errors ?? []) {
+    const cause = error.originalError;
+    if (cause instanceof UnavailableError) return cause.retryAfterSeconds ?? UNAVAILABLE_RETRY_AFTER_SECONDS;
+  }
+  return undefined;
+}
+
+/** The whole request refused because a dependency is away: its one error, in the door's shape. */
+export function unavailableError(error: UnavailableError): GraphQLError {
+  return apiError("UNAVAILABLE", error.message, {
+    retryAfter: error.retryAfterSeconds ?? UNAVAILABLE_RETRY_AFTER_SECONDS,
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { makeExecutableSchema } from "@graphql-tools/schema";
-import { GraphQLError, printSchema, type ExecutionArgs } from "graphql";
+import { GraphQLError, printSchema, type ExecutionArgs, type ExecutionResult } from "graphql";
 import { createHandler, type Request as GraphQLRequest, type Response as GraphQLResponse } from "graphql-http";
 import { useServer } from "graphql-ws/use/ws";
 import type { Context, Middleware } from "koa";
@@ -19,7 +19,8 @@ import type { DataCaller } from "../data/access/middleware";
 import { OwnerCounts } from "../sockets/ownerCounts";
 import { refuseUpgrade, type UpgradeDoor } from "../sockets/upgrades";
 import { DocumentCache } from "./documentCache";
-import { apiError, errorFormatter } from "./errors";
+import { UNAVAILABLE_RETRY_AFTER_SECONDS, UnavailableError } from "../../errors";
+import { apiError, errorFormatter, unavailableError, unavailableRetryAfter } from "./errors";
 import { isRefusal, prepareOperation, type Refusal } from "./operations";
 import { readRequestParams, RequestRefusal } from "./requests";
 import { minBlockDeps, minBlockErrors, minBlockRefusal } from "./minBlock";
@@ -142,8 +143,24 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
       if (behind) return answer(behind, request);
       return { ...prepared.args, contextValue: context() as never };
     },
+    // The store or a rate limiter away while the operation ran: the request failed as a whole (GraphQL over HTTP
+    // allows a non-200 then, without data), 503 with Retry-After as on every other door.
+    onOperation: (request, _args, result) => {
+      const errors = (result as ExecutionResult).errors;
+      const retryAfter = unavailableRetryAfter(errors);
+      if (retryAfter === undefined || errors === undefined) return undefined;
+      return answer({ status: 503, errors, headers: { "retry-after": String(retryAfter) } }, request);
+    },
     formatError,
   });
+  /** A dependency that is away before the operation ran (a key or minBlock lookup in the store): 503, never 500. */
+  const answerUnavailable = (ctx: Context, error: UnavailableError) => {
+    const refusal = unavailableError(error);
+    ctx.status = 503;
+    ctx.set("Retry-After", String(refusal.extensions.retryAfter));
+    ctx.body = { errors: [refusal.toJSON()] };
+    ctx.type = "application/graphql-response+json; charset=utf-8";
+  };
   const handle: Middleware = async (ctx) => {
     let response: GraphQLResponse;
     try {
@@ -156,6 +173,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         context: { ctx },
       });
     } catch (error) {
+      if (error instanceof UnavailableError) return answerUnavailable(ctx, error);
       // Not a client's mistake: logged as internal by the formatter, answered without detail.
       ctx.status = 500;
       ctx.body = { errors: [formatError(error as Error).toJSON()] };
@@ -169,7 +187,12 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
 
   /** Access-layer refusals (no key, bad key, rate limit) in the GraphQL error shape, with REST's status. */
   const accessErrors: Middleware = async (ctx, next) => {
-    await next();
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof UnavailableError) return answerUnavailable(ctx, error);
+      throw error;
+    }
     // The access layer answers its refusals itself, in REST's shape `{ error: { code, message, details } }`: the
     // same refusal (status and headers kept) in GraphQL's.
     const refusal = (ctx.body as { error?: { code?: string; message?: string; details?: object } } | null)?.error;
@@ -276,7 +299,9 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         }),
       ];
     } catch (error) {
-      if (error instanceof DataAccessError) return [apiError("UNAVAILABLE", error.message, { retryAfter: 5 })];
+      if (error instanceof DataAccessError) {
+        return [apiError("UNAVAILABLE", error.message, { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS })];
+      }
       throw error;
     }
   };

@@ -1,6 +1,7 @@
 import type Redis from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { DataAccessError } from "./errors";
+import { RateLimiterUnavailableError } from "../../../errors";
+import { DataAccessError, unavailable } from "./errors";
 
 /**
  * How many data keys may be issued, per client IP and per owner (a wallet or a live API agent), so that free keys
@@ -72,14 +73,14 @@ export function createIssuanceLimiter(options: {
             return { window, key, limiter, reset, ok: true };
           } catch (rejection) {
             if (rejection instanceof RateLimiterRes) return { window, key, limiter, reset, ok: false };
-            throw unavailable();
+            throw limiterUnavailable();
           }
         }),
       );
       const full = counted.filter((entry) => !entry.ok);
       if (full.length === 0) return;
       await Promise.all(counted.map((entry) => entry.limiter.reward(entry.key, 1))).catch(() => {
-        throw unavailable();
+        throw limiterUnavailable();
       });
       const binding = full.reduce((latest, entry) => (entry.reset >= latest.reset ? entry : latest));
       const retryAfter = Math.max(1, Math.ceil((binding.reset - nowMs) / 1000));
@@ -95,7 +96,7 @@ export function createIssuanceLimiter(options: {
   };
 }
 
-function unavailable(): DataAccessError {
+function limiterUnavailable(): DataAccessError {
   // The limiter's store failing is answered 503, never as "unlimited".
-  return new DataAccessError("UNAVAILABLE", "rate limiter unavailable: try again shortly", {}, { "Retry-After": "5" });
+  return unavailable(new RateLimiterUnavailableError());
 }

@@ -1,6 +1,7 @@
 import type Redis from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { DataAccessError } from "./errors";
+import { RateLimiterUnavailableError } from "../../../errors";
+import { DataAccessError, unavailable } from "./errors";
 import type { DataKeyRecord } from "./keys";
 
 /**
@@ -216,5 +217,5 @@ export function createTierLimiter(options: TierLimiterOptions): TierLimiter {
 
 function limiterUnavailable(): DataAccessError {
   // The limiter's store failing (Redis unreachable) is answered 503, never as "unlimited".
-  return new DataAccessError("UNAVAILABLE", "rate limiter unavailable: try again shortly", {}, { "Retry-After": "5" });
+  return unavailable(new RateLimiterUnavailableError());
 }
