@@ -42,7 +42,7 @@ export const ERROR_CODES = [
   "CHAIN_UNAVAILABLE",
   /** Something the operation needs is not configured (server wallets, deployment, API keys). */
   "NOT_CONFIGURED",
-  /** A dependency other than the chain (store, rate limiter) is unavailable. */
+  /** A dependency other than the chain (store, rate limiter) is unavailable, or the faucet's window budget is spent. */
   "UNAVAILABLE",
   /** A bug: nothing about it is told to the client. */
   "INTERNAL",

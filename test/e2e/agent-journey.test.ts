@@ -9,10 +9,13 @@ import { NapApiError, NapClient } from "../../packages/sdk/src";
 import { deployTestSystem } from "../api/helpers/system";
 import {
   AgentBadges__factory,
+  NapFaucet__factory,
   NapGovernor__factory,
   NapVault__factory,
   StrategyRegistryV3__factory,
 } from "../../typechain-types";
+import type { SendRequest } from "../../api/src/tx";
+import { impersonate } from "../api/indexer/activity";
 import { client, DEV_MNEMONIC, OPERATOR_KEY, startE2eApp, type E2eSystem } from "./helpers";
 
 type Body = Record<string, unknown>;
@@ -528,6 +531,76 @@ describe("E2E: one agent's journey through the SDK (Hardhat chain, MongoDB store
       next_eligible_timestamp: next,
       seconds_remaining: remaining,
     });
+  });
+
+  /** The faucet as its admin (the timelock) and a fresh agent's client, which no cooldown holds back. */
+  async function budgetSetting() {
+    const admin = await impersonate(deployment.contracts.TimelockController!.address);
+    const faucet = NapFaucet__factory.connect(deployment.contracts.NapFaucet.address, admin);
+    const fresh = new NapClient({ baseUrl: base, maxRetries: 0 });
+    await fresh.register({ signer: Wallet.createRandom(), agentName: "budget agent" });
+    // A budget equal to what the window has sent leaves nothing: setBudget keeps the window's sums.
+    const spendAll = async () => {
+      const [ethLeft, usdcLeft] = await faucet.budgetLeft();
+      const ethSent = (await faucet.ethBudget()) - ethLeft;
+      const usdcSent = (await faucet.usdcBudget()) - usdcLeft;
+      await (await faucet.setBudget(ethSent, usdcSent, 3_600)).wait();
+      return (await faucet.budgetLeft())[2];
+    };
+    const message = (resetsAt: bigint, seconds: number) =>
+      "faucet budget spent: the faucet's ETH budget for this window has 0 ETH left, less than one drip of 0.05 ETH; " +
+      `it resets at ${new Date(Number(resetsAt) * 1000).toISOString()} (in ${seconds} s)`;
+    return { faucet, fresh, spendAll, message };
+  }
+
+  it("faucet budget spent: a drip past the window's global budget answers 503 with Retry-After and the reset time, and sends no transaction", async function () {
+    const { faucet, fresh, spendAll, message } = await budgetSetting();
+    const resetsAt = await spendAll();
+    const before = await ethers.provider.getBlock("latest");
+    const relayerNonce = await ethers.provider.getTransactionCount(deployment.roles.relayer);
+
+    const refused = await failure(fresh.faucet());
+
+    const seconds = Number(resetsAt) - before!.timestamp;
+    expect(seconds).to.equal(3_600);
+    expect(refused.status).to.equal(503);
+    expect(refused.retryAfterSeconds).to.equal(seconds);
+    expect(refused.body).to.deep.equal({ error: message(resetsAt, seconds) });
+    expect(await ethers.provider.getBlockNumber()).to.equal(before!.number);
+    expect(await ethers.provider.getTransactionCount(deployment.roles.relayer)).to.equal(relayerNonce);
+    const [ethLeft, usdcLeft] = await faucet.budgetLeft();
+    expect([ethLeft, usdcLeft]).to.deep.equal([0n, 0n]);
+  });
+
+  it("faucet budget raced: a drip that passed the budget check but meets a budget spent meanwhile answers 503 the same way, and sends no transaction", async function () {
+    const { faucet, fresh, spendAll, message } = await budgetSetting();
+    await (await faucet.setBudget(ethers.parseEther("5"), 100_000_000_000n, 3_600)).wait();
+    const engine = system.app.app.useCases.engine;
+    const send = engine.send.bind(engine);
+    let resetsAt = 0n;
+    let relayerNonce = 0;
+    // The budget is spent between the service's check and its drip, as by another instance's drips.
+    engine.send = async (request: SendRequest) => {
+      if (request.kind === "faucet.drip") {
+        resetsAt = await spendAll();
+        relayerNonce = await ethers.provider.getTransactionCount(deployment.roles.relayer);
+      }
+      return send(request);
+    };
+    let refused: NapApiError;
+    try {
+      refused = await failure(fresh.faucet());
+    } finally {
+      engine.send = send;
+    }
+
+    const latest = await ethers.provider.getBlock("latest");
+    const seconds = Number(resetsAt) - latest!.timestamp;
+    expect(seconds).to.equal(3_600);
+    expect(refused.status).to.equal(503);
+    expect(refused.retryAfterSeconds).to.equal(seconds);
+    expect(refused.body).to.deep.equal({ error: message(resetsAt, seconds) });
+    expect(await ethers.provider.getTransactionCount(deployment.roles.relayer)).to.equal(relayerNonce);
   });
 });
 

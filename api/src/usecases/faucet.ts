@@ -1,6 +1,8 @@
 import type { ChainAccess } from "../chain";
 import { readChain } from "../chain/rpcErrors";
 import type { ServerWallets } from "../chain/wallets";
+import { decimalString, NAP_DECIMALS, usdcString } from "../domain/units";
+import { UnavailableError } from "../errors";
 import { intentKeyFor, TxRevertedError, type SendResult, type TxEngine } from "../tx";
 import type { AgentRecord } from "./agents";
 
@@ -18,6 +20,32 @@ export type FaucetOutcome =
     }
   | { kind: "cooldown"; agentAddress: string; nextEligibleAt: bigint; secondsRemaining: number };
 
+/** One asset of the faucet's budget per window, as NapFaucet names it in FaucetBudgetExceeded. */
+export type BudgetAsset = "eth" | "usdc";
+
+/**
+ * The faucet's global budget for the current window is spent (for every agent, not this one's doing): 503 with
+ * Retry-After until the window resets, so that a client waits for the reset rather than slowing down.
+ */
+export class FaucetBudgetSpentError extends UnavailableError {
+  constructor(asset: BudgetAsset, amount: bigint, available: bigint, resetsAt: bigint, now: bigint) {
+    const seconds = Math.max(1, Number(resetsAt - now));
+    const show = (value: bigint) =>
+      asset === "eth" ? `${decimalString(value, NAP_DECIMALS)} ETH` : `${usdcString(value)} USDC`;
+    super(
+      `faucet budget spent: the faucet's ${asset === "eth" ? "ETH" : "USDC"} budget for this window has ${show(available)} ` +
+        `left, less than one drip of ${show(amount)}; it resets at ${new Date(Number(resetsAt) * 1000).toISOString()} (in ${seconds} s)`,
+      {
+        asset,
+        amount: amount.toString(),
+        available: available.toString(),
+        resets_at: Number(resetsAt),
+      },
+      seconds,
+    );
+  }
+}
+
 export class Faucet {
   constructor(
     private readonly chain: ChainAccess,
@@ -28,6 +56,8 @@ export class Faucet {
   /**
    * Drips to the agent's wallet through NapFaucet.drip, or answers the cooldown: checked against the faucet's
    * `nextEligibleAt` and the read block's time first, and taken from a FaucetCooldown revert when a drip raced it.
+   * A spent window budget is checked the same way (`budgetLeft` against the drip amounts, then a
+   * FaucetBudgetExceeded revert) and thrown as FaucetBudgetSpentError, without sending a transaction.
    */
   async drip(agent: AgentRecord, idempotencyKey: string | undefined): Promise<FaucetOutcome> {
     const address = this.wallets.agentAddress(agent.agentIndex);
@@ -36,10 +66,19 @@ export class Faucet {
     const known = idempotencyKey ? await this.engine.lookup(intentKey) : null;
     if (!known) {
       const block = await this.chain.head.readBlock();
-      const [next, now] = await readChain("the faucet", () =>
-        Promise.all([faucet.nextEligibleAt(address, { blockTag: block }), this.#timeOf(block)]),
+      const [next, now, [ethLeft, usdcLeft, resetsAt], ethAmount, usdcAmount] = await readChain("the faucet", () =>
+        Promise.all([
+          faucet.nextEligibleAt(address, { blockTag: block }),
+          this.#timeOf(block),
+          faucet.budgetLeft({ blockTag: block }),
+          faucet.ethAmount({ blockTag: block }),
+          faucet.usdcAmount({ blockTag: block }),
+        ]),
       );
       if (next > now) return cooldown(address, next, now);
+      // In the contract's order: ETH first, then USDC.
+      if (ethLeft < ethAmount) throw new FaucetBudgetSpentError("eth", ethAmount, ethLeft, resetsAt, now);
+      if (usdcLeft < usdcAmount) throw new FaucetBudgetSpentError("usdc", usdcAmount, usdcLeft, resetsAt, now);
     }
     let result: SendResult;
     try {
@@ -54,9 +93,12 @@ export class Faucet {
       });
     } catch (error) {
       const revert = error instanceof TxRevertedError ? error.revert : null;
-      if (revert?.name !== "FaucetCooldown") throw error;
+      if (revert?.name !== "FaucetCooldown" && revert?.name !== "FaucetBudgetExceeded") throw error;
       const now = await readChain("the block time", async () => this.#timeOf(await this.chain.head.readBlock()));
-      return cooldown(address, BigInt(String(revert.args.nextEligibleAt)), now);
+      if (revert.name === "FaucetCooldown") return cooldown(address, BigInt(String(revert.args.nextEligibleAt)), now);
+      const arg = (name: string) => BigInt(String(revert.args[name]));
+      const asset = String(revert.args.asset) === "usdc" ? "usdc" : "eth";
+      throw new FaucetBudgetSpentError(asset, arg("amount"), arg("available"), arg("resetsAt"), now);
     }
     const event = this.chain.events.first(result.receipt.logs, "Dripped");
     if (!event) throw new Error(`faucet drip ${result.hash} mined without a Dripped event`);

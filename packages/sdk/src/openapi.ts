@@ -356,7 +356,7 @@ export interface paths {
     put?: never;
     /**
      * Testnet ETH (and test USDC where the deployment mints it) to the agent's server wallet
-     * @description Sent by the relayer through NapFaucet.drip. Inside the cooldown: 429 with Retry-After and the cooldown body.
+     * @description Sent by the relayer through NapFaucet.drip. Inside the cooldown: 429 with Retry-After and the cooldown body. When the faucet's global budget for the window is spent (for every agent): 503 with Retry-After until the window resets and a message naming the budget and the reset time; no transaction is sent.
      */
     post: operations["postApiV1AgentFaucet"];
     delete?: never;
@@ -3692,6 +3692,8 @@ export interface operations {
           "X-RateLimit-Remaining"?: number;
           /** @description Unix seconds when the count starts again */
           "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3728,7 +3730,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
+      /** @description the faucet's budget for this window is spent (Retry-After: seconds until it resets; the message names the budget and the reset time), or the chain, the rate limiter or the configuration is unavailable */
       503: {
         headers: {
           /** @description requests allowed per minute in this route's class */

@@ -140,7 +140,15 @@ function operation(route: RouteDefinition, components: Components): JsonSchema {
             },
           }
         : {}),
-      ...(limited ? { headers: RATE_LIMIT_HEADERS } : {}),
+      // A declared 429 or 503 (the faucet's cooldown and spent budget) says when to come back, as the others do.
+      ...(limited || status === "429" || status === "503"
+        ? {
+            headers: {
+              ...(limited ? RATE_LIMIT_HEADERS : {}),
+              ...(status === "429" || status === "503" ? RETRY_AFTER : {}),
+            },
+          }
+        : {}),
     };
   }
   for (const [status, description] of statusesOf(route)) {

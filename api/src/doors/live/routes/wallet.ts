@@ -8,7 +8,7 @@ import type { FaucetOutcome } from "../../../usecases/faucet";
 import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
 import { authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-import { decimalString, idempotencyHeaders, txHash } from "../schemas";
+import { decimalString, errorBodySchema, idempotencyHeaders, txHash } from "../schemas";
 import { positionBody, vaultPositionSchema, walletLookupBody } from "./vaults";
 
 /** The agent's server wallet (status, faucet) and the public NFT lookup of any wallet. */
@@ -162,7 +162,9 @@ export function walletRoutes({ useCases }: RouteContext): RouteDefinition[] {
       tag: "wallet",
       summary: "Testnet ETH (and test USDC where the deployment mints it) to the agent's server wallet",
       description:
-        "Sent by the relayer through NapFaucet.drip. Inside the cooldown: 429 with Retry-After and the cooldown body.",
+        "Sent by the relayer through NapFaucet.drip. Inside the cooldown: 429 with Retry-After and the cooldown body. " +
+        "When the faucet's global budget for the window is spent (for every agent): 503 with Retry-After until the " +
+        "window resets and a message naming the budget and the reset time; no transaction is sent.",
       auth: AGENT,
       rateLimit: "faucet",
       headers: idempotencyHeaders,
@@ -170,8 +172,14 @@ export function walletRoutes({ useCases }: RouteContext): RouteDefinition[] {
       responses: {
         200: { description: "dripped", schema: faucetResponse },
         429: { description: "cooldown (or a rate limit, with the body { error })", schema: faucetCooldownResponse },
+        503: {
+          description:
+            "the faucet's budget for this window is spent (Retry-After: seconds until it resets; the message names " +
+            "the budget and the reset time), or the chain, the rate limiter or the configuration is unavailable",
+          schema: errorBodySchema,
+        },
       },
-      errors: ["CONFLICT", "TX_REJECTED", "CHAIN_UNAVAILABLE", "NOT_CONFIGURED"],
+      errors: ["CONFLICT", "TX_REJECTED", "CHAIN_UNAVAILABLE", "NOT_CONFIGURED", "UNAVAILABLE"],
       handler: async ({ headers, ctx }) => {
         const agent = authenticatedAgent(ctx);
         const key = headers[IDEMPOTENCY_HEADER];
