@@ -186,6 +186,7 @@ export function createApp(deps: AppDeps): NapApp {
     access,
     clientIp: upgradeIp,
     subscriptionCaps: config.subscriptionCaps,
+    subscriptionMessages: config.subscriptionMessages,
     bodyLimitBytes: config.bodyLimitBytes,
   });
 

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { SCREENING_MODES, type ScreeningMode } from "./domain/screening";
 import { DEFAULT_SUBSCRIPTION_CAPS, type SubscriptionCaps } from "./doors/graphql/socketLimits";
+import { DEFAULT_SUBSCRIPTION_MESSAGE_LIMITS, type SubscriptionMessageLimits } from "./doors/graphql/messageGate";
 
 /**
  * Service configuration, read from the environment once at start-up and validated.
@@ -108,6 +109,19 @@ const envSchema = z.object({
   GRAPHQL_WS_CONNECTIONS_PER_KEY: capSetting(DEFAULT_SUBSCRIPTION_CAPS.connectionsPerKey),
   GRAPHQL_WS_SUBSCRIPTIONS_PER_IP: capSetting(DEFAULT_SUBSCRIPTION_CAPS.subscriptionsPerIp),
   GRAPHQL_WS_SUBSCRIPTIONS_PER_KEY: capSetting(DEFAULT_SUBSCRIPTION_CAPS.subscriptionsPerKey),
+  GRAPHQL_WS_MAX_MESSAGES_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(DEFAULT_SUBSCRIPTION_MESSAGE_LIMITS.maxMessagesPerSecond),
+  GRAPHQL_WS_MAX_MESSAGE_BURST: capSetting(DEFAULT_SUBSCRIPTION_MESSAGE_LIMITS.maxMessageBurst),
+  GRAPHQL_WS_MAX_BACKLOG: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(DEFAULT_SUBSCRIPTION_MESSAGE_LIMITS.maxBacklog),
 });
 
 export interface Config {
@@ -146,6 +160,8 @@ export interface Config {
   indexer: IndexerConfig;
   /** Caps on GraphQL subscription sockets and subscriptions per IP and per data key, in this instance. */
   subscriptionCaps: SubscriptionCaps;
+  /** Messages per second and at once, and operations opening at once, on one GraphQL subscription socket. */
+  subscriptionMessages: SubscriptionMessageLimits;
   /** The data API's WebSocket channel /ws (docs/websocket.md). */
   ws: WsConfig;
 }
@@ -264,6 +280,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       connectionsPerKey: e.GRAPHQL_WS_CONNECTIONS_PER_KEY,
       subscriptionsPerIp: e.GRAPHQL_WS_SUBSCRIPTIONS_PER_IP,
       subscriptionsPerKey: e.GRAPHQL_WS_SUBSCRIPTIONS_PER_KEY,
+    },
+    subscriptionMessages: {
+      maxMessagesPerSecond: e.GRAPHQL_WS_MAX_MESSAGES_PER_SECOND,
+      maxMessageBurst: e.GRAPHQL_WS_MAX_MESSAGE_BURST,
+      maxBacklog: e.GRAPHQL_WS_MAX_BACKLOG,
     },
   };
 }

@@ -53,6 +53,7 @@ describe("API configuration", function () {
         subscriptionsPerIp: 100,
         subscriptionsPerKey: 500,
       },
+      subscriptionMessages: { maxMessagesPerSecond: 20, maxMessageBurst: 250, maxBacklog: 16 },
     });
   });
 
@@ -94,6 +95,9 @@ describe("API configuration", function () {
       GRAPHQL_WS_CONNECTIONS_PER_KEY: "20",
       GRAPHQL_WS_SUBSCRIPTIONS_PER_IP: "30",
       GRAPHQL_WS_SUBSCRIPTIONS_PER_KEY: "40",
+      GRAPHQL_WS_MAX_MESSAGES_PER_SECOND: "5",
+      GRAPHQL_WS_MAX_MESSAGE_BURST: "50",
+      GRAPHQL_WS_MAX_BACKLOG: "6",
     });
     expect(config.ws).to.deep.equal({
       idleTimeoutMs: 60_000,
@@ -113,6 +117,7 @@ describe("API configuration", function () {
       subscriptionsPerIp: 30,
       subscriptionsPerKey: 40,
     });
+    expect(config.subscriptionMessages).to.deep.equal({ maxMessagesPerSecond: 5, maxMessageBurst: 50, maxBacklog: 6 });
     expect(config.indexer).to.deep.equal({
       enabled: false,
       finalityDepth: 10,

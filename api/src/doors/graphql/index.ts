@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import { GraphQLError, printSchema, type ExecutionArgs, type ExecutionResult } from "graphql";
 import { createHandler, type Request as GraphQLRequest, type Response as GraphQLResponse } from "graphql-http";
+import type { ServerOptions } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import type { Context, Middleware } from "koa";
 import compose from "koa-compose";
@@ -27,6 +28,7 @@ import { minBlockDeps, minBlockErrors, minBlockRefusal } from "./minBlock";
 import { resolvers, type GraphQLContext } from "./resolvers";
 import { typeDefs } from "./schema";
 import { DEFAULT_SUBSCRIPTION_CAPS, presentedKey, type SubscriptionCaps } from "./socketLimits";
+import { DEFAULT_SUBSCRIPTION_MESSAGE_LIMITS, MessageGate, type SubscriptionMessageLimits } from "./messageGate";
 
 /**
  * The data API's GraphQL door: queries over HTTP (graphql-http, GraphQL over HTTP: POST, or GET for queries) and
@@ -58,6 +60,8 @@ export interface GraphQLDoorOptions {
   clientIp(request: IncomingMessage): string;
   /** Default DEFAULT_SUBSCRIPTION_CAPS. */
   subscriptionCaps?: SubscriptionCaps;
+  /** Message rate and backlog of one subscription socket; default DEFAULT_SUBSCRIPTION_MESSAGE_LIMITS. */
+  subscriptionMessages?: SubscriptionMessageLimits;
   /** Largest request body and socket message; default DEFAULT_BODY_LIMIT_BYTES. */
   bodyLimitBytes?: number;
   /** Default KEY_CHECK_MS. */
@@ -78,6 +82,8 @@ interface SocketState {
   /** The credential the key was presented with, to check it again. */
   token?: string;
   subscriptions: Set<string>;
+  /** Counts every message before graphql-ws sees it (messageGate.ts). */
+  gate?: MessageGate;
 }
 
 export interface GraphQLDoor extends UpgradeDoor {
@@ -88,6 +94,8 @@ export interface GraphQLDoor extends UpgradeDoor {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   close(): Promise<void>;
 }
+
+type SubscribeHook = NonNullable<ServerOptions<Record<string, unknown>, { socket: WebSocket }>["onSubscribe"]>;
 
 const ACCESS_CODES: Record<string, string> = { UNAUTHORIZED: "UNAUTHENTICATED", RATE_LIMITED: "RATE_LIMITED" };
 
@@ -221,6 +229,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
   };
 
   const caps = options.subscriptionCaps ?? DEFAULT_SUBSCRIPTION_CAPS;
+  const messageLimits = options.subscriptionMessages ?? DEFAULT_SUBSCRIPTION_MESSAGE_LIMITS;
   const limiter = options.access?.limiter;
   const states = new WeakMap<WebSocket, SocketState>();
   const keyed = new Set<SocketState>();
@@ -228,6 +237,11 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
   const openSubscriptions = new OwnerCounts();
   const ownerOf = (state: SocketState) => (state.key ? `key:${state.key.keyId}` : `ip:${state.ip}`);
   const stateOf = (ctx: { extra: { socket: WebSocket } }) => states.get(ctx.extra.socket) as SocketState;
+  /** An operation's opening counts in its socket's backlog while it runs (messageGate.ts). */
+  const whileOpening =
+    (hook: SubscribeHook): SubscribeHook =>
+    (ctx, id, payload) =>
+      (stateOf(ctx).gate as MessageGate).opening(async () => hook(ctx, id, payload));
   const refuse = (socket: WebSocket, code: keyof typeof SOCKET_CLOSE, message: string) => {
     // A close reason is at most 123 bytes.
     let reason = `${code}: ${message}`;
@@ -335,7 +349,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         connections.add(`key:${key.keyId}`);
         return true;
       },
-      onSubscribe: async (ctx, id, payload) => {
+      onSubscribe: whileOpening(async (ctx, id, payload) => {
         const state = stateOf(ctx);
         // The slot is taken before the rate limiter is asked, so that concurrent subscribes cannot pass one cap.
         const owner = ownerOf(state);
@@ -356,7 +370,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         state.subscriptions.add(id);
         const args: ExecutionArgs = { ...prepared.args, contextValue: context() };
         return args;
-      },
+      }),
       onComplete: (ctx, id) => {
         const state = stateOf(ctx);
         if (state.subscriptions.delete(id)) openSubscriptions.release(ownerOf(state));
@@ -398,7 +412,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
       states.set(ws, state);
       connections.add(`ip:${ip}`);
       ws.once("close", () => release(state));
-      sockets.emit("connection", ws, request);
+      state.gate = MessageGate.open(ws, messageLimits, () => sockets.emit("connection", ws, request));
       // graphql-ws prints a socket's errors to the console as internal ones; they are the client's (an oversized or
       // malformed frame, which ws answers by closing the socket itself).
       ws.removeAllListeners("error");

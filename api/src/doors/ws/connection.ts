@@ -15,7 +15,7 @@ import {
 import { refusalMessage } from "../data/access/limits";
 import type { ConnectionCaps, Holder } from "./caps";
 import { channelFilter, type ChannelFilter } from "./channels";
-import { MessageRate } from "./messageRate";
+import { MessageRate } from "../sockets/messageRate";
 import {
   CLIENT_PING_INTERVAL_SECONDS,
   CLOSE,

@@ -4,6 +4,7 @@ import { Writable } from "node:stream";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { DEFAULT_BODY_LIMIT_BYTES, SOCKET_CLOSE } from "../../../../api/src/doors/graphql";
+import { DEFAULT_SUBSCRIPTION_MESSAGE_LIMITS } from "../../../../api/src/doors/graphql/messageGate";
 import { MAX_ALIASES, MAX_DIRECTIVES, MAX_SELECTIONS, MAX_TOKENS } from "../../../../api/src/doors/graphql/limits";
 import { createLogger } from "../../../../api/src/logger";
 import { request, startTestApp, type TestApp } from "../../helpers/app";
@@ -399,5 +400,72 @@ describe("GraphQL door against hostile documents, bodies and sockets", function 
     expect(closed.code).to.equal(SOCKET_CLOSE.UNAUTHENTICATED);
     expect(closed.reason).to.match(/^UNAUTHENTICATED: the key was revoked or expired/);
     recordFigure(this.test!.title, `closed ${(performance.now() - started).toFixed(0)} ms after the revocation`);
+  });
+
+  /** A raw graphql-transport-ws socket, acknowledged; what the server sends and how it closed. */
+  const rawSocket = async () => {
+    const socket = new WebSocket(api.url.replace("http", "ws") + "/graphql", "graphql-transport-ws");
+    const received: any[] = [];
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      socket.once("close", (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+    socket.on("message", (data) => received.push(JSON.parse(String(data))));
+    await new Promise((resolve) => socket.once("open", resolve));
+    socket.send(JSON.stringify({ type: "connection_init" }));
+    while (!received.some((m) => m.type === "connection_ack")) await new Promise((r) => setTimeout(r, 5));
+    return { socket, received, closed };
+  };
+  /** Resolves with the close, or with undefined if the socket is still open after `ms`. */
+  const closedWithin = <T>(closed: Promise<T>, ms: number) =>
+    Promise.race([closed, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms))]);
+  const { maxMessageBurst, maxMessagesPerSecond } = DEFAULT_SUBSCRIPTION_MESSAGE_LIMITS;
+  const rateReason = `MESSAGE_RATE: more than ${maxMessageBurst} messages at once or ${maxMessagesPerSecond} a second`;
+
+  it("graphql-ws flood: 10,000 subscribe/complete pairs on one socket are closed with 1008 past the burst; /health stays fast", async function () {
+    this.timeout(60_000);
+    const { socket, received, closed } = await rawSocket();
+    let healthMax = 0;
+    let probing = true;
+    const probes = (async () => {
+      while (probing) {
+        healthMax = Math.max(healthMax, await health());
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const started = performance.now();
+    for (let i = 0; i < 10_000; i++) {
+      const query = "subscription { transactionCreated { hash } }";
+      socket.send(JSON.stringify({ type: "subscribe", id: `s${i}`, payload: { query } }));
+      socket.send(JSON.stringify({ type: "complete", id: `s${i}` }));
+    }
+    const close = await closedWithin(closed, 10_000);
+    const elapsedSeconds = (performance.now() - started) / 1000;
+    probing = false;
+    await probes;
+    expect(close).to.deep.equal({ code: 1008, reason: rateReason });
+    // connection_init took one message; subscribe i is message 2i + 1. Nothing past the bucket reached graphql-ws.
+    const handled = received.filter((m) => m.id !== undefined).map((m) => Number(m.id.slice(1)));
+    const lastAdmitted = maxMessageBurst - 1 + Math.ceil(elapsedSeconds * maxMessagesPerSecond);
+    for (const i of handled) expect(2 * i + 1).to.be.at.most(lastAdmitted);
+    expect(healthMax).to.be.below(1_000);
+    expect((await request(api.url, "GET", "/health")).status).to.equal(200);
+    recordFigure(
+      this.test!.title,
+      `closed after ${elapsedSeconds.toFixed(2)} s; ${handled.length} answers; /health max ${healthMax.toFixed(1)} ms`,
+    );
+    expect(logs.errors()).to.deep.equal([]);
+  });
+
+  it("pings count toward the graphql-ws message rate", async function () {
+    const { socket, received, closed } = await rawSocket();
+    const started = performance.now();
+    for (let i = 0; i < maxMessageBurst + 50; i++) socket.send(JSON.stringify({ type: "ping" }));
+    const close = await closedWithin(closed, 5_000);
+    const elapsedSeconds = (performance.now() - started) / 1000;
+    expect(close).to.deep.equal({ code: 1008, reason: rateReason });
+    // The connection_init took one from the bucket; every pong answers a ping the bucket admitted (those not yet
+    // answered when the socket closed get none).
+    const pongs = received.filter((m) => m.type === "pong").length;
+    expect(pongs).to.be.at.most(maxMessageBurst - 1 + Math.ceil(elapsedSeconds * maxMessagesPerSecond));
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The message rate of one /ws connection: a token bucket that holds `burst` messages and refills `perSecond` a
+ * The message rate of one socket (/ws and graphql-ws): a token bucket that holds `burst` messages and refills `perSecond` a
  * second. Every client message takes one, whatever it is, so that no kind of message (a ping, an unknown
  * unsubscribe, a malformed frame) is free to flood with. It is kept per socket, apart from the tier's request budget
  * (shared with REST), because it bounds what one socket makes this process do, not what a caller may ask for.
