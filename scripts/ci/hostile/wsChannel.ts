@@ -165,6 +165,10 @@ export async function attackWs(ctx: Context): Promise<void> {
         const socket = await open("floods");
         if (!socket) return;
         for (let i = 0; i < VOLUME.wsFloodMessages; i++) {
+          // A turn of the event loop now and then, so that this client reads the server's close as a real one
+          // would; sending on past it would only meet the reset that follows the close handshake's timeout (1006).
+          if (i % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
+          if (socket.closeCode !== null) break;
           if (i % 4 === 3) socket.send(PING);
           else if (i % 4 === 2) socket.send(JSON.stringify({ type: "unsubscribe", id: `x${i}` }));
           else socket.send(padded);
