@@ -1,7 +1,7 @@
 import type { ChainAccess } from "../chain";
 import { readChain } from "../chain/rpcErrors";
 import type { ServerWallets } from "../chain/wallets";
-import { decimalString, NAP_DECIMALS, usdcString } from "../domain/units";
+import { decimalString, usdcString } from "../domain/units";
 import { UnavailableError } from "../errors";
 import { intentKeyFor, TxRevertedError, type SendResult, type TxEngine } from "../tx";
 import type { AgentRecord } from "./agents";
@@ -20,6 +20,8 @@ export type FaucetOutcome =
     }
   | { kind: "cooldown"; agentAddress: string; nextEligibleAt: bigint; secondsRemaining: number };
 
+const ETH_DECIMALS = 18;
+
 /** One asset of the faucet's budget per window, as NapFaucet names it in FaucetBudgetExceeded. */
 export type BudgetAsset = "eth" | "usdc";
 
@@ -31,7 +33,7 @@ export class FaucetBudgetSpentError extends UnavailableError {
   constructor(asset: BudgetAsset, amount: bigint, available: bigint, resetsAt: bigint, now: bigint) {
     const seconds = Math.max(1, Number(resetsAt - now));
     const show = (value: bigint) =>
-      asset === "eth" ? `${decimalString(value, NAP_DECIMALS)} ETH` : `${usdcString(value)} USDC`;
+      asset === "eth" ? `${decimalString(value, ETH_DECIMALS)} ETH` : `${usdcString(value)} USDC`;
     super(
       `faucet budget spent: the faucet's ${asset === "eth" ? "ETH" : "USDC"} budget for this window has ${show(available)} ` +
         `left, less than one drip of ${show(amount)}; it resets at ${new Date(Number(resetsAt) * 1000).toISOString()} (in ${seconds} s)`,
