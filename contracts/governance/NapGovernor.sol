@@ -156,8 +156,8 @@ contract NapGovernor is
             if (values[i] != 0) return false;
             // With 28 zero bytes in front, the selector is the low end of the first word and each argument a word.
             bytes memory words = bytes.concat(new bytes(28), data);
-            bool guardianSet;
-            bool guardianRevoked;
+            bool guardianSet = false;
+            bool guardianRevoked = false;
             if (data.length == 36 && targets[i] == address(this)) {
                 (uint256 selector, uint256 account) = abi.decode(words, (uint256, uint256));
                 guardianSet = selector == uint32(this.setProposalGuardian.selector) && account >> 160 == 0;
