@@ -17,7 +17,8 @@ import { StoreUnavailableError } from "../../errors";
 /**
  * Driver settings for a store that stops answering:
  * - serverSelectionTimeoutMS: an operation waits this long for a reachable server before it fails (default 30 s);
- * - connectTimeoutMS: a new connection, and the monitor's probe, give up after this long;
+ * - connectTimeoutMS: a new connection, and the monitor's probe, give up after this long; a probe that fails clears
+ *   the pool and fails the operations in flight, so this stays well above what a busy store takes to answer one;
  * - heartbeatFrequencyMS: the monitor probes this often, so a hung server (no reset, no answer) is noticed within
  *   about heartbeat + connect timeout, and the operations waiting on its connections are interrupted;
  * - socketTimeoutMS: the last resort for a server that still answers the monitor but not an operation (FerretDB's
@@ -32,9 +33,9 @@ export const STORE_OUTAGE_SETTINGS: Readonly<
   >
 > = {
   serverSelectionTimeoutMS: 1_000,
-  connectTimeoutMS: 1_000,
+  connectTimeoutMS: 2_000,
   heartbeatFrequencyMS: 1_000,
-  socketTimeoutMS: 5_000,
+  socketTimeoutMS: 20_000,
 };
 
 /** True when the driver could not reach the server (as opposed to the server refusing the operation). */
