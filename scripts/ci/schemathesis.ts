@@ -17,7 +17,7 @@
  * Everything started here is stopped at the end.
  */
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Wallet } from "ethers";
@@ -126,6 +126,8 @@ interface Target {
   headers: string[];
   examples: number;
   minRequests: number;
+  /** schemathesis.toml text for this run (parameters it must not generate), if any. */
+  config?: string;
 }
 
 /** Runs schemathesis over one document and prints its tally; answers whether every check passed. */
@@ -133,7 +135,10 @@ async function check(target: Target, work: string): Promise<boolean> {
   const slug = target.name.split(" ")[0];
   const reportFile = join(work, `${slug}.ndjson`);
   const logFile = join(LOG_DIR, `schemathesis-${slug}.log`);
+  const configFile = join(work, `${slug}.toml`);
+  if (target.config) writeFileSync(configFile, target.config);
   const args = [
+    ...(target.config ? ["--config-file", configFile] : []),
     "run",
     target.document,
     ...target.headers.flatMap((header) => ["--header", header]),
@@ -207,6 +212,10 @@ async function main(): Promise<void> {
         headers: [],
         examples: DATA_EXAMPLES,
         minRequests: DATA_MIN_REQUESTS,
+        // A valid minBlock the indexer has not reached answers 503 NOT_YET_INDEXED by design (retry after 1 s), which
+        // the server-error check cannot tell from a fault: both places are held at block 0, always indexed. Their
+        // malformed and far values are refused 400 in test/e2e/read-your-write.test.ts.
+        config: '[parameters]\n"query.minBlock" = "0"\n"header.X-Min-Block" = "0"\n',
       },
       work,
     );

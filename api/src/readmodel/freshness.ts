@@ -172,6 +172,25 @@ export function parseMinBlock(value: unknown, field: string): number | MinBlockP
   return Number(text);
 }
 
+/**
+ * The minBlock of a read that may name it in two places (a query parameter or body field, and the X-Min-Block
+ * header): every place given must hold a block number, so that a malformed one is never passed over, and the higher
+ * block is the one waited for. Answers the raw value and its field for atLeastBlock, or the problem of the first
+ * malformed place.
+ */
+export function chooseMinBlock(
+  places: ReadonlyArray<readonly [raw: unknown, field: string]>,
+): { raw: unknown; field: string } | MinBlockProblem {
+  let chosen: { raw: unknown; field: string; block: number } | undefined;
+  for (const [raw, field] of places) {
+    if (raw === undefined || raw === null || raw === "") continue;
+    const block = parseMinBlock(raw, field);
+    if (typeof block !== "number") return block;
+    if (chosen === undefined || block > chosen.block) chosen = { raw, field, block };
+  }
+  return chosen ? { raw: chosen.raw, field: chosen.field } : { raw: undefined, field: places[0]?.[1] ?? "minBlock" };
+}
+
 /** The refusal of a minBlock above the chain's head (plus the margin), or null when it may be waited for. */
 export function beyondHead(minBlock: number, head: number | null, field: string): MinBlockProblem | null {
   if (head === null || minBlock <= head + MIN_BLOCK_HEAD_MARGIN) return null;

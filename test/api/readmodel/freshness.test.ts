@@ -1,5 +1,11 @@
 import { expect } from "chai";
-import { atLeastBlock, IndexedBlockWatch, MIN_BLOCK_HEAD_MARGIN } from "../../../api/src/readmodel/freshness";
+import fc from "fast-check";
+import {
+  atLeastBlock,
+  chooseMinBlock,
+  IndexedBlockWatch,
+  MIN_BLOCK_HEAD_MARGIN,
+} from "../../../api/src/readmodel/freshness";
 
 /** A cursor the test moves, and how often the watch read it. */
 function cursor(start: number | null) {
@@ -68,5 +74,39 @@ describe("read your own write: the wait for an indexed block (readmodel/freshnes
       minBlock: 100 + MIN_BLOCK_HEAD_MARGIN,
       indexedBlock: 100 + MIN_BLOCK_HEAD_MARGIN,
     });
+  });
+  it("minBlock named in two places: a malformed place is never passed over, and the higher block is asked for", function () {
+    expect(
+      chooseMinBlock([
+        ["0", "minBlock"],
+        ["-1", "X-Min-Block"],
+      ]),
+    ).to.deep.equal({
+      field: "X-Min-Block",
+      message: "X-Min-Block: must be a block number (an integer from 0 to 9007199254740991)",
+    });
+    expect(
+      chooseMinBlock([
+        [undefined, "minBlock"],
+        ["", "X-Min-Block"],
+      ]),
+    ).to.deep.equal({
+      raw: undefined,
+      field: "minBlock",
+    });
+    const place = fc.option(fc.oneof(fc.nat().map(String), fc.string()), { nil: undefined });
+    fc.assert(
+      fc.property(place, place, (query, header) => {
+        const chosen = chooseMinBlock([
+          [query, "minBlock"],
+          [header, "X-Min-Block"],
+        ]);
+        const good = (raw: string | undefined) => raw === undefined || raw === "" || /^\d{1,16}$/.test(raw);
+        if (!good(query) || !good(header)) return "message" in chosen;
+        const blocks = [query, header].filter((raw) => raw !== undefined && raw !== "").map(Number);
+        if (blocks.length === 0) return !("message" in chosen) && chosen.raw === undefined;
+        return !("message" in chosen) && Number(chosen.raw) === Math.max(...blocks);
+      }),
+    );
   });
 });

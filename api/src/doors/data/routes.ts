@@ -16,6 +16,7 @@ import {
 } from "../../readmodel/queries";
 import {
   atLeastBlock,
+  chooseMinBlock,
   notYetIndexedMessage,
   NOT_YET_INDEXED_RETRY_SECONDS,
   type MinBlockDeps,
@@ -116,9 +117,14 @@ export function dataRoutes({ queries, chain, indexer, bodyLimitBytes }: DataRout
    * (readmodel/freshness.ts); not reached in time: 503 NOT_YET_INDEXED with Retry-After.
    */
   const consistent = async (ctx: Context) => {
-    const query = ctx.query.minBlock;
-    const [raw, field] = query !== undefined ? [query, "minBlock"] : [ctx.get("X-Min-Block"), "X-Min-Block"];
-    const outcome = await atLeastBlock(minBlockDeps, raw, field);
+    const chosen = chooseMinBlock([
+      [ctx.query.minBlock, "minBlock"],
+      [ctx.req.headers["x-min-block"], "X-Min-Block"],
+    ]);
+    const outcome =
+      "message" in chosen
+        ? ({ status: "invalid", ...chosen } as const)
+        : await atLeastBlock(minBlockDeps, chosen.raw, chosen.field);
     if (outcome.status === "invalid") {
       throw new DataApiError("INVALID_MIN_BLOCK", outcome.message, { field: outcome.field });
     }

@@ -3,6 +3,7 @@ import type { RequestHeaders } from "graphql-http";
 import type { ChainAccess } from "../../chain";
 import {
   atLeastBlock,
+  chooseMinBlock,
   notYetIndexedMessage,
   NOT_YET_INDEXED_RETRY_SECONDS,
   type MinBlockDeps,
@@ -63,9 +64,13 @@ export async function minBlockRefusal(
     typeof requestHeaders.get === "function"
       ? requestHeaders.get("x-min-block")
       : (requestHeaders as Record<string, string | string[] | undefined>)["x-min-block"];
-  const fromBody = fromExtensions(extensions);
-  const [raw, field] = fromBody !== undefined ? [fromBody, "extensions.minBlock"] : [header, "X-Min-Block"];
-  const refused = refusal(await atLeastBlock(deps, raw, field));
+  const chosen = chooseMinBlock([
+    [fromExtensions(extensions), "extensions.minBlock"],
+    [header, "X-Min-Block"],
+  ]);
+  const refused = refusal(
+    "message" in chosen ? { status: "invalid", ...chosen } : await atLeastBlock(deps, chosen.raw, chosen.field),
+  );
   if (!refused) return undefined;
   const headers: Record<string, string> =
     refused.status === 503 ? { "retry-after": String(NOT_YET_INDEXED_RETRY_SECONDS) } : {};
