@@ -212,10 +212,10 @@ async function main(): Promise<void> {
         headers: [],
         examples: DATA_EXAMPLES,
         minRequests: DATA_MIN_REQUESTS,
-        // A valid minBlock the indexer has not reached answers 503 NOT_YET_INDEXED by design (retry after 1 s), which
-        // the server-error check cannot tell from a fault: both places are held at block 0, always indexed. Their
-        // malformed and far values are refused 400 in test/e2e/read-your-write.test.ts.
-        config: '[parameters]\n"query.minBlock" = "0"\n"header.X-Min-Block" = "0"\n',
+        // A valid minBlock the indexer has not reached (up to 16 blocks past the head) answers 503 NOT_YET_INDEXED
+        // with Retry-After by design, as the document says; on this healthy stack with no key it is the only 503 a
+        // data route gives, so the server-error check takes 503 as an answer and every other 5xx as a fault.
+        config: '[checks.not_a_server_error]\nexpected-statuses = ["2xx", "3xx", "4xx", "503"]\n',
       },
       work,
     );

@@ -183,7 +183,7 @@ export function chooseMinBlock(
 ): { raw: unknown; field: string } | MinBlockProblem {
   let chosen: { raw: unknown; field: string; block: number } | undefined;
   for (const [raw, field] of places) {
-    if (raw === undefined || raw === null || raw === "") continue;
+    if (raw === undefined || raw === null) continue;
     const block = parseMinBlock(raw, field);
     if (typeof block !== "number") return block;
     if (chosen === undefined || block > chosen.block) chosen = { raw, field, block };
@@ -214,11 +214,12 @@ export type MinBlockOutcome =
   | { status: "behind"; minBlock: number; indexedBlock: number | null };
 
 /**
- * The whole "at least block N" of one read: `raw` absent (undefined, null or "") asks for nothing; malformed or
- * beyond the head is invalid; else the wait's outcome, reached or still behind once the wait ran out.
+ * The whole "at least block N" of one read: `raw` absent (undefined or null) asks for nothing; malformed (an empty
+ * header or parameter included: it was sent, with no block in it) or beyond the head is invalid; else the wait's
+ * outcome, reached or still behind once the wait ran out.
  */
 export async function atLeastBlock(deps: MinBlockDeps, raw: unknown, field: string): Promise<MinBlockOutcome> {
-  if (raw === undefined || raw === null || raw === "") return { status: "none" };
+  if (raw === undefined || raw === null) return { status: "none" };
   const minBlock = parseMinBlock(raw, field);
   if (typeof minBlock !== "number") return { status: "invalid", ...minBlock };
   // The head kept for reads first; a block beyond it is checked against the node's head asked now before refusing.
