@@ -342,14 +342,19 @@ interface INapVault is IERC4626 {
     /// @return assets Assets they are worth.
     function performanceFeeOwed(address holder) external view returns (uint256 shares, uint256 assets);
 
-    /// @notice The position of `holder`: its shares, the share price its gain counts from (`entryPrice`) and the
-    ///         price above which it owes performance fee (`hurdlePrice`: entryPrice grown by hurdleRateBps a year
-    ///         since then, simple interest, rounded up). Prices are assets per share unit times 2**67.
+    /// @notice The position of `holder`: its shares and the point its gain and hurdle count from, the share price
+    ///         (`entryPrice`, assets per share unit times 2**67) and the hurdle accumulator (`entryMark`). It owes
+    ///         performance fee above the hurdle price entryPrice * (1 + (hurdleMark() - entryMark) / (10,000 x
+    ///         365 days)).
     /// @param holder The holder.
     /// @return shares Share balance.
     /// @return entryPrice Share price at the entry point.
-    /// @return hurdlePrice Hurdle price now.
-    function positionOf(address holder) external view returns (uint256 shares, uint256 entryPrice, uint256 hurdlePrice);
+    /// @return entryMark Hurdle accumulator at the entry point.
+    function positionOf(address holder) external view returns (uint256 shares, uint256 entryPrice, uint256 entryMark);
+
+    /// @notice The hurdle accumulator now: hurdleRateBps times seconds, summed since the vault's creation at the
+    ///         rates in force over time.
+    function hurdleMark() external view returns (uint256);
 
     /// @notice State of profit unlocking: `lockedAtReport` assets locked at the last report at `lastReport`,
     ///         unlocking linearly until `unlockEnd`; `stillLocked` is what remains locked now (rounded down).

@@ -715,17 +715,14 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     }
 
     /// @inheritdoc INapVault
-    function positionOf(
-        address holder
-    ) external view returns (uint256 shares, uint256 entryPrice, uint256 hurdlePrice) {
+    function positionOf(address holder) external view returns (uint256 shares, uint256 entryPrice, uint256 entryMark) {
         Position held = _positions[holder];
-        uint256 elapsed = _supply.hurdleMark() - held.entryMark();
-        entryPrice = held.entryPrice();
-        return (
-            held.shares(),
-            entryPrice,
-            entryPrice + entryPrice.mulDiv(elapsed, HolderLedger.HURDLE_DENOMINATOR, Math.Rounding.Ceil)
-        );
+        return (held.shares(), held.entryPrice(), held.entryMark());
+    }
+
+    /// @inheritdoc INapVault
+    function hurdleMark() external view returns (uint256) {
+        return _supply.hurdleMark();
     }
 
     /// @inheritdoc INapVault
