@@ -124,11 +124,9 @@ contract RegistrySymbolicTest is SymTest {
         else if (fn == 6) selector = IStrategyRegistryV3.pause.selector;
         else if (fn == 7) selector = IStrategyRegistryV3.resume.selector;
         else selector = IStrategyRegistryV3.deprecate.selector;
-        bool vote =
-            selector == IStrategyRegistryV3.guardianVote.selector ||
-                selector == IStrategyRegistryV3.oracleVote.selector;
-        bytes memory data =
-            vote ? abi.encodeWithSelector(selector, bytes32(0), approve) : abi.encodeWithSelector(selector, bytes32(0));
+        bool vote = selector == IStrategyRegistryV3.guardianVote.selector ||
+            selector == IStrategyRegistryV3.oracleVote.selector;
+        bytes memory data = vote ? abi.encodeWithSelector(selector, bytes32(0), approve) : abi.encodeWithSelector(selector, bytes32(0));
         return (data, selector);
     }
 

@@ -136,7 +136,8 @@ contract VaultAsyncSymbolicTest is SymTest {
         assert(b.bob == a.bob && b.other == a.other);
         unchecked {
             assert(
-                b.supply - a.supply == (b.alice - a.alice) + (b.bob - a.bob) + (b.carol - a.carol) + (b.self - a.self)
+                b.supply - a.supply ==
+                    (b.alice - a.alice) + (b.bob - a.bob) + (b.carol - a.carol) + (b.self - a.self)
             );
         }
     }
@@ -147,15 +148,9 @@ contract VaultAsyncSymbolicTest is SymTest {
     }
 
     /// @notice Alice's request moves only her shares into the vault and touches no other request.
-    function check_requestRedeem(
-        uint256 a0,
-        uint256 b0,
-        uint256 rb,
-        uint256 gain,
-        uint256 dt1,
-        uint256 dt2,
-        uint256 x
-    ) public {
+    function check_requestRedeem(uint256 a0, uint256 b0, uint256 rb, uint256 gain, uint256 dt1, uint256 dt2, uint256 x)
+        public
+    {
         _seed(a0, b0, rb, gain, dt1, dt2);
         address other = _other();
         Req memory bob = _req(BOB);
@@ -173,15 +168,9 @@ contract VaultAsyncSymbolicTest is SymTest {
     }
 
     /// @notice Alice's cancelation makes exactly her pending shares claimable back, and touches nothing else.
-    function check_cancel(
-        uint256 a0,
-        uint256 b0,
-        uint256 rb,
-        uint256 gain,
-        uint256 dt1,
-        uint256 dt2,
-        uint256 x
-    ) public {
+    function check_cancel(uint256 a0, uint256 b0, uint256 rb, uint256 gain, uint256 dt1, uint256 dt2, uint256 x)
+        public
+    {
         _seed(a0, b0, rb, gain, dt1, dt2);
         vm.prank(ALICE);
         vault.requestRedeem(x, ALICE, ALICE);
@@ -201,15 +190,9 @@ contract VaultAsyncSymbolicTest is SymTest {
     }
 
     /// @notice Claiming a cancelation pays exactly the canceled shares to the receiver, and touches nothing else.
-    function check_claimCancel(
-        uint256 a0,
-        uint256 b0,
-        uint256 rb,
-        uint256 gain,
-        uint256 dt1,
-        uint256 dt2,
-        uint256 x
-    ) public {
+    function check_claimCancel(uint256 a0, uint256 b0, uint256 rb, uint256 gain, uint256 dt1, uint256 dt2, uint256 x)
+        public
+    {
         _seed(a0, b0, rb, gain, dt1, dt2);
         vm.prank(ALICE);
         vault.requestRedeem(x, ALICE, ALICE);

@@ -35,13 +35,7 @@ contract VaultRoundingSymbolicTest is SymTest {
             fulfillmentDelay: 0,
             feeRecipient: address(0xFEE)
         });
-        INapVault.VaultRoles memory roles = INapVault.VaultRoles(
-            address(this),
-            address(0),
-            address(0),
-            address(0),
-            address(0)
-        );
+        INapVault.VaultRoles memory roles = INapVault.VaultRoles(address(this), address(0), address(0), address(0), address(0));
         vault = new NapVault(params, roles, new INapVault.Allocation[](0));
     }
 

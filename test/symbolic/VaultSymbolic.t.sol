@@ -117,14 +117,8 @@ contract VaultSymbolicTest is SymTest {
         // as well, the solver runs out of time on the share price (docs/invariants.md).
         vm.assume(locked == 0 && elapsed == 0);
         vm.warp(NOW);
-        uint256 raw =
-            ((NOW - elapsed) << 224) |
-                (accounted << 160) |
-                (uint256(type(uint32).max) << 128) |
-                (MANAGEMENT_BPS << 118) |
-                (duration << 96) |
-                ((NOW + left) << 64) |
-                locked;
+        uint256 raw = ((NOW - elapsed) << 224) | (accounted << 160) | (uint256(type(uint32).max) << 128) |
+            (MANAGEMENT_BPS << 118) | (duration << 96) | ((NOW + left) << 64) | locked;
         vm.store(address(vault), bytes32(SLOT_HOT), bytes32(raw));
         vm.store(address(vault), keccak256(abi.encode(ALICE, SLOT_POSITIONS)), bytes32(sa | NO_FEE_ENTRY));
         vm.store(address(vault), keccak256(abi.encode(BOB, SLOT_POSITIONS)), bytes32(sb | NO_FEE_ENTRY));
@@ -167,7 +161,8 @@ contract VaultSymbolicTest is SymTest {
         assert(b.self == a.self);
         unchecked {
             assert(
-                b.supply - a.supply == (b.alice - a.alice) + (b.bob - a.bob) + (b.carol - a.carol) + (b.self - a.self)
+                b.supply - a.supply ==
+                    (b.alice - a.alice) + (b.bob - a.bob) + (b.carol - a.carol) + (b.self - a.self)
             );
         }
     }
@@ -180,7 +175,9 @@ contract VaultSymbolicTest is SymTest {
 
     /// @notice A deposit by Bob for a receiver mints exactly the receiver's new shares, at least previewDeposit,
     ///         worth at most what was paid, and changes no other balance.
-    function check_deposit(State memory st, uint256 x, bool toCarol) public {
+    function check_deposit(State memory st, uint256 x, bool toCarol)
+        public
+    {
         _state(st.accounted, st.locked, st.duration, st.left, st.elapsed, st.sa, st.sb, st.extra);
         vm.assume(x <= MAX_AMOUNT);
         address receiver = toCarol ? CAROL : BOB;
@@ -248,16 +245,7 @@ contract VaultSymbolicTest is SymTest {
     ///         in between, the solver runs out of time on the 256-bit products; docs/invariants.md).
     function check_managementFeeWithinRate(uint256 a0, uint8 length) public {
         vm.assume(a0 > 0 && a0 <= MAX_AMOUNT && length < 5);
-        uint256 dt =
-            length == 0
-                ? 1
-                : length == 1
-                    ? 1 hours
-                    : length == 2
-                        ? 1 days
-                        : length == 3
-                            ? YEAR
-                            : MAX_WAIT;
+        uint256 dt = length == 0 ? 1 : length == 1 ? 1 hours : length == 2 ? 1 days : length == 3 ? YEAR : MAX_WAIT;
         _deposit(ALICE, a0);
         vm.warp(block.timestamp + dt);
         vault.accrueFees();
@@ -273,12 +261,7 @@ contract VaultSymbolicTest is SymTest {
     function check_managementFeeWithinIntegral(uint256 a0, uint256 gain, uint8 length) public {
         vm.assume(a0 > 0 && a0 <= MAX_AMOUNT && gain <= MAX_AMOUNT && length < 3);
         uint256 p = UNLOCK;
-        uint256 dt =
-            length == 0
-                ? p / 2
-                : length == 1
-                    ? p
-                    : 2 * p;
+        uint256 dt = length == 0 ? p / 2 : length == 1 ? p : 2 * p;
         _deposit(ALICE, a0);
         usdc.mint(HARVESTER, gain);
         vm.prank(HARVESTER);
@@ -294,7 +277,9 @@ contract VaultSymbolicTest is SymTest {
     }
 
     /// @notice A report never takes more than performanceFeeBps of the gain: never a fee on principal.
-    function check_performanceFeeAtMostShareOfGain(State memory st, uint256 g2) public {
+    function check_performanceFeeAtMostShareOfGain(State memory st, uint256 g2)
+        public
+    {
         _state(st.accounted, st.locked, st.duration, st.left, st.elapsed, st.sa, st.sb, st.extra);
         vm.assume(g2 <= MAX_AMOUNT);
         vault.accrueFees();
