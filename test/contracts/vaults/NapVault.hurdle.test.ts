@@ -13,6 +13,7 @@ import { NapVault__factory, type NapVault, type TestUSDC } from "../../../typech
 import { BPS, DAY, MAX_UINT, USDC, YEAR, deployWorld, params, roles } from "./fixtures";
 
 const MILLION = 1_000_000n * USDC;
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 const PERFORMANCE_BPS = 2_000n;
 const HURDLE_BPS = 800n;
 /** Asset units the vault's rounding (price, shares, fee) may differ by from the exact rule. */
@@ -66,6 +67,49 @@ async function fullExit(vault: NapVault, usdc: TestUSDC, holder: HardhatEthersSi
 }
 
 describe("NapVault: the hurdle per holder", () => {
+  it("lets anyone settle a holder above its hurdle: its fee shares burnt, their assets owed to the fee recipient", async () => {
+    const { a, vault } = await loadFixture(aggressive);
+    const entered = await enter(vault, a.alice, MILLION);
+    await time.increase(30 * DAY);
+    await vault.connect(a.harvester).report(50_000n * USDC);
+    await time.increase(7 * DAY);
+    const at = BigInt((await time.latest()) + 1);
+    await time.setNextBlockTimestamp(at);
+    const shares = await vault.balanceOf(a.alice.address);
+    const value = await vault.convertToAssets(shares, { blockTag: "pending" });
+    const [owedShares, owedAssets] = await vault.performanceFeeOwed(a.alice.address, { blockTag: "pending" });
+    const feesBefore = await vault.feesOwed({ blockTag: "pending" });
+    expect(owedAssets).to.be.closeTo(ruleFee(value, MILLION, at - entered), ROUNDING);
+    const tx = vault.connect(a.carol).settle(a.alice.address);
+    await expect(tx).to.emit(vault, "PerformanceFeeCharged").withArgs(a.alice.address, owedShares, owedAssets);
+    await expect(tx).to.emit(vault, "Transfer").withArgs(a.alice.address, ZERO_ADDRESS, owedShares);
+    expect(await vault.balanceOf(a.alice.address)).to.equal(shares - owedShares);
+    expect(await vault.feesOwed()).to.equal(feesBefore + owedAssets);
+    // The position enters anew at the price of the settlement: nothing more is owed until it gains again, but for
+    // the settlement's own rounding in the vault's favour (under a unit of assets, of which it owes 20%).
+    const [, entryPrice, entryMark] = await vault.positionOf(a.alice.address);
+    expect(entryMark).to.equal(await vault.hurdleMark());
+    expect(entryPrice).to.be.gt(0n);
+    expect((await vault.performanceFeeOwed(a.alice.address))[1]).to.equal(0n);
+  });
+
+  it("moves shares with their entry point on a transfer, so a transfer neither pays nor moves anyone's fee", async () => {
+    const { a, vault } = await loadFixture(aggressive);
+    await enter(vault, a.alice, MILLION);
+    await time.increase(30 * DAY);
+    await vault.connect(a.harvester).report(50_000n * USDC);
+    await time.increase(7 * DAY);
+    const [owedBefore] = await vault.performanceFeeOwed(a.alice.address);
+    const half = (await vault.balanceOf(a.alice.address)) / 2n;
+    const [, entryPrice, entryMark] = await vault.positionOf(a.alice.address);
+    await vault.connect(a.alice).transfer(a.bob.address, half);
+    expect(await vault.positionOf(a.bob.address)).to.deep.equal([half, entryPrice, entryMark]);
+    const [aliceOwed] = await vault.performanceFeeOwed(a.alice.address);
+    const [bobOwed] = await vault.performanceFeeOwed(a.bob.address);
+    // The fee owed is split with the shares (each half rounded down), a second of unlock later.
+    expect(aliceOwed + bobOwed).to.be.closeTo(owedBefore, owedBefore / 10_000n);
+  });
+
   it("a deposit the block before the yearly report takes none of the hurdle of those who held all year (Carol and Bob)", async () => {
     const { a, usdc, vault } = await loadFixture(aggressive);
     const bobEntered = await enter(vault, a.bob, MILLION);
