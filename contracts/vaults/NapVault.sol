@@ -246,7 +246,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @return Shares that may be redeemed now.
     function maxRedeem(address owner) public view override(ERC4626, IERC4626) returns (uint256) {
         if (_async) return _redeems[owner].claimableShares;
-        (, , , Position held, ) = _settledForExit(owner);
+        (, , , Position held, ) = _settledForExit(owner, _supply);
         return held.shares();
     }
 
@@ -257,7 +257,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @return Assets that may be withdrawn now.
     function maxWithdraw(address owner) public view override(ERC4626, IERC4626) returns (uint256) {
         if (_async) return _redeems[owner].claimableAssets;
-        (, uint256 total, uint256 supplyWithVirtual, Position held, ) = _settledForExit(owner);
+        (, uint256 total, uint256 supplyWithVirtual, Position held, ) = _settledForExit(owner, _supply);
         return (held.shares() * (total + 1)) / supplyWithVirtual;
     }
 
@@ -331,7 +331,8 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         if (!_async) {
             // At the price after the owner's settlement, never below the one the preview used.
             (HotState s, uint256 total, uint256 supplyWithVirtual, Position held, uint256 fee) = _settledForExit(
-                controller
+                controller,
+                _supply
             );
             uint256 maxAssets = (held.shares() * (total + 1)) / supplyWithVirtual;
             if (assets > maxAssets) revert ERC4626ExceededMaxWithdraw(controller, assets, maxAssets);
@@ -367,8 +368,10 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     ) public override(ERC4626, IERC4626) returns (uint256 assets) {
         if (!_async) {
             // At the price after the owner's settlement, never below the one the preview used.
+            SupplyState supply = _supply;
             (HotState s, uint256 total, uint256 supplyWithVirtual, Position held, uint256 fee) = _settledForExit(
-                controller
+                controller,
+                supply
             );
             uint256 maxShares = held.shares();
             if (shares > maxShares) revert ERC4626ExceededMaxRedeem(controller, shares, maxShares);
@@ -377,7 +380,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
             // _exit, inlined: the full exit is the tightest operation against the gas bound.
             if (msg.sender != controller) _spendAllowance(controller, msg.sender, shares);
             _positions[controller] = held.without(shares);
-            _supply = _supply.withBurnt(shares + fee);
+            _supply = supply.withBurnt(shares + fee);
             emit Transfer(controller, address(0), shares + fee);
             SafeERC20.safeTransfer(IERC20(asset()), receiver, assets);
             emit Withdraw(msg.sender, receiver, controller, assets, shares);
@@ -799,10 +802,10 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     ///      owner's performance fee taken out, the holders' assets `total` and the supply with virtual shares after
     ///      it, the owner's settled position `held`, and the `fee` shares it burns (nothing written).
     function _settledForExit(
-        address owner
+        address owner,
+        SupplyState supply
     ) private view returns (HotState s, uint256 total, uint256 supplyWithVirtual, Position held, uint256 fee) {
         (s, total, , ) = _hot.accrue(0, _FEE_DENOMINATOR);
-        SupplyState supply = _supply;
         supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
         uint256 feeAssets;
         (held, fee, feeAssets) = _positions[owner].settledNow(supply, total, supplyWithVirtual);
