@@ -248,10 +248,12 @@ library HolderLedger {
     ) internal view returns (Position next, uint256 fee, uint256 feeAssets) {
         uint256 raw = Position.unwrap(p);
         unchecked {
-            // Bounds as in priceOf and hurdleMark; the products are bounded below.
-            uint256 price = ((total + 1) << PRICE_SHIFT) / supplyWithVirtual;
+            // Bounds as in priceOf and hurdleMark; the products are bounded below. No gain (the price, rounded
+            // down, at most the entry price) is told apart without a division: (total + 1) << PRICE_SHIFT below
+            // (entry + 1) * supplyWithVirtual (< 2**113 * 2**97).
             uint256 entry = raw >> _PRICE;
-            if (price <= entry) return (p, 0, 0);
+            if (((total + 1) << PRICE_SHIFT) < (entry + 1) * supplyWithVirtual) return (p, 0, 0);
+            uint256 price = ((total + 1) << PRICE_SHIFT) / supplyWithVirtual;
             uint256 sraw = SupplyState.unwrap(s);
             uint256 mark =
                 ((sraw >> _SUPPLY_MARK) & _M64) + ((sraw >> _HURDLE) & _M16) * (block.timestamp - (sraw >> _MARKED_AT));
