@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { loadConfig } from "../../../api/src/config";
-import { startTestApp, type TestApp } from "../helpers/app";
+import { loadConfig } from "../../api/src/config";
+import { startTestApp, type TestApp } from "./helpers/app";
 
 describe("CORS: allowed origins as a setting (none by default)", function () {
   const preflight = (app: TestApp, origin: string) =>

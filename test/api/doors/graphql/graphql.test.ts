@@ -4,16 +4,16 @@ import { getAddress } from "ethers";
 import { auditServer } from "graphql-http";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import type { Deployment } from "../../../api/src/chain/deployment";
+import type { Deployment } from "../../../../api/src/chain/deployment";
 import { buildSchema, parse, validate } from "graphql";
-import { errorFormatter } from "../../../api/src/doors/graphql/errors";
-import { limitRules, MAX_DEPTH } from "../../../api/src/doors/graphql/limits";
-import { createLogger } from "../../../api/src/logger";
-import { createMemoryStore, type MemoryStore } from "../../../api/src/store/memory";
-import { request, startTestApp, type TestApp } from "../helpers/app";
-import { deployTestSystem } from "../helpers/system";
-import { indexUntilCaughtUp } from "../indexer/helpers";
-import { deposit, fund, scriptedActivity, strategyActivity, users } from "../indexer/activity";
+import { errorFormatter } from "../../../../api/src/doors/graphql/errors";
+import { limitRules, MAX_DEPTH } from "../../../../api/src/doors/graphql/limits";
+import { createLogger } from "../../../../api/src/logger";
+import { createMemoryStore, type MemoryStore } from "../../../../api/src/store/memory";
+import { request, startTestApp, type TestApp } from "../../helpers/app";
+import { deployTestSystem } from "../../helpers/system";
+import { indexUntilCaughtUp } from "../../indexer/helpers";
+import { deposit, fund, scriptedActivity, strategyActivity, users } from "../../indexer/activity";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { authenticatedAgent } from "../../../api/src/doors/live/auth";
-import { defineRoute, type RouteDefinition } from "../../../api/src/doors/live/route";
-import { createMemoryStore } from "../../../api/src/store/memory";
-import { registerAgent, request, startTestApp, type TestApp } from "../helpers/app";
+import { authenticatedAgent } from "../../../../api/src/doors/live/auth";
+import { defineRoute, type RouteDefinition } from "../../../../api/src/doors/live/route";
+import { createMemoryStore } from "../../../../api/src/store/memory";
+import { registerAgent, request, startTestApp, type TestApp } from "../../helpers/app";
 
 const OPERATOR_KEY = "operator-key-0123456789abcdef";
 

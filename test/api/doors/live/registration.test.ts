@@ -2,11 +2,11 @@ import { expect } from "chai";
 import { createHash } from "node:crypto";
 import { ethers } from "hardhat";
 import { Wallet } from "ethers";
-import { buildSignInMessage, REGISTRATION_STATEMENT } from "../../../api/src/domain/signInMessage";
-import type { MongoStore } from "../../../api/src/store/mongo";
-import { MockERC1271Wallet__factory } from "../../../typechain-types";
-import { registerAgent, request, startTestApp, type TestApp } from "../helpers/app";
-import { dropMongoStore, freshMongoStore } from "../helpers/mongo";
+import { buildSignInMessage, REGISTRATION_STATEMENT } from "../../../../api/src/domain/signInMessage";
+import type { MongoStore } from "../../../../api/src/store/mongo";
+import { MockERC1271Wallet__factory } from "../../../../typechain-types";
+import { registerAgent, request, startTestApp, type TestApp } from "../../helpers/app";
+import { dropMongoStore, freshMongoStore } from "../../helpers/mongo";
 
 const NONCE_PATH = "/api/v1/agent/auth/nonce";
 const REGISTER_PATH = "/api/v1/agent/auth/register";

@@ -2,8 +2,8 @@ import { expect } from "chai";
 import type { IncomingMessage } from "node:http";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import { SOCKET_CLOSE } from "../../../api/src/doors/graphql";
-import { request, startTestApp, type TestApp } from "../helpers/app";
+import { SOCKET_CLOSE } from "../../../../api/src/doors/graphql";
+import { request, startTestApp, type TestApp } from "../../helpers/app";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

@@ -1,13 +1,13 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { getAddress } from "ethers";
-import type { Deployment } from "../../../api/src/chain/deployment";
-import type { EventLogEntry } from "../../../api/src/readmodel/records";
-import { request, registerAgent, startTestApp, type TestApp } from "../helpers/app";
-import { deployTestSystem } from "../helpers/system";
-import { UpgradeRefused, WsTestClient } from "../helpers/wsClient";
-import { indexUntilCaughtUp } from "../indexer/helpers";
-import { client, startE2eApp, type E2eSystem } from "../../e2e/helpers";
+import type { Deployment } from "../../../../api/src/chain/deployment";
+import type { EventLogEntry } from "../../../../api/src/readmodel/records";
+import { request, registerAgent, startTestApp, type TestApp } from "../../helpers/app";
+import { deployTestSystem } from "../../helpers/system";
+import { UpgradeRefused, WsTestClient } from "../../helpers/wsClient";
+import { indexUntilCaughtUp } from "../../indexer/helpers";
+import { client, startE2eApp, type E2eSystem } from "../../../e2e/helpers";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

@@ -1,14 +1,14 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
 import { time } from "@nomicfoundation/hardhat-network-helpers";
-import type { Deployment } from "../../../api/src/chain/deployment";
-import { VAULT_IDS } from "../../../api/src/domain/model";
-import { createMemoryStore, type MemoryStore } from "../../../api/src/store/memory";
-import { MAX_TRANSACTIONS_LIMIT } from "../../../api/src/readmodel/queries";
-import { request, startTestApp, type TestApp } from "../helpers/app";
-import { deployTestSystem } from "../helpers/system";
-import { indexUntilCaughtUp } from "../indexer/helpers";
-import { deposit, fund, lensAt, scriptedActivity, strategyActivity, users } from "../indexer/activity";
+import type { Deployment } from "../../../../api/src/chain/deployment";
+import { VAULT_IDS } from "../../../../api/src/domain/model";
+import { createMemoryStore, type MemoryStore } from "../../../../api/src/store/memory";
+import { MAX_TRANSACTIONS_LIMIT } from "../../../../api/src/readmodel/queries";
+import { request, startTestApp, type TestApp } from "../../helpers/app";
+import { deployTestSystem } from "../../helpers/system";
+import { indexUntilCaughtUp } from "../../indexer/helpers";
+import { deposit, fund, lensAt, scriptedActivity, strategyActivity, users } from "../../indexer/activity";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

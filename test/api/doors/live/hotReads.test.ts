@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import { Writable } from "node:stream";
-import { SECURITY_HEADERS } from "../../../api/src/doors/middleware";
-import { defineRoute } from "../../../api/src/doors/live/route";
-import { createLogger } from "../../../api/src/logger";
-import { hardhatChain, request, startTestApp, type TestApp } from "../helpers/app";
-import { deployTestSystem } from "../helpers/system";
+import { SECURITY_HEADERS } from "../../../../api/src/doors/middleware";
+import { defineRoute } from "../../../../api/src/doors/live/route";
+import { createLogger } from "../../../../api/src/logger";
+import { hardhatChain, request, startTestApp, type TestApp } from "../../helpers/app";
+import { deployTestSystem } from "../../helpers/system";
 
 /**
  * The public reads served from the live door's table of exact paths (no router, no promise of their own when the

@@ -3,14 +3,14 @@ import type { ChildProcess } from "node:child_process";
 import Redis from "ioredis";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import type { Deployment } from "../../../api/src/chain/deployment";
-import { connectMongoStore, type MongoStore } from "../../../api/src/store/mongo";
-import { startRedisServer, ensureMongo } from "../../helpers/services";
-import { registerAgent, startTestApp, type TestApp } from "../helpers/app";
-import { dropMongoStore, freshMongoStore } from "../helpers/mongo";
-import { deployTestSystem } from "../helpers/system";
-import { indexUntilCaughtUp } from "../indexer/helpers";
-import { DEV_MNEMONIC, OPERATOR_KEY, client } from "../../e2e/helpers";
+import type { Deployment } from "../../../../api/src/chain/deployment";
+import { connectMongoStore, type MongoStore } from "../../../../api/src/store/mongo";
+import { startRedisServer, ensureMongo } from "../../../helpers/services";
+import { registerAgent, startTestApp, type TestApp } from "../../helpers/app";
+import { dropMongoStore, freshMongoStore } from "../../helpers/mongo";
+import { deployTestSystem } from "../../helpers/system";
+import { indexUntilCaughtUp } from "../../indexer/helpers";
+import { DEV_MNEMONIC, OPERATOR_KEY, client } from "../../../e2e/helpers";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 

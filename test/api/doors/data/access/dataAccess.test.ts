@@ -2,11 +2,11 @@ import { expect } from "chai";
 import { Wallet } from "ethers";
 import Redis from "ioredis";
 import { randomBytes } from "node:crypto";
-import { generateApiKey, hashApiKey } from "../../../api/src/domain/apiKeys";
-import { buildSignInMessage } from "../../../api/src/domain/signInMessage";
-import { createNodeHeartbeat, TIER_LIMITS } from "../../../api/src/doors/data/access";
-import { createMemoryStore } from "../../../api/src/store/memory";
-import { createLogger } from "../../../api/src/logger";
+import { generateApiKey, hashApiKey } from "../../../../../api/src/domain/apiKeys";
+import { buildSignInMessage } from "../../../../../api/src/domain/signInMessage";
+import { createNodeHeartbeat, TIER_LIMITS } from "../../../../../api/src/doors/data/access";
+import { createMemoryStore } from "../../../../../api/src/store/memory";
+import { createLogger } from "../../../../../api/src/logger";
 import {
   call,
   CHAIN_ID,
@@ -16,9 +16,9 @@ import {
   startAccessApp,
   type AccessTestApp,
   type Reply,
-} from "../helpers/dataAccessApp";
-import { testRedisUrl } from "../helpers/redis";
-import { sampleAgent } from "../store/conformance";
+} from "../../../helpers/dataAccessApp";
+import { testRedisUrl } from "../../../helpers/redis";
+import { sampleAgent } from "../../../store/conformance";
 
 /** The data API's access layer through HTTP: keys, scopes, tiers, limits and their headers, nodes. */
 

@@ -1,11 +1,11 @@
 import { expect } from "chai";
 import { request as httpRequest } from "node:http";
-import { connectChain } from "../../../api/src/chain";
-import type { Deployment } from "../../../api/src/chain/deployment";
-import { DOCS_CSP } from "../../../api/src/doors/live/docsPage";
-import { freePort } from "../../helpers/services";
-import { registerAgent, request, startTestApp, type TestApp } from "../helpers/app";
-import { deployTestSystem } from "../helpers/system";
+import { connectChain } from "../../../../api/src/chain";
+import type { Deployment } from "../../../../api/src/chain/deployment";
+import { DOCS_CSP } from "../../../../api/src/doors/live/docsPage";
+import { freePort } from "../../../helpers/services";
+import { registerAgent, request, startTestApp, type TestApp } from "../../helpers/app";
+import { deployTestSystem } from "../../helpers/system";
 
 const DEV_MNEMONIC = "myth like bonus scare over problem client lizard pioneer submit female collect";
 

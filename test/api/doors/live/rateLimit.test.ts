@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import Redis from "ioredis";
 import { z } from "zod";
-import { defineRoute, type RouteDefinition } from "../../../api/src/doors/live/route";
-import { registerAgent, request, startTestApp, type TestApp } from "../helpers/app";
-import { testRedisUrl } from "../helpers/redis";
+import { defineRoute, type RouteDefinition } from "../../../../api/src/doors/live/route";
+import { registerAgent, request, startTestApp, type TestApp } from "../../helpers/app";
+import { testRedisUrl } from "../../helpers/redis";
 
 /** Keyed test routes in each limited class, mounted as the submit/deposit/vote (write) and faucet routes are. */
 function limitedRoutes(): RouteDefinition[] {

@@ -1,21 +1,21 @@
 import { expect } from "chai";
 import { Writable } from "node:stream";
 import { ethers } from "hardhat";
-import type { Deployment } from "../../../api/src/chain/deployment";
-import { createChainAccess } from "../../../api/src/chain";
-import { HEALTH_TTL_MS } from "../../../api/src/usecases/health";
-import { Vaults } from "../../../api/src/usecases/vaults";
-import { createMemoryStore } from "../../../api/src/store/memory";
-import { createLogger } from "../../../api/src/logger";
-import { defineRoute } from "../../../api/src/doors/live/route";
-import { openApiPath } from "../../../api/src/doors/live/openapi";
-import type { MongoStore } from "../../../api/src/store/mongo";
-import { SERVICE_VERSION } from "../../../api/src/version";
-import { TestUSDC__factory } from "../../../typechain-types";
-import { sampleAgent } from "../store/conformance";
-import { request, startTestApp, hardhatChain, type TestApp } from "../helpers/app";
-import { dropMongoStore, freshMongoStore } from "../helpers/mongo";
-import { deployTestSystem } from "../helpers/system";
+import type { Deployment } from "../../../../api/src/chain/deployment";
+import { createChainAccess } from "../../../../api/src/chain";
+import { HEALTH_TTL_MS } from "../../../../api/src/usecases/health";
+import { Vaults } from "../../../../api/src/usecases/vaults";
+import { createMemoryStore } from "../../../../api/src/store/memory";
+import { createLogger } from "../../../../api/src/logger";
+import { defineRoute } from "../../../../api/src/doors/live/route";
+import { openApiPath } from "../../../../api/src/doors/live/openapi";
+import type { MongoStore } from "../../../../api/src/store/mongo";
+import { SERVICE_VERSION } from "../../../../api/src/version";
+import { TestUSDC__factory } from "../../../../typechain-types";
+import { sampleAgent } from "../../store/conformance";
+import { request, startTestApp, hardhatChain, type TestApp } from "../../helpers/app";
+import { dropMongoStore, freshMongoStore } from "../../helpers/mongo";
+import { deployTestSystem } from "../../helpers/system";
 import { JsonRpcProvider } from "ethers";
 
 /* Just enough of the OpenAPI document's shape for the assertions below. */

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { usdcAmountSchema } from "../../../api/src/doors/live/schemas";
+import { usdcAmountSchema } from "../../../../packages/wire/src/live";
 
 /** `amount_usdc`: whole USDC as a JSON number, greater than 0, at most 6 decimals; parsed to exact 6-decimal units. */
 describe("USDC amounts (amount_usdc)", function () {
