@@ -1,4 +1,5 @@
 import { getAddress } from "ethers";
+import type { Interval, Period } from "../../../packages/wire/src/data/vocabulary";
 import { TtlCache } from "../ttlCache";
 import { foldPositions, isOpen, valuePosition, type PositionState } from "./folds/positions";
 import { foldStrategies, type StrategyRecord } from "./folds/strategies";
@@ -8,16 +9,13 @@ import type { IndexedEvent, IndexerCursor, IndexerHalt, VaultRecord, VaultSnapsh
 import type { ReadModelReader } from "./store";
 import { IndexedBlockWatch, MIN_BLOCK_WAIT_MS } from "./freshness";
 
+export type { Interval, Period };
+
 /**
  * The query layer of the data API: protocol-neutral answers (bigints, numbers, Unix seconds) from the read model,
  * for the REST door (doors/data) and later the GraphQL one. Every answer is computed once per indexed block (the
  * cache is keyed by the cursor's height), so repeated reads between two batches cost a map lookup.
  */
-
-export const PERIODS = ["7d", "30d", "90d", "1y", "all"] as const;
-export type Period = (typeof PERIODS)[number];
-export const INTERVALS = ["1h", "4h", "1d", "1w"] as const;
-export type Interval = (typeof INTERVALS)[number];
 
 const DAY = 86_400;
 const PERIOD_SECONDS: Record<Period, number | null> = {

@@ -2,7 +2,7 @@ import { operationIdFor, toSchema } from "../live/openapi";
 import { accessOpenApi } from "./access";
 import { DATA_ERRORS } from "./errors";
 import type { DataRoute } from "./routes";
-import { errorBody } from "./schemas";
+import { errorBody } from "../../../../packages/wire/src/data";
 
 /** The OpenAPI 3.1 document of the data API, generated from its route list and zod schemas. */
 

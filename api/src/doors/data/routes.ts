@@ -28,7 +28,7 @@ import { SerializedJson } from "../live/serializedJson";
 import type { Scope } from "./access/scopes";
 import { DataApiError } from "./errors";
 import { iso, positionItem, strategyItem, transactionItem, vaultDetail, vaultListItem } from "./serializers";
-import * as schemas from "./schemas";
+import * as schemas from "../../../../packages/wire/src/data";
 
 /**
  * The data API's REST routes (data-api.md, Endpoints), each: validate, ask the query layer, shape the answer.

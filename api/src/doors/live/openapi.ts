@@ -2,7 +2,7 @@ import { z } from "zod";
 import { STATUS_OF } from "./errors";
 import { RATE_LIMITS } from "./rateLimit";
 import type { RouteDefinition } from "./route";
-import { errorBodySchema } from "./schemas";
+import { errorBodySchema } from "../../../../packages/wire/src/live";
 
 /**
  * The OpenAPI 3.1 document, generated from the route declarations and their zod schemas (zod 4's toJSONSchema,

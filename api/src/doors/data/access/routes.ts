@@ -3,7 +3,7 @@ import type { Context, Middleware } from "koa";
 import { z } from "zod";
 import { DuplicateKeyError, ValidationError } from "../../../errors";
 import type { AgentRecord } from "../../../usecases/agents";
-import { addressSchema, textSchema } from "../../live/schemas";
+import { addressSchema, textSchema } from "../../../../../packages/wire/src/live";
 import { readJsonBody } from "../../live/validation";
 import { DataAccessError, accessErrorHandler, fromZodError, invalidField, unauthorized } from "./errors";
 import type { DataKeyService, KeyIssuer } from "./keyService";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { INTERVALS, PERIODS } from "../../readmodel/queries";
+import { INTERVALS, PERIODS } from "./vocabulary";
 
 /** Wire shapes of the data API's REST answers (the OpenAPI document is generated from them). */
 

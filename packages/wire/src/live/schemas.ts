@@ -1,8 +1,7 @@
-import { parseUnits } from "ethers";
-import { checksumAddress } from "../../chain/keccak";
+import { getAddress, parseUnits } from "ethers";
 import { z } from "zod";
-import { textProblem, type TextRules } from "../../domain/text";
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from "../../usecases/idempotency";
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from "../idempotency";
+import { textProblem, type TextRules } from "../text";
 
 /** Building blocks shared by the live API's request and response schemas (and so by its OpenAPI document). */
 
@@ -12,7 +11,7 @@ export const addressSchema = z
   .regex(/^0x[0-9a-fA-F]{40}$/, { message: "must be a 0x-prefixed 42-character hex address", abort: true })
   // One checksum computation (keccak256) for both the check and the output.
   .transform((value, ctx) => {
-    const checksummed = checksumAddress(value);
+    const checksummed = getAddress(value.toLowerCase());
     const mixedCase = value !== value.toLowerCase() && value.slice(2) !== value.slice(2).toUpperCase();
     if (mixedCase && value !== checksummed) {
       ctx.addIssue({ code: "custom", message: "has an invalid EIP-55 checksum" });
@@ -28,7 +27,7 @@ export const addressSchema = z
 
 /**
  * Free text of `min`-`max` characters that must be valid Unicode without control or bidirectional control characters
- * (domain/text.ts); multi-line fields may hold line feeds and tabs.
+ * (text.ts); multi-line fields may hold line feeds and tabs.
  */
 export function textSchema(min: number, max: number, rules: TextRules = {}) {
   return z
