@@ -46,9 +46,10 @@ import {RedeemEscrow} from "./RedeemEscrow.sol";
 /// <= managementFeeBps * 10,000 keeps the fee such a donation saves below the donation, which goes to the fee
 /// recipient.
 ///
-/// Management fee: managementFeeBps a year of totalAssets, brought to date ("accrued") on every deposit, mint,
-/// withdraw, redeem and fill before the price is computed, and by accrueFees, claimFees, report and the fee
-/// setters. A holder therefore pays it for exactly the time it holds, on the value it holds. Accruals of deposits,
+/// Management fee: managementFeeBps a year of the holders' assets second by second (profit counts as it unlocks),
+/// brought to date ("accrued") on every deposit, mint, withdraw, redeem and fill before the price is computed, and
+/// by accrueFees, claimFees, report and the fee setters. A holder therefore pays it for exactly the time it holds,
+/// on the value it holds, however often anyone accrues. Accruals of deposits,
 /// exits and fills round the fee down to a unit (the fraction stays with the holders); accrueFees and the other
 /// explicit accruals carry the fraction to the next one, so that calling accrueFees every block never lowers what
 /// the recipient earns.
