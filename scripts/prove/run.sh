@@ -10,7 +10,7 @@
 # (docs/invariants.md marks its rule tested only), and PROVE_ALL=1 runs it too.
 # Exit status: non-zero if any other proof fails, times out or errs, or a known finding's proof times out or errs.
 # Budget: PROVE_TIMEOUT seconds per proof (default 90; a `timeout=N` after the expectation gives one proof its own)
-# and PROVE_SOLVER_TIMEOUT per solver query (default 60s). The list runs in about 5 minutes on 2 cores.
+# and PROVE_SOLVER_TIMEOUT per solver query (default 60s); `.ci/run` gives the whole list 10 minutes.
 #
 # Foundry's root is build/prove (the config scripts/prove/foundry.toml and links to contracts/, test/,
 # node_modules/ and scripts/), not the project root: a foundry.toml there would make slither's crytic-compile take
