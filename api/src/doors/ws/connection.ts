@@ -13,7 +13,7 @@ import {
   type TierLimiter,
 } from "../data/access";
 import { refusalMessage } from "../data/access/limits";
-import type { ConnectionCaps, Holder } from "./caps";
+import type { Holder, SocketCaps } from "../sockets/caps";
 import { channelFilter, type ChannelFilter } from "./channels";
 import { MessageRate } from "../sockets/messageRate";
 import {
@@ -71,7 +71,7 @@ export interface ConnectionDeps {
   keys: DataKeyService;
   /** Absent: rate limits disabled. */
   limiter?: TierLimiter;
-  caps: ConnectionCaps;
+  caps: SocketCaps;
   settings: WsConfig;
   logger: Logger;
 }
@@ -574,7 +574,7 @@ export class Connection {
     // Read on, so that the client's answer to the close (or its end) is seen.
     if (this.#paused) this.#socket.resume();
     for (const subscription of [...this.#subscriptions.values()]) this.#stop(subscription);
-    this.#deps.caps.release(this.#holder);
+    this.#deps.caps.close(this.#holder);
     this.#onClosed();
   }
 }
