@@ -8,25 +8,23 @@ import { requestScope, RunningRequests } from "./doors/middleware";
 import { DATA_API_PREFIX, dataApi } from "./doors/data";
 import { createDataAccess, type DataAccess, type DataAccessStores } from "./doors/data/access";
 import { GRAPHQL_PATHS, graphqlDoor, type GraphQLDoor } from "./doors/graphql";
-import { indexerStatus } from "./doors/data/routes";
 import { liveApi } from "./doors/live";
 import { clientIp } from "./doors/sockets/clientIp";
 import { routeUpgrades } from "./doors/sockets/upgrades";
 import { wsDoor, type WsDoor } from "./doors/ws";
-import { Indexer } from "./indexer/indexer";
-import { EventFeed, type FeedOptions } from "./readmodel/feed";
-import { RedisFeedNotices } from "./readmodel/notice";
-import { DataQueries } from "./readmodel/queries";
+import type { Indexer } from "./indexer/indexer";
+import type { EventFeed, FeedOptions } from "./readmodel/feed";
+import type { DataQueries } from "./readmodel/queries";
 import type { ReadModelStore } from "./readmodel/store";
 import type { RateLimitBackend, RateLimiters } from "./doors/live/rateLimit";
 import type { RouteDefinition } from "./doors/live/route";
 import type { Logger } from "./logger";
 import { createUseCases, type UseCaseDeps, type UseCases, type UseCaseStores } from "./usecases";
+import { createReadSide } from "./usecases/readSide";
 
 /**
- * The composition root of the service: the use cases built once over the stores and the chain, and the doors that
- * serve them (the live API today; the data API's REST, GraphQL and WebSocket doors mount beside it on the same
- * use cases, chain and stores).
+ * The composition root of the service: the use cases and the read side, each built once over the stores and the
+ * chain, and the doors that serve them (the live API, the data API's REST, GraphQL and WebSocket doors), mounted here.
  */
 
 export interface AppDeps {
@@ -97,53 +95,18 @@ export function createApp(deps: AppDeps): NapApp {
     extraRoutes: deps.extraRoutes,
   });
 
-  const queries = new DataQueries(deps.stores.readModel);
-  // The feed reads the event log when this instance's indexer has written to it, when another instance's indexer
-  // says so through Redis (the same Redis that shares the rate limits), and at every poll in case a notice was lost.
-  const feed = new EventFeed(deps.stores.readModel, deps.feed);
-  const notices =
-    rateLimitBackend.driver === "redis"
-      ? new RedisFeedNotices({
-          redis: rateLimitBackend.db,
-          logger,
-          onNotice: () => feed.wake(),
-          onIndexedHeight: (height) => queries.indexedBlockMoved(height),
-          onMined: () => indexer?.wake(),
-        })
-      : null;
-  const indexer = config.indexer.enabled
-    ? new Indexer({
-        chain: deps.chain,
-        store: deps.stores.readModel,
-        logger,
-        clock: deps.clock,
-        settings: {
-          finalityDepth: config.indexer.finalityDepth ?? defaultFinalityDepth(deps.chain.chainId),
-          batchBlocks: config.indexer.batchBlocks,
-          minBlockInterval: config.indexer.minBlockInterval,
-          pollMs: config.indexer.pollMs,
-          reorgWindow: config.indexer.reorgWindow,
-          leaseTtlMs: config.indexer.leaseTtlMs,
-        },
-        onIndexed: (cursor) => {
-          feed.wake();
-          notices?.publish(cursor.height);
-        },
-        onProgress: (cursor, grewLog) => {
-          queries.indexedBlockMoved(cursor.height);
-          if (!grewLog) notices?.publish(cursor.height, false);
-        },
-      })
-    : null;
-  queries.indexedBlocks.followChainHead((fresh) => (fresh ? deps.chain.head.checkBlock() : deps.chain.head.latest()));
-  // A block this instance mined into (a receipt) or read wakes the indexer at once, here or, through Redis, on the
-  // instance that holds the lease: a write's block is indexed without waiting for a poll.
-  const stopFollowing = deps.chain.head.onNewBlock((block) => {
-    indexer?.wake();
-    if (!indexer?.isWriter) notices?.publishMined(block);
+  const readSide = createReadSide({
+    config,
+    logger,
+    chain: deps.chain,
+    store: deps.stores.readModel,
+    redis: rateLimitBackend.driver === "redis" ? rateLimitBackend.db : undefined,
+    clock: deps.clock,
+    feed: deps.feed,
   });
+  const { queries, feed, indexer } = readSide;
   useCases.health.watchIndexer(async () => {
-    const status = await indexerStatus(queries, deps.chain, indexer);
+    const status = await readSide.indexerStatus();
     return {
       role: status.role,
       indexedBlock: status.indexedBlock,
@@ -239,11 +202,7 @@ export function createApp(deps: AppDeps): NapApp {
   app.drain = (timeoutMs) => running.drain(timeoutMs);
   app.closeResources = async () => {
     await Promise.all([graphql.close(), ws.close()]);
-    feed.close();
-    stopFollowing();
-    queries.indexedBlocks.close();
-    await indexer?.stop();
-    await notices?.close();
+    await readSide.close();
     live.rateLimiters.close();
     await useCases.close();
   };
@@ -281,11 +240,4 @@ const DATA_DOOR_PATHS = `${DATA_API_PREFIX}/`;
 function startsWithAny(path: string, prefixes: readonly string[]): boolean {
   for (const prefix of prefixes) if (path.startsWith(prefix)) return true;
   return false;
-}
-
-/** Blocks below the head the indexer stays by default: none on a local chain, DEFAULT_FINALITY_DEPTH elsewhere. */
-export const DEFAULT_FINALITY_DEPTH = 10;
-
-export function defaultFinalityDepth(chainId: number): number {
-  return chainId === 31337 || chainId === 1337 ? 0 : DEFAULT_FINALITY_DEPTH;
 }

@@ -5,7 +5,7 @@ import { createApp, type AppDeps, type NapApp } from "./app";
 import { connectChain, type ChainAccess } from "./chain";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
-import { createNodeHeartbeat } from "./doors/data/access/nodes";
+import { createNodeHeartbeat } from "./usecases/nodes";
 import type { RateLimitBackend } from "./doors/live/rateLimit";
 import { createRedisClient } from "./redis";
 import { openStores, type Stores } from "./store";

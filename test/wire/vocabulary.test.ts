@@ -36,7 +36,9 @@ describe("wire vocabulary against the service", () => {
     expect(DATA_ERROR_STATUS.VAULT_NOT_FOUND).to.equal(404);
     expect(DATA_ERROR_STATUS.NOT_YET_INDEXED).to.equal(503);
     expect(DATA_ERROR_STATUS.PAYLOAD_TOO_LARGE).to.equal(413);
-    expect(Object.keys(DATA_ERROR_STATUS)).to.have.length(21);
+    expect(DATA_ERROR_STATUS.INSUFFICIENT_SCOPE).to.equal(401);
+    expect(DATA_ERROR_STATUS.KEY_LIMIT_REACHED).to.equal(409);
+    expect(Object.keys(DATA_ERROR_STATUS)).to.have.length(26);
   });
 
   it("keeps the history windows and the Idempotency-Key rule", () => {

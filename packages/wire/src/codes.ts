@@ -67,10 +67,18 @@ export const DATA_ERROR_STATUS = {
   /** Unknown /v1 path, or a known one with another method. */
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
-  /** Keys (the access layer): missing, invalid, expired, revoked or out of scope. */
+  /** Keys (the access layer): missing, invalid, expired or revoked. */
   UNAUTHORIZED: 401,
+  /** A valid key without the scope the route declares (RFC 6750's insufficient_scope: 401 too). */
+  INSUFFICIENT_SCOPE: 401,
+  /** The access routes: no such key among the caller's, an owner's key limit, a node id another holds. */
+  KEY_NOT_FOUND: 404,
+  KEY_LIMIT_REACHED: 409,
+  NODE_ID_TAKEN: 409,
   /** The chain, the store or a setting the answer needs is unavailable. */
   SERVICE_UNAVAILABLE: 503,
+  /** The rate limiter's store (Redis) is unavailable. */
+  UNAVAILABLE: 503,
   /** The block a read asked for (minBlock) is not indexed yet: retry after Retry-After. */
   NOT_YET_INDEXED: 503,
 } as const;

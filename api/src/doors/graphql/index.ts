@@ -14,7 +14,8 @@ import type { Logger } from "../../logger";
 import type { EventFeed } from "../../readmodel/feed";
 import type { DataQueries } from "../../readmodel/queries";
 import type { DataAccess } from "../data/access";
-import { DataAccessError, type DataKeyRecord } from "../data/access";
+import type { DataKeyRecord } from "../data/access";
+import { isCredentialRefusal } from "../data/errors";
 import { refusalMessage } from "../data/access/limits";
 import type { DataCaller } from "../data/access/middleware";
 import { OwnerCaps, ownerOf as capOwnerOf, SocketCaps, type Holder } from "../sockets/caps";
@@ -94,6 +95,8 @@ export interface GraphQLDoor extends UpgradeDoor {
   sdl: string;
   /** Takes the upgrade requests to the GraphQL paths (subscriptions); see doors/sockets/upgrades.ts. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Subscription sockets open on this instance. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -268,7 +271,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
       state.key = await options.access.keys.authenticate(state.token);
       return undefined;
     } catch (error) {
-      if (!(error instanceof DataAccessError)) throw error;
+      if (!isCredentialRefusal(error)) throw error;
       refuse(state.socket, "UNAUTHENTICATED", `the key was revoked or expired: ${error.message}`);
       return [apiError("UNAUTHENTICATED", error.message)];
     }
@@ -315,7 +318,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         }),
       ];
     } catch (error) {
-      if (error instanceof DataAccessError) {
+      if (error instanceof UnavailableError) {
         return [apiError("UNAVAILABLE", error.message, { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS })];
       }
       throw error;
@@ -337,7 +340,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         try {
           key = await options.access.keys.authenticate(token);
         } catch (error) {
-          if (error instanceof DataAccessError) return refuse(ctx.extra.socket, "UNAUTHENTICATED", error.message);
+          if (isCredentialRefusal(error)) return refuse(ctx.extra.socket, "UNAUTHENTICATED", error.message);
           throw error;
         }
         // The socket may have closed while the key was looked up: then it was released without a key.
@@ -436,6 +439,9 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     middleware,
     sdl,
     handleUpgrade,
+    get connections() {
+      return sockets.clients.size;
+    },
     close,
   };
 }

@@ -5,14 +5,9 @@ import type { EventFeed } from "../../readmodel/feed";
 import { atLeastBlock, notYetIndexedMessage, NOT_YET_INDEXED_RETRY_SECONDS } from "../../readmodel/freshness";
 import type { DataQueries } from "../../readmodel/queries";
 import type { EventLogEntry } from "../../readmodel/records";
-import {
-  DataAccessError,
-  type DataKeyRecord,
-  type DataKeyService,
-  type DataTier,
-  type TierLimiter,
-} from "../data/access";
+import { type DataKeyRecord, type DataKeyService, type DataTier, type TierLimiter } from "../data/access";
 import { refusalMessage } from "../data/access/limits";
+import { isCredentialRefusal } from "../data/errors";
 import type { Holder, SocketCaps } from "../sockets/caps";
 import { channelFilter, type ChannelFilter } from "./channels";
 import { MessageRate } from "../sockets/messageRate";
@@ -273,7 +268,7 @@ export class Connection {
     try {
       decision = await limiter.consume(tier, subject, { ip: this.#ip, key: this.#key });
     } catch (error) {
-      if (error instanceof DataAccessError) throw new WsError("UNAVAILABLE", error.message);
+      if (error instanceof UnavailableError) throw new WsError("UNAVAILABLE", error.message);
       throw error;
     }
     if (!decision.allowed) {
@@ -296,7 +291,7 @@ export class Connection {
     try {
       key = await this.#deps.keys.authenticate(message.token);
     } catch (error) {
-      if (!(error instanceof DataAccessError)) throw error;
+      if (!isCredentialRefusal(error)) throw error;
       // A bad key is counted on the IP's Public budget, as on REST, so that guessing keys is as slow as that budget.
       await this.#count("public", `ip:${this.#ip}`);
       throw new WsError("UNAUTHORIZED", error.message, { field: "token" });
@@ -343,7 +338,7 @@ export class Connection {
       );
     }
     const filter = await channelFilter(queries, message).catch((error: unknown) => {
-      if (error instanceof WsError) throw new WsError(error.code, error.message, { ...error.extra, id });
+      if (error instanceof WsError) throw new WsError(error.wsCode, error.message, { ...error.extra, id });
       throw error;
     });
     this.#checkAccess(filter, id);
@@ -417,7 +412,7 @@ export class Connection {
     try {
       this.#key = await this.#deps.keys.authenticate(this.#token as string);
     } catch (error) {
-      if (!(error instanceof DataAccessError)) throw error;
+      if (!isCredentialRefusal(error)) throw error;
       this.#keyRejected(error);
       throw new WsError("UNAUTHORIZED", error.message, { id });
     }
@@ -557,7 +552,7 @@ export class Connection {
   }
 
   #keyRejected(error: unknown): void {
-    if (!(error instanceof DataAccessError)) {
+    if (!isCredentialRefusal(error)) {
       // The key store did not answer: the key is checked again at the next heartbeat.
       this.#deps.logger.warn({ err: error }, "ws: key check failed");
       return;

@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { EventEmitter } from "node:events";
 import { loadConfig } from "../../../../api/src/config";
-import { DataAccessError, type DataKeyRecord, type DataKeyService } from "../../../../api/src/doors/data/access";
+import type { DataKeyRecord, DataKeyService } from "../../../../api/src/doors/data/access";
+import { AuthenticationError } from "../../../../api/src/errors";
 import { SocketCaps } from "../../../../api/src/doors/sockets/caps";
 import { Connection, type WsSocket } from "../../../../api/src/doors/ws/connection";
 import { createLogger } from "../../../../api/src/logger";
@@ -94,7 +95,7 @@ describe("/ws connection: backpressure, heartbeat, key checks", function () {
   const key = { keyId: "dk_1", tier: "authenticated", scopes: ["vaults:read"], expiresAt: new Date(0) };
   const keys = {
     authenticate: async () => {
-      if (!keyValid) throw new DataAccessError("UNAUTHORIZED", "API key revoked at 2026-11-22T00:00:00.000Z");
+      if (!keyValid) throw new AuthenticationError("API key revoked at 2026-11-22T00:00:00.000Z");
       return key as unknown as DataKeyRecord;
     },
   } as unknown as DataKeyService;

@@ -1,6 +1,6 @@
 import type Router from "@koa/router";
 import type { Middleware } from "koa";
-import type { Scope } from "./scopes";
+import type { Scope } from "../../../usecases/dataKeys/scopes";
 
 /**
  * The one rule that decides what a request with a key needs: the scope declared by the route that will answer it,

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { ServiceHealth } from "../../../usecases/health";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-import { SerializedJson } from "../serializedJson";
 
 export const healthResponse = z
   .object({
@@ -25,8 +24,7 @@ export const healthResponse = z
   .meta({ id: "Health" });
 
 export function healthRoutes({ useCases }: RouteContext): RouteDefinition[] {
-  // One snapshot per second, so its body is serialized once per second, not once per request.
-  const healthBody = new SerializedJson((health: ServiceHealth): z.input<typeof healthResponse> => ({
+  const healthBody = (health: ServiceHealth): z.input<typeof healthResponse> => ({
     status: health.status,
     version: health.version,
     chain_id: health.chainId,
@@ -44,7 +42,7 @@ export function healthRoutes({ useCases }: RouteContext): RouteDefinition[] {
           },
         }
       : {}),
-  }));
+  });
   return [
     defineRoute({
       method: "get",
@@ -54,11 +52,9 @@ export function healthRoutes({ useCases }: RouteContext): RouteDefinition[] {
       auth: null,
       rateLimit: "public",
       responses: { 200: { description: "health (also when degraded)", schema: healthResponse } },
-      handler: ({ ctx }) => {
-        const kept = useCases.health.keptSnapshot();
-        if (kept) return healthBody.send(ctx, kept);
-        return useCases.health.snapshot().then((health) => healthBody.send(ctx, health));
-      },
+      // One snapshot per second, so its body is serialized once per second, not once per request.
+      cache: { kept: () => useCases.health.keptSnapshot(), body: healthBody },
+      handler: () => useCases.health.snapshot(),
     }),
   ];
 }

@@ -13,7 +13,6 @@ import {
   vaultIdSchema,
   walletLookupBody,
 } from "../../../../../packages/wire/src/live";
-import { SerializedJson } from "../serializedJson";
 
 /** Vaults: the public list, the agent's positions and deposits, and the public positions lookup of any wallet. */
 
@@ -131,8 +130,6 @@ function depositBodyOf(deposit: Deposit): z.input<typeof depositResponse> {
 
 export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
   const { vaults, idempotency } = useCases;
-  // The use case hands out one array per block, so its body is serialized once per block, not once per request.
-  const listBody = new SerializedJson(vaultListBody);
   return [
     defineRoute({
       method: "get",
@@ -143,11 +140,9 @@ export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
       rateLimit: "public",
       responses: { 200: { description: "vaults", schema: vaultListResponse } },
       errors: [...ONCHAIN_READ],
-      handler: ({ ctx }) => {
-        const kept = vaults.keptList();
-        if (kept) return listBody.send(ctx, kept);
-        return vaults.list().then((list) => listBody.send(ctx, list));
-      },
+      // The use case hands out one array per block, so its body is serialized once per block, not once per request.
+      cache: { kept: () => vaults.keptList(), body: vaultListBody },
+      handler: () => vaults.list(),
     }),
     defineRoute({
       method: "get",

@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { Logger } from "../../../logger";
+import { ConflictError, DuplicateKeyError } from "../errors";
+import type { Logger } from "../logger";
 
 /**
  * Nodes of the NAP network: running NAP service instances. Each instance of the API heartbeats its record into the
  * shared store every NODE_HEARTBEAT_INTERVAL_MS; its role says whether it also holds the indexer lease at that beat.
  * A Node Operator key with the `nodes:write` scope may register an external node (one this deployment does not run)
  * through POST /v1/nodes/heartbeat, which it must then call at the same pace.
+ *
+ * Both are use cases here: this instance's own beat (createNodeHeartbeat) and an external node's (NodeRegistry).
  *
  * Status comes from the age of the last heartbeat: up within NODE_UP_WITHIN_MS (three missed beats), stale within
  * NODE_STALE_WITHIN_MS, down after that; a node silent for NODE_FORGET_AFTER_MS leaves the list.
@@ -52,19 +55,6 @@ export function nodeStatus(record: NodeRecord, now: Date): NodeStatus {
   if (age <= NODE_UP_WITHIN_MS) return "up";
   if (age <= NODE_STALE_WITHIN_MS) return "stale";
   return "down";
-}
-
-export function describeNode(record: NodeRecord, now: Date) {
-  return {
-    node_id: record.nodeId,
-    role: record.role,
-    version: record.version,
-    url: record.url,
-    status: nodeStatus(record, now),
-    started_at: record.startedAt.toISOString(),
-    last_heartbeat_at: record.lastHeartbeatAt.toISOString(),
-    external: record.registeredBy !== SELF_REGISTRANT,
-  };
 }
 
 export interface NodeHeartbeatOptions {
@@ -130,4 +120,60 @@ export function createNodeHeartbeat(options: NodeHeartbeatOptions): NodeHeartbea
       timer = undefined;
     },
   };
+}
+
+/** What an external node reports at each heartbeat. */
+export interface ExternalHeartbeat {
+  nodeId: string;
+  version: string;
+  url: string | null;
+  /** Absent: the first heartbeat's time, kept by later ones. */
+  startedAt?: Date;
+}
+
+/** The nodes of the network as clients see and register them. */
+export class NodeRegistry {
+  constructor(
+    private readonly store: NodeStore,
+    private readonly clock: () => Date,
+  ) {}
+
+  /** Every node, and the time their status is read at. */
+  async list(): Promise<{ nodes: NodeRecord[]; now: Date }> {
+    const now = this.clock();
+    return { nodes: await this.store.list(), now };
+  }
+
+  /**
+   * Registers or refreshes an external node for `registrant` (the owner of a Node Operator key). A node id another
+   * registrant holds is refused (CONFLICT NODE_ID_TAKEN), so that nobody takes over another's node.
+   */
+  async heartbeat(registrant: string, beat: ExternalHeartbeat): Promise<{ record: NodeRecord; now: Date }> {
+    const now = this.clock();
+    const previous = (await this.store.list()).find(
+      (record) => record.nodeId === beat.nodeId && record.registeredBy === registrant,
+    );
+    const record: NodeRecord = {
+      nodeId: beat.nodeId,
+      role: "external",
+      version: beat.version,
+      url: beat.url,
+      startedAt: beat.startedAt ?? previous?.startedAt ?? now,
+      lastHeartbeatAt: now,
+      registeredBy: registrant,
+    };
+    try {
+      await this.store.heartbeat(record);
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) {
+        throw new ConflictError(
+          `node id ${beat.nodeId} is registered by someone else`,
+          { node_id: beat.nodeId },
+          { reason: "NODE_ID_TAKEN" },
+        );
+      }
+      throw error;
+    }
+    return { record, now };
+  }
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { apiKeyPrefix, generateApiKey, hashApiKey } from "../../../domain/apiKeys";
-import type { DataTier } from "./limits";
+import { apiKeyPrefix, generateApiKey, hashApiKey } from "../../domain/apiKeys";
 import type { Scope } from "./scopes";
 
 /**
@@ -19,6 +18,9 @@ export const MAX_KEY_LIFETIME_DAYS = 365;
 /** Live (unexpired, unrevoked) keys one owner may hold: a leaked issuing credential cannot flood the store. */
 export const MAX_LIVE_KEYS_PER_OWNER = 10;
 
+/** The tiers a key may stand for (without a key, a caller reads on the Public tier). */
+export type KeyTier = "authenticated" | "node_operator";
+
 /** Who a key belongs to: `agent:<agentId>`, `wallet:<lowercase address>` or `operator:<label>`. */
 export type KeyOwner = string;
 
@@ -30,7 +32,7 @@ export interface DataKeyRecord {
   keyPrefix: string;
   owner: KeyOwner;
   name: string;
-  tier: Exclude<DataTier, "public">;
+  tier: KeyTier;
   scopes: Scope[];
   /** Who issued it: the owner itself, or `operator:<n>` for keys an operator issued. */
   issuedBy: string;
@@ -71,21 +73,4 @@ export function newDataKey(fields: Omit<DataKeyRecord, "keyId" | "keyHash" | "ke
     ...fields,
   };
   return { key, record };
-}
-
-/** The public view of a key (never its hash). */
-export function describeKey(record: DataKeyRecord, now: Date) {
-  return {
-    key_id: record.keyId,
-    key_prefix: record.keyPrefix,
-    name: record.name,
-    owner: record.owner,
-    tier: record.tier,
-    scopes: record.scopes,
-    issued_by: record.issuedBy,
-    created_at: record.createdAt.toISOString(),
-    expires_at: record.expiresAt.toISOString(),
-    revoked_at: record.revokedAt ? record.revokedAt.toISOString() : null,
-    state: keyState(record, now),
-  };
 }

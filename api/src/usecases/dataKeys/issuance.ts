@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { hashApiKey } from "../../../domain/apiKeys";
-import { buildSignInMessage } from "../../../domain/signInMessage";
-import { DuplicateKeyError } from "../../../errors";
-import type { NonceRecord, NonceStore, SignatureVerifier } from "../../../usecases/registration";
-import { NONCE_TTL_SECONDS } from "../../../usecases/registration";
-import type { AgentRecord } from "../../../usecases/agents";
-import { DataAccessError, invalidField, unauthorized } from "./errors";
+import { hashApiKey } from "../../domain/apiKeys";
+import { buildSignInMessage } from "../../domain/signInMessage";
+import { AuthenticationError, ConflictError, DuplicateKeyError, NotFoundError, invalidField } from "../../errors";
+import type { NonceRecord, NonceStore, SignatureVerifier } from "../registration";
+import { NONCE_TTL_SECONDS } from "../registration";
+import type { AgentRecord } from "../agents";
 import {
   DATA_KEY_PATTERN,
   LIVE_KEY_PATTERN,
@@ -55,36 +54,115 @@ export interface SignInSettings {
   chainId: number;
 }
 
+/** Counts one issuance per client IP (`ip:<address>`) or per owner; throws a RateLimitError when a window is full. */
+export interface IssuanceGate {
+  admit(kind: "ip" | "owner", subject: string): Promise<void>;
+}
+
+export interface DataKeyServiceDeps {
+  store: DataKeyStore;
+  /** The live API's sign-in nonces, shared: a nonce's message names its purpose. */
+  nonces: NonceStore;
+  /** Wallet signatures (EIP-191, EIP-1271), as registration checks them. */
+  verifySignature: SignatureVerifier;
+  signIn: SignInSettings;
+  operatorApiKeys: readonly string[];
+  /** Live API agents by their agent key. */
+  agents: { byApiKey(apiKey: string): Promise<AgentRecord | null> };
+  /** Keys issued per IP and per owner (operators are not counted). */
+  gate: IssuanceGate;
+  clock: () => Date;
+}
+
+/** How a request for a key proves who asks: a live API key, or a wallet's signature over a nonce's message. */
+export interface IssuanceProof {
+  /** X-API-Key: a live API agent key or an operator key. */
+  apiKey?: string;
+  wallet?: string;
+  nonce?: string;
+  signature?: string;
+  /** The client's IP, counted by the issuance limit. */
+  ip: string;
+}
+
 export class DataKeyService {
   /** hash of an operator key -> `operator:<n>`, as the live API names them. */
   private readonly operatorKeys = new Map<string, string>();
+  private readonly store: DataKeyStore;
+  private readonly nonces: NonceStore;
+  private readonly verifySignature: SignatureVerifier;
+  private readonly signIn: SignInSettings;
+  private readonly agents: DataKeyServiceDeps["agents"];
+  private readonly gate: IssuanceGate;
+  private readonly clock: () => Date;
 
-  constructor(
-    private readonly store: DataKeyStore,
-    private readonly nonces: NonceStore,
-    private readonly verifySignature: SignatureVerifier,
-    private readonly signIn: SignInSettings,
-    operatorApiKeys: readonly string[],
-    private readonly clock: () => Date,
-  ) {
-    operatorApiKeys.forEach((key, index) => this.operatorKeys.set(hashApiKey(key), `operator:${index + 1}`));
+  constructor(deps: DataKeyServiceDeps) {
+    this.store = deps.store;
+    this.nonces = deps.nonces;
+    this.verifySignature = deps.verifySignature;
+    this.signIn = deps.signIn;
+    this.agents = deps.agents;
+    this.gate = deps.gate;
+    this.clock = deps.clock;
+    deps.operatorApiKeys.forEach((key, index) => this.operatorKeys.set(hashApiKey(key), `operator:${index + 1}`));
+  }
+
+  /**
+   * Issues a key to whoever `proof` proves. Order: every check that needs no count (input, issuer, proof) comes first;
+   * then the IP's issuance count, which also bounds signature checks; the owner's count and the nonce are spent only
+   * by a request about to succeed.
+   */
+  async issueKey(proof: IssuanceProof, request: IssueRequest): Promise<{ key: string; record: DataKeyRecord }> {
+    const walletProof = proof.wallet !== undefined || proof.nonce !== undefined || proof.signature !== undefined;
+    let issuer = await this.liveIssuer(proof.apiKey);
+    if (issuer && walletProof) {
+      throw invalidField("body", "give either X-API-Key or wallet, nonce and signature, not both");
+    }
+    if (!issuer) {
+      if (!walletProof) {
+        throw new AuthenticationError(
+          "issuing a key needs X-API-Key (a live API agent key or an operator key), or wallet, nonce and signature " +
+            "(GET /v1/auth/nonce)",
+        );
+      }
+      for (const field of ["wallet", "nonce", "signature"] as const) {
+        if (proof[field] === undefined) throw invalidField(field, "required with a wallet signature");
+      }
+      await this.gate.admit("ip", `ip:${proof.ip}`);
+      issuer = await this.proveWallet(proof.wallet!, proof.nonce!, proof.signature!);
+    } else if (issuer.kind !== "operator") {
+      await this.gate.admit("ip", `ip:${proof.ip}`);
+    }
+    const counted = issuer.kind !== "operator";
+    return this.issue(issuer, request, counted ? (owner) => this.gate.admit("owner", owner) : undefined);
+  }
+
+  /** The issuer a live API credential (X-API-Key) stands for: undefined without one, a 401 for an unknown one. */
+  async liveIssuer(apiKey: string | undefined): Promise<KeyIssuer | undefined> {
+    if (apiKey === undefined || apiKey === "") return undefined;
+    const operatorId = this.operatorOf(apiKey);
+    if (operatorId) return { kind: "operator", operatorId };
+    const agent = await this.agents.byApiKey(apiKey);
+    if (!agent) throw new AuthenticationError("unknown X-API-Key: send a live API agent key or an operator key");
+    if (agent.status !== "active") throw new AuthenticationError(`the agent of this X-API-Key is ${agent.status}`);
+    return { kind: "agent", agent };
   }
 
   /** The active key a Bearer token stands for, or the 401 that says why not. */
   async authenticate(token: string): Promise<DataKeyRecord> {
     if (LIVE_KEY_PATTERN.test(token)) {
-      throw unauthorized(
+      throw new AuthenticationError(
         "this is a live API agent key (X-API-Key of /api/v1): exchange it for a data API key with POST /v1/auth/keys",
       );
     }
     const record = DATA_KEY_PATTERN.test(token) ? await this.store.findByHash(hashApiKey(token)) : null;
-    if (!record) throw unauthorized("unknown API key");
+    if (!record) throw new AuthenticationError("unknown API key");
     const state = keyState(record, this.clock());
     if (state === "revoked") {
-      throw unauthorized(`API key revoked at ${record.revokedAt!.toISOString()}`, { key_id: record.keyId });
+      throw new AuthenticationError(`API key revoked at ${record.revokedAt!.toISOString()}`, { key_id: record.keyId });
     }
     if (state === "expired") {
-      throw unauthorized(`API key expired at ${record.expiresAt.toISOString()}`, { key_id: record.keyId });
+      throw new AuthenticationError(`API key expired at ${record.expiresAt.toISOString()}`, { key_id: record.keyId });
     }
     return record;
   }
@@ -154,10 +232,10 @@ export class DataKeyService {
     const now = this.clock();
     const live = (await this.store.listByOwner(owner)).filter((key) => keyState(key, now) === "active");
     if (live.length >= MAX_LIVE_KEYS_PER_OWNER) {
-      throw new DataAccessError(
-        "KEY_LIMIT_REACHED",
+      throw new ConflictError(
         `${owner} already holds ${MAX_LIVE_KEYS_PER_OWNER} active keys: revoke one with DELETE /v1/auth/keys/{key_id}`,
         { owner, limit: MAX_LIVE_KEYS_PER_OWNER },
+        { reason: "KEY_LIMIT_REACHED" },
       );
     }
     await admit(owner);
@@ -198,10 +276,10 @@ export class DataKeyService {
   async revoke(issuer: KeyIssuer, keyId: string): Promise<DataKeyRecord> {
     const record = await this.store.findById(keyId);
     if (!record || (issuer.kind !== "operator" && record.owner !== this.ownerOf(issuer))) {
-      throw new DataAccessError("KEY_NOT_FOUND", `no key ${keyId} among this caller's keys`, { key_id: keyId });
+      throw keyNotFound(`no key ${keyId} among this caller's keys`, keyId);
     }
     const revoked = await this.store.revoke(keyId, this.clock());
-    if (!revoked) throw new DataAccessError("KEY_NOT_FOUND", `no key ${keyId}`, { key_id: keyId });
+    if (!revoked) throw keyNotFound(`no key ${keyId}`, keyId);
     return revoked;
   }
 
@@ -217,4 +295,8 @@ export class DataKeyService {
         return issuer.key.owner;
     }
   }
+}
+
+function keyNotFound(message: string, keyId: string): NotFoundError {
+  return new NotFoundError(message, { key_id: keyId }, { reason: "KEY_NOT_FOUND" });
 }
