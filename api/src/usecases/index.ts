@@ -46,7 +46,7 @@ export interface UseCaseDeps {
   /** Default: EIP-191 recovery (worker threads), then EIP-1271 on the service's chain. */
   signatureVerifier?: SignatureVerifier;
   /** Engine settings (tests poll faster). */
-  engineOptions?: Partial<Omit<TxEngineOptions, "provider" | "journal" | "wallets" | "head">>;
+  engineOptions?: Partial<Omit<TxEngineOptions, "provider" | "rpc" | "journal" | "wallets" | "head">>;
   /** NAP minted at tier established (default 100 NAP). */
   napGrantWei?: bigint;
 }
@@ -91,6 +91,7 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
 
   const engine = new TxEngine({
     provider: chain.provider,
+    rpc: chain.rpc,
     head: chain.head,
     journal: stores.journal,
     wallets: serverWallets,
