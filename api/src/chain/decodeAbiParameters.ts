@@ -1,4 +1,5 @@
 import type { ParamType } from "ethers";
+import { LRUCache } from "lru-cache";
 import { checksumAddress } from "./keccak";
 
 /**
@@ -44,17 +45,14 @@ const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 /**
  * Checksummed addresses by their 40 hex digits (lowercase): the logs of a block range name the same few accounts and
  * contracts over and over, and a checksum (a keccak of the address) costs more than the rest of decoding an event.
- * Emptied when full, so a range naming many addresses costs a checksum each, no more.
  */
-const checksummed = new Map<string, string>();
-const CHECKSUMMED_MAX = 4_096;
+const checksummed = new LRUCache<string, string>({ max: 4_096 });
 
 /** The checksummed address of 40 lowercase hex digits. */
 export function checksummedAddress(digits: string): string {
   let address = checksummed.get(digits);
   if (address === undefined) {
     address = checksumAddress(`0x${digits}`);
-    if (checksummed.size >= CHECKSUMMED_MAX) checksummed.clear();
     checksummed.set(digits, address);
   }
   return address;
