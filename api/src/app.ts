@@ -20,7 +20,7 @@ import type { RateLimitBackend, RateLimiters } from "./doors/live/rateLimit";
 import type { RouteDefinition } from "./doors/live/route";
 import type { Logger } from "./logger";
 import { createUseCases, type UseCaseDeps, type UseCases, type UseCaseStores } from "./usecases";
-import { createReadSide } from "./usecases/readSide";
+import { createReadSide } from "./readSide";
 
 /**
  * The composition root of the service: the use cases and the read side, each built once over the stores and the

@@ -2,7 +2,7 @@ import type { RouteDefinition } from "../../route";
 import { readRoutes } from "./reads";
 import type { DataRouteDeps } from "./shared";
 import { vaultRoutes } from "./vaults";
-import { indexerStatus } from "../../../usecases/readSide";
+import { indexerStatus } from "../../indexerStatus";
 
 /** The data API's read routes under /v1 (data-api.md, Endpoints), each: validate, ask the query layer, shape. */
 

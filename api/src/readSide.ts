@@ -1,17 +1,18 @@
 import type Redis from "ioredis";
-import type { ChainAccess } from "../chain";
-import type { Config } from "../config";
-import { Indexer, type IndexerStatus } from "../indexer/indexer";
-import type { Logger } from "../logger";
-import { EventFeed, type FeedOptions } from "../readmodel/feed";
-import { RedisFeedNotices } from "../readmodel/notice";
-import { DataQueries } from "../readmodel/queries";
-import type { ReadModelStore } from "../readmodel/store";
+import type { ChainAccess } from "./chain";
+import type { Config } from "./config";
+import { indexerStatus } from "./doors/indexerStatus";
+import { Indexer, type IndexerStatus } from "./indexer/indexer";
+import type { Logger } from "./logger";
+import { EventFeed, type FeedOptions } from "./readmodel/feed";
+import { RedisFeedNotices } from "./readmodel/notice";
+import { DataQueries } from "./readmodel/queries";
+import type { ReadModelStore } from "./readmodel/store";
 
 /**
- * The read side, built once beside the use cases and handed to every door that reads indexed data: the query layer,
- * the event feed subscriptions fan out from, and this instance's indexer (not started: the server starts it). Notices
- * between instances (a block indexed, a block mined) travel through Redis when there is one.
+ * The read side, built once beside the use cases (app.ts builds both) and handed to every door that reads indexed
+ * data: the query layer, the event feed subscriptions fan out from, and this instance's indexer (not started: the
+ * server starts it). Notices between instances (a block indexed, a block mined) travel through Redis when there is one.
  */
 
 export interface ReadSideDeps {
@@ -96,30 +97,6 @@ export function createReadSide(deps: ReadSideDeps): ReadSide {
       await indexer?.stop();
       await notices?.close();
     },
-  };
-}
-
-/** The indexer's status from this instance's indexer, or (without one) from the store and the chain. */
-export async function indexerStatus(
-  queries: DataQueries,
-  chain: ChainAccess,
-  indexer: Indexer | null,
-): Promise<IndexerStatus> {
-  if (indexer) return indexer.status();
-  const [cursor, halt, head] = await Promise.all([
-    queries.cursor(),
-    queries.halt(),
-    chain.head.latest().catch(() => null),
-  ]);
-  return {
-    role: "reader",
-    indexedBlock: cursor?.height ?? null,
-    indexedHash: cursor?.hash ?? null,
-    headBlock: head,
-    lagBlocks: cursor && head !== null ? Math.max(0, head - cursor.height) : null,
-    finalityDepth: 0,
-    halt,
-    lastError: null,
   };
 }
 
