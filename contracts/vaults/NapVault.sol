@@ -9,6 +9,7 @@ import {IERC4626} from "@openzeppelin/contracts/interfaces/IERC4626.sol";
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
 import {INapVault} from "../interfaces/INapVault.sol";
 import {IERC7540Operator, IERC7540Redeem, IERC7575, IERC7887Redeem} from "../interfaces/IERC7540.sol";
 import {HotState, HotStateLib} from "./HotState.sol";
@@ -69,6 +70,11 @@ import {RedeemEscrow} from "./RedeemEscrow.sol";
 /// `redeem` / `withdraw` with the controller as owner, by the controller or its operator; previewRedeem /
 /// previewWithdraw revert.
 ///
+/// Exit before governance acts: a request waits at most the governance timelock's delay less EXIT_MARGIN, read from
+/// the timelock at each request (appliedFulfillmentDelay), so that a holder who asks to leave when a proposal is
+/// queued is claimable before it can execute, whatever delay governance configured and however it changed the
+/// timelock's delay since.
+///
 /// Pausing stops entries (deposit, mint, report): maxDeposit and maxMint return 0. Exits never pause.
 ///
 /// Invariants: totalSupply equals the sum of balances (the vault's own balance holds pending and canceled request
@@ -102,6 +108,10 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     uint256 public constant MAX_FULFILLMENT_DELAY = 7 days;
     /// @notice Time after a request's ready time from which anyone, not only FULFILLER_ROLE, may fill it.
     uint256 public constant FULFILLMENT_GRACE_PERIOD = 1 hours;
+    /// @notice Time a holder needs beyond its request's wait to leave before a queued proposal executes: to see it
+    ///         queued and ask, and the grace period for anyone to fill. A request waits at most the governance
+    ///         timelock's delay less this.
+    uint256 public constant EXIT_MARGIN = 1 days;
     /// @notice Most allocations one vault records.
     uint256 public constant MAX_ALLOCATIONS = 20;
 
@@ -112,6 +122,9 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     uint256 private constant _FEE_DENOMINATOR = _BPS * _YEAR;
     uint8 private constant _DECIMALS_OFFSET = 6;
     uint256 private constant _VIRTUAL_SHARES = 10 ** _DECIMALS_OFFSET;
+    /// @dev Gas for the timelock's getMinDelay (one storage read in OpenZeppelin's TimelockController), so that an
+    ///      admin contract of another kind cannot make requests run out of gas.
+    uint256 private constant _DELAY_QUERY_GAS = 10_000;
 
     /// @dev Fee settings read only by reports, fee claims and fee changes.
     struct FeeConfig {
@@ -163,6 +176,9 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     address private immutable _escrow;
     /// @dev Asset units of one whole token: the unit of the stored deposit cap.
     uint256 private immutable _capUnit;
+    /// @dev The admin at deployment when it is a contract (the governance timelock), whose delay bounds a request's
+    ///      wait; zero otherwise.
+    address private immutable _timelock;
 
     /// @notice Deploys a vault with fixed risk level and redemption mode, and grants the roles (none to the deployer).
     /// @param params Economic parameters (bounds checked).
@@ -179,6 +195,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         _createdAt = block.timestamp;
         _escrow = params.asyncRedeem ? address(new RedeemEscrow(params.asset)) : address(0);
         _capUnit = 10 ** (decimals() - _DECIMALS_OFFSET);
+        _timelock = roles.admin.code.length > 0 ? roles.admin : address(0);
 
         _grantRole(DEFAULT_ADMIN_ROLE, roles.admin);
         _grantIfSet(MANAGER_ROLE, roles.manager);
@@ -367,7 +384,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @inheritdoc IERC7540Redeem
     /// @dev The caller must be the controller or its operator, so that no one else can delay a controller's
     ///      request, and must be `owner`, its operator, or hold an ERC-20 allowance of `owner` for `shares`
-    ///      (spent). The controller's ready time becomes now + fulfillmentDelay for its whole pending amount.
+    ///      (spent). The controller's ready time becomes now + appliedFulfillmentDelay for its whole pending amount.
     ///      Open while paused.
     function requestRedeem(uint256 shares, address controller, address owner) external returns (uint256) {
         if (!_async) revert AsyncRedeemNotSupported();
@@ -378,7 +395,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         _transfer(owner, address(this), shares);
         RedeemState storage request = _redeems[controller];
         request.pendingShares += shares.toUint128();
-        request.readyAt = uint64(block.timestamp + _timing.fulfillmentDelay);
+        request.readyAt = uint64(block.timestamp + _appliedFulfillmentDelay());
         emit RedeemRequest(controller, owner, 0, msg.sender, shares);
         return 0;
     }
@@ -563,6 +580,16 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     }
 
     /// @inheritdoc INapVault
+    function appliedFulfillmentDelay() external view returns (uint256) {
+        return _appliedFulfillmentDelay();
+    }
+
+    /// @inheritdoc INapVault
+    function governanceTimelock() external view returns (address) {
+        return _timelock;
+    }
+
+    /// @inheritdoc INapVault
     function createdAt() external view returns (uint256) {
         return _createdAt;
     }
@@ -671,6 +698,23 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         _timing.feeRemainder = uint40(remainder);
     }
 
+    /// @dev The fulfilment delay, at most the governance timelock's delay less EXIT_MARGIN (0 when the delay is
+    ///      shorter). Without a timelock, or when it does not answer getMinDelay, the configured delay (a caller that
+    ///      starves the query of gas only delays its own request).
+    function _appliedFulfillmentDelay() private view returns (uint256 delay) {
+        delay = _timing.fulfillmentDelay;
+        address timelock = _timelock;
+        if (timelock == address(0)) return delay;
+        // Low-level, so that an admin of another kind (no getMinDelay, a short answer) cannot make requests revert.
+        (bool ok, bytes memory answer) = timelock.staticcall{gas: _DELAY_QUERY_GAS}(
+            abi.encodeCall(TimelockController.getMinDelay, ())
+        );
+        if (!ok || answer.length < 32) return delay;
+        uint256 minDelay = abi.decode(answer, (uint256));
+        uint256 bound = minDelay > EXIT_MARGIN ? minDelay - EXIT_MARGIN : 0;
+        if (bound < delay) delay = bound;
+    }
+
     /// @dev _accrueCarrying with its FeesAccrued event.
     function _accrueFeesAndEmit() internal {
         (, , uint256 managementFee) = _accrueCarrying();
@@ -724,8 +768,11 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         }
     }
 
-    /// @dev Stores the hurdle credit, its carried fraction and the fee balance they were brought to date with.
+    /// @dev Stores the hurdle credit, its carried fraction and the fee balance they were brought to date with. The
+    ///      credit saturates at 2**64 - 1 (its fraction dropped), so that rounding a carried fraction up at the
+    ///      saturation point cannot wrap the 64-bit field to 0.
     function _storeCredit(uint256 credit, uint256 remainder, uint256 feeBalance) private {
+        if (credit >= HotStateLib.MAX_AMOUNT) (credit, remainder) = (HotStateLib.MAX_AMOUNT, 0);
         Timing storage timing = _timing;
         timing.hurdleCredit = uint64(credit);
         timing.creditRemainder = uint16(remainder);

@@ -459,4 +459,28 @@ describe("NapVault: attacks of the independent review", () => {
       expect(once - hourly).to.be.lte(secondOrder + 24n);
     });
   });
+
+  describe("Informational (third review) hurdle credit wrapped by a fee change", () => {
+    it("a hurdle credit of exactly 2**64 - 1 with a carried fraction stays saturated through setFees, not 0", async () => {
+      const { a, configurable } = await loadFixture(deployWorld);
+      const vault = configurable;
+      // Timing, slot 8: profitUnlockPeriod (bits 0..23), fulfillmentDelay (24..47), feeRemainder (48..87),
+      // hurdleCredit (88..151), creditRemainder (152..167), feeBaseline (168..255).
+      const slot = 8n;
+      const before = BigInt(await ethers.provider.getStorage(await vault.getAddress(), slot));
+      expect(before & 0xffffffn).to.equal(BigInt(DAY));
+      expect((before >> 24n) & 0xffffffn).to.equal(BigInt(HOUR));
+      const kept = before & ((1n << 88n) - 1n);
+      const written = kept | (MAX_AMOUNT << 88n) | (1n << 152n);
+      await network.provider.send("hardhat_setStorageAt", [
+        await vault.getAddress(),
+        ethers.toBeHex(slot),
+        ethers.toBeHex(written, 32),
+      ]);
+      expect(await vault.hurdleCredit()).to.equal(MAX_AMOUNT);
+      // The fee change rounds the carried fraction up to a unit: 2**64, which the 64-bit field wrapped to 0.
+      await vault.connect(a.admin).setFees(200, 2_000, 500);
+      expect(await vault.hurdleCredit()).to.equal(MAX_AMOUNT);
+    });
+  });
 });
