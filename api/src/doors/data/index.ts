@@ -1,6 +1,7 @@
 import Router from "@koa/router";
 import type { Middleware } from "koa";
 import compose from "koa-compose";
+import { LRUCache } from "lru-cache";
 import type { ChainAccess } from "../../chain";
 import type { Indexer } from "../../indexer/indexer";
 import type { Logger } from "../../logger";
@@ -138,7 +139,7 @@ interface Resolved {
   params: Readonly<Record<string, string>>;
 }
 
-/** How many distinct paths keep their routing decision; past it the decisions are forgotten and made again. */
+/** How many distinct paths keep their routing decision (lru-cache; the least recently used go first). */
 const RESOLVED_PATHS = 1_024;
 
 /**
@@ -147,7 +148,7 @@ const RESOLVED_PATHS = 1_024;
  * any other).
  */
 class ResolvedRoutes {
-  readonly #decisions = new Map<string, Resolved | null>();
+  readonly #decisions = new LRUCache<string, { resolved: Resolved | null }>({ max: RESOLVED_PATHS });
 
   constructor(
     private readonly router: Router,
@@ -158,11 +159,10 @@ class ResolvedRoutes {
     const key = `${method} ${path}`;
     let decision = this.#decisions.get(key);
     if (decision === undefined) {
-      decision = this.#decide(method, path);
-      if (this.#decisions.size >= RESOLVED_PATHS) this.#decisions.clear();
+      decision = { resolved: this.#decide(method, path) };
       this.#decisions.set(key, decision);
     }
-    return decision;
+    return decision.resolved;
   }
 
   #decide(method: string, path: string): Resolved | null {
