@@ -21,6 +21,8 @@ import type { RouteDefinition } from "./doors/live/route";
 import type { Logger } from "./logger";
 import { createUseCases, type UseCaseDeps, type UseCases, type UseCaseStores } from "./usecases";
 import { createReadSide } from "./readSide";
+import { RouteTemplates, withHttpMetrics } from "./observability/httpMetrics";
+import type { ServiceMetrics } from "./observability/metrics";
 
 /**
  * The composition root of the service: the use cases and the read side, each built once over the stores and the
@@ -45,6 +47,8 @@ export interface AppDeps {
   feed?: FeedOptions;
   /** Routes mounted beside the live API's, with the same auth, limits, validation and OpenAPI (tests). */
   extraRoutes?: (useCases: UseCases) => RouteDefinition[];
+  /** Where requests, the engine, the indexer and the sockets report (the server's /metrics); absent: nowhere. */
+  metrics?: ServiceMetrics;
 }
 
 export interface NapApp extends Koa {
@@ -83,7 +87,7 @@ export function createApp(deps: AppDeps): NapApp {
     chain: deps.chain,
     clock: deps.clock,
     signatureVerifier: deps.signatureVerifier,
-    engineOptions: deps.engineOptions,
+    engineOptions: deps.metrics ? { observer: deps.metrics.tx, ...deps.engineOptions } : deps.engineOptions,
     napGrantWei: deps.napGrantWei,
   });
   const rateLimitBackend = deps.rateLimitBackend ?? { driver: "memory", db: new Map() };
@@ -182,7 +186,15 @@ export function createApp(deps: AppDeps): NapApp {
   const running = new RunningRequests();
   // One middleware layer runs every request: the request scope calls the doors itself (behind the CORS layer when
   // origins are configured).
-  app.use(requestScope(logger, running, withCors(config.corsAllowedOrigins, doors)));
+  const scoped = requestScope(logger, running, withCors(config.corsAllowedOrigins, doors));
+  if (deps.metrics) {
+    watchApp(deps.metrics, useCases, indexer, graphql, ws);
+    const declared = [...live.routes, ...data.routes, ...access.declarations].map((route) => route.path);
+    const templates = new RouteTemplates([...declared, ...GRAPHQL_PATHS, `${DATA_API_PREFIX}/openapi.json`]);
+    app.use(withHttpMetrics(deps.metrics, { templates, doorOf }, scoped));
+  } else {
+    app.use(scoped);
+  }
 
   app.routeDefinitions = live.routes;
   app.useCases = useCases;
@@ -230,6 +242,26 @@ function withCors(origins: readonly string[], doors: Koa.Middleware): Koa.Middle
     maxAge: 600,
   });
   return compose([corsLayer, doors]);
+}
+
+/** The figures Prometheus reads at each scrape: the engine's queue, the read model's lag, the open sockets. */
+function watchApp(
+  metrics: ServiceMetrics,
+  useCases: UseCases,
+  indexer: Indexer | null,
+  graphql: GraphQLDoor,
+  ws: WsDoor,
+): void {
+  indexer?.observeSteps((result, seconds) => metrics.indexerStep(result, seconds));
+  metrics.watchQueueDepth(() => useCases.engine.queueDepth);
+  metrics.watchIndexerLag(async () => (await useCases.health.snapshot()).indexer?.lagBlocks ?? null);
+  metrics.watchSockets("graphql", () => graphql.connections);
+  metrics.watchSockets("ws", () => ws.connections);
+}
+
+function doorOf(path: string): "live" | "data" | "graphql" {
+  if (startsWithAny(path, GRAPHQL_PATHS)) return "graphql";
+  return path === DATA_API_PREFIX || path.startsWith(DATA_DOOR_PATHS) ? "data" : "live";
 }
 
 /** Where the data API's REST door and the GraphQL door answer; every other path is the live API's. */

@@ -96,8 +96,6 @@ export interface IndexerDeps {
    * `grewLog`: `onIndexed` follows.
    */
   onProgress?: (cursor: IndexerCursor, grewLog: boolean) => void;
-  /** Called after every step of the background loop with its result and its time (the service's metrics). */
-  onStep?: (result: StepResult | "error", seconds: number) => void;
 }
 
 export class Indexer {
@@ -112,7 +110,7 @@ export class Indexer {
   readonly #rewinder: Rewinder;
   readonly #onIndexed: (cursor: IndexerCursor) => void;
   readonly #onProgress: (cursor: IndexerCursor, grewLog: boolean) => void;
-  readonly #onStep: (result: StepResult | "error", seconds: number) => void;
+  #onStep: (result: StepResult | "error", seconds: number) => void = () => undefined;
   /** A wake that came while a step ran: the loop steps again at once (the step may have asked the head before it). */
   #wokenDuringStep = false;
   #renewal: NodeJS.Timeout | undefined;
@@ -154,7 +152,6 @@ export class Indexer {
     };
     this.#onIndexed = deps.onIndexed ?? (() => undefined);
     this.#onProgress = deps.onProgress ?? (() => undefined);
-    this.#onStep = deps.onStep ?? (() => undefined);
   }
 
   /** A new block may be there (a receipt, another instance's notice): step now instead of at the next poll. */
@@ -162,6 +159,11 @@ export class Indexer {
     if (!this.#running || this.#stopped) return;
     if (this.#wake) this.#wake();
     else this.#wokenDuringStep = true;
+  }
+
+  /** Tells `observer` each step of the background loop, with its result and its time (the service's metrics). */
+  observeSteps(observer: (result: StepResult | "error", seconds: number) => void): void {
+    this.#onStep = observer;
   }
 
   /** True while this instance holds the writer's lease (as of its last step). */

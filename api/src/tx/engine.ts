@@ -92,6 +92,16 @@ export interface TxEngineOptions {
   /** Gas limit = estimate × this / 100 (default 120). */
   readonly gasLimitPercent?: number;
   readonly logger?: TxLogger;
+  /** Told of retries and failures (the service's metrics); queue depth is read from `queueDepth`. */
+  readonly observer?: TxObserver;
+}
+
+/** What the engine reports as it happens, for metrics. */
+export interface TxObserver {
+  /** A transaction broadcast again ("rebroadcast") or signed again with a new nonce ("resign"). */
+  retried(reason: "rebroadcast" | "resign"): void;
+  /** An intent this engine drove ended in an error, by its code. */
+  failed(code: string): void;
 }
 
 /** One onchain operation. */
@@ -156,6 +166,7 @@ export class TxEngine {
   readonly #wallets: ServerWallets;
   readonly #decoder: RevertDecoder;
   readonly #log: TxLogger;
+  readonly #observer: TxObserver | undefined;
   readonly #leaseTtlMs: number;
   readonly #leaseWaitMs: number;
   readonly #leaseLingerMs: number;
@@ -175,6 +186,7 @@ export class TxEngine {
     this.#wallets = options.wallets;
     this.#decoder = options.decoder ?? new RevertDecoder();
     this.#log = options.logger ?? silentLogger;
+    this.#observer = options.observer;
     this.instanceId = options.instanceId ?? `tx-${randomUUID()}`;
     this.#leaseTtlMs = options.leaseTtlMs ?? 15_000;
     this.#leaseWaitMs = options.leaseWaitMs ?? 30_000;
@@ -188,6 +200,11 @@ export class TxEngine {
   /** Whether the engine can sign at all (server wallets configured). */
   get configured(): boolean {
     return this.#wallets.configured;
+  }
+
+  /** Intents this process is driving now (accepted or reconciled, not yet final). */
+  get queueDepth(): number {
+    return this.#inflight.size;
   }
 
   /** The journal entry of an intent key, or null: lets a route answer a retry before building anything. */
@@ -377,7 +394,7 @@ export class TxEngine {
       entry = await this.#awaitPrevious(entry, forRequest);
     }
     const lane = this.#lane(entry.from);
-    return lane.busy(async () => {
+    const driven = lane.busy(async () => {
       for (let round = 0; round < 20; round++) {
         if (FINAL_STATES.includes(entry.state)) return this.#settled(entry);
         if (entry.state === "intent") {
@@ -390,6 +407,12 @@ export class TxEngine {
         entry = await this.#awaitReceipt(lane, entry);
       }
       throw new TxRejectedError(`transaction ${entry.intentKey} did not settle after 20 attempts`);
+    });
+    // An entry final before this drive (a replay) was counted when it failed.
+    if (!this.#observer || FINAL_STATES.includes(start.state)) return driven;
+    return driven.catch((err: unknown) => {
+      this.#observer?.failed(err instanceof AppError ? err.code : "INTERNAL");
+      throw err;
     });
   }
 
@@ -735,6 +758,7 @@ export class TxEngine {
       { state: "signed", nonce, hash, rawTx, replacedHashes: [...entry.replacedHashes, oldHash] },
     );
     if (!resigned) return (await this.#journal.get(entry.intentKey)) as TxJournalEntry;
+    this.#observer?.retried("resign");
     lane.nextNonce = nonce + 1;
     lane.pendingCost.delete(oldHash);
     lane.pendingCost.set(hash, prepared.cost);
@@ -807,6 +831,7 @@ export class TxEngine {
               entry = await this.#inLane(lane, current, async () => {
                 const fresh = (await this.#journal.get(current.intentKey)) as TxJournalEntry;
                 if (fresh.state !== "signed" && fresh.state !== "broadcast") return fresh;
+                this.#observer?.retried("rebroadcast");
                 return this.#broadcast(lane, fresh);
               });
             } catch (err) {

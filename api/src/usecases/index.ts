@@ -12,6 +12,7 @@ import { Faucet } from "./faucet";
 import { Governance } from "./governance";
 import { Health, type StoreProbe } from "./health";
 import { Idempotency, type IdempotencyStore } from "./idempotency";
+import { Readiness } from "./readiness";
 import { RegistrationService, type NonceStore, type SignatureVerifier } from "./registration";
 import { Relayer } from "./relayer";
 import { Strategies } from "./strategies";
@@ -65,6 +66,8 @@ export interface UseCases {
   readonly relayer: Relayer;
   readonly idempotency: Idempotency;
   readonly health: Health;
+  /** Whether this instance should get traffic now (/ready). */
+  readonly readiness: Readiness;
   readonly engine: TxEngine;
   /** Wallet signatures as registration checks them (EIP-191, then EIP-1271); the data API's key issuance uses it. */
   readonly verifySignature: SignatureVerifier;
@@ -105,6 +108,7 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
     napGrantWei: deps.napGrantWei ?? DEFAULT_NAP_GRANT,
   });
   const vaults = new Vaults(chain, engine, serverWallets, agents);
+  const health = new Health(chain, stores);
 
   return {
     agents,
@@ -127,7 +131,8 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
     campaign: new Campaign(chain, serverWallets),
     relayer,
     idempotency: new Idempotency(stores.idempotency, clock),
-    health: new Health(chain, stores),
+    health,
+    readiness: new Readiness(health, { maxLagBlocks: config.readyMaxLagBlocks }),
     engine,
     verifySignature: verifier,
     async start() {

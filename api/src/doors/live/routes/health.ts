@@ -23,6 +23,22 @@ export const healthResponse = z
   })
   .meta({ id: "Health" });
 
+export const readinessResponse = z
+  .object({
+    ready: z.boolean().meta({ description: "true when every check passes: send this instance traffic" }),
+    checks: z.object({
+      serving: z.boolean().meta({ description: "false once a shutdown has begun" }),
+      store: z.boolean(),
+      rpc: z.boolean(),
+      redis: z.boolean().optional().meta({ description: "present when REDIS_URL is set" }),
+      indexer: z
+        .boolean()
+        .optional()
+        .meta({ description: "the read model within READY_MAX_LAG_BLOCKS of the head and not halted" }),
+    }),
+  })
+  .meta({ id: "Readiness" });
+
 export function healthRoutes({ useCases }: RouteContext): RouteDefinition[] {
   const healthBody = (health: ServiceHealth): z.input<typeof healthResponse> => ({
     status: health.status,
@@ -55,6 +71,24 @@ export function healthRoutes({ useCases }: RouteContext): RouteDefinition[] {
       // One snapshot per second, so its body is serialized once per second, not once per request.
       cache: { kept: () => useCases.health.keptSnapshot(), body: healthBody },
       handler: () => useCases.health.snapshot(),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/ready",
+      tag: "service",
+      summary: "Readiness: whether this instance should get traffic now (liveness is /health)",
+      auth: null,
+      rateLimit: "public",
+      responses: {
+        200: { description: "ready", schema: readinessResponse },
+        503: { description: "not ready: a check failed, or the instance is shutting down", schema: readinessResponse },
+      },
+      handler: async ({ ctx }) => {
+        const report = await useCases.readiness.check();
+        ctx.set("Cache-Control", "no-store");
+        ctx.status = report.ready ? 200 : 503;
+        ctx.body = report;
+      },
     }),
   ];
 }
