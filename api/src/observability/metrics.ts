@@ -27,7 +27,7 @@ export class ServiceMetrics {
 
   readonly #refusals = new Counter({
     name: "nap_limiter_refusals_total",
-    help: "Requests a rate limit or a cap refused (429), by door",
+    help: "HTTP requests a rate limit or a cap refused (429), by door",
     labelNames: ["door"] as const,
     registers: [this.registry],
   });
@@ -94,11 +94,6 @@ export class ServiceMetrics {
   request(door: Door, route: string, method: string, status: number, seconds: number): void {
     this.#requests.observe({ door, route, method, status }, seconds);
     if (status === 429) this.#refusals.inc({ door });
-  }
-
-  /** A refusal outside HTTP's answers (a socket upgrade or message past its limit). */
-  refused(door: Door): void {
-    this.#refusals.inc({ door });
   }
 
   indexerStep(result: string, seconds: number): void {
