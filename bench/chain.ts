@@ -12,15 +12,19 @@
  *   Wallet.signTransaction of the same EIP-1559 fields.
  * - RpcRound (rpc/round.ts) beside viem's HTTP transport with `batch`: rounds of three requests, each waiting on the
  *   one before, against a local JSON-RPC server that answers at once (the time of a round trip, not of the node).
+ * - nodeHttpFetch (rpc/nodeHttpFetch.ts) beside Node's global fetch, each under viem's HTTP RPC client: one request
+ *   after another to the same server.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AbiCoder, HDNodeWallet, Wallet } from "ethers";
 import { http } from "viem";
+import { getHttpRpcClient } from "viem/utils";
 import { readHexAbi } from "../api/src/chain/decodeAbiParameters";
 import { encodeSubmit } from "../api/src/chain/calldata";
 import { keccakReady } from "../api/src/chain/keccak";
 import { httpJsonRpc } from "../api/src/chain/rpc/jsonRpc";
+import { nodeHttpFetch } from "../api/src/chain/rpc/nodeHttpFetch";
 import { inOneRound } from "../api/src/chain/rpc/round";
 import { DerivedSigner } from "../api/src/chain/wallets";
 import { jsonRpcProvider } from "../api/src/chain";
@@ -168,8 +172,11 @@ async function roundRows(): Promise<string[]> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const provider = jsonRpcProvider(url, 31337);
   const rpc = httpJsonRpc(url, provider);
-  const transport = http(url, { batch: { wait: 0 }, retryCount: 0 })({ chain: undefined });
+  const transport = http(url, { batch: { wait: 0 }, retryCount: 0, fetchFn: nodeHttpFetch })({ chain: undefined });
   const three = ["eth_blockNumber", "eth_chainId", "eth_gasPrice"];
+  const body = [{ jsonrpc: "2.0" as const, id: 1, method: "eth_blockNumber", params: [] }];
+  const ours = getHttpRpcClient(url, { fetchFn: nodeHttpFetch, maxResponseBodySize: false });
+  const nodes = getHttpRpcClient(url, { maxResponseBodySize: false });
   try {
     return [
       row(
@@ -179,6 +186,12 @@ async function roundRows(): Promise<string[]> {
           inOneRound(rpc, (round) => Promise.all(three.map((method) => round.send(method, [])))),
         ),
         await perCall(300, () => Promise.all(three.map((method) => transport.request({ method, params: [] })))),
+      ),
+      row(
+        "nodeHttpFetch, one request (viem's client)",
+        "Node's fetch",
+        await perCall(300, () => ours.request({ body })),
+        await perCall(300, () => nodes.request({ body })),
       ),
     ];
   } finally {

@@ -1,6 +1,7 @@
 import { makeError, type JsonRpcApiProvider, type JsonRpcError, type JsonRpcPayload } from "ethers";
 import { http, RpcRequestError } from "viem";
 import { getHttpRpcClient } from "viem/utils";
+import { nodeHttpFetch } from "./nodeHttpFetch";
 
 /**
  * The JSON-RPC connection of the indexer and the transaction engine: viem's HTTP transport and HTTP RPC client, used
@@ -42,8 +43,8 @@ type RawAnswer = { result?: unknown; error?: JsonRpcError["error"] };
  * A connection over HTTP. `send` goes through viem's transport with `batch`: the requests of one turn of the event
  * loop share one HTTP request. `sendNow` goes through viem's HTTP RPC client at once, for callers whose requests come
  * in rounds, each waiting on the one before (the indexer's step), which would otherwise wait for the transport's
- * timer each round. No retries: the engine decides what is sent again. `errors` is the ethers provider of the service,
- * whose `getRpcError` maps a node's error answer.
+ * timer each round. Both send through `nodeHttpFetch`. No retries: the engine decides what is sent again. `errors` is
+ * the ethers provider of the service, whose `getRpcError` maps a node's error answer.
  */
 export function httpJsonRpc(url: string, errors: Pick<JsonRpcApiProvider, "getRpcError">): JsonRpc {
   const transport = http(url, {
@@ -52,8 +53,13 @@ export function httpJsonRpc(url: string, errors: Pick<JsonRpcApiProvider, "getRp
     retryCount: 0,
     timeout: REQUEST_TIMEOUT_MS,
     maxResponseBodySize: false,
+    fetchFn: nodeHttpFetch,
   })({ chain: undefined });
-  const client = getHttpRpcClient(url, { timeout: REQUEST_TIMEOUT_MS, maxResponseBodySize: false });
+  const client = getHttpRpcClient(url, {
+    timeout: REQUEST_TIMEOUT_MS,
+    maxResponseBodySize: false,
+    fetchFn: nodeHttpFetch,
+  });
   let nextId = 1;
 
   const answerOf = (request: RpcRequest, answer: RawAnswer | undefined): unknown => {
