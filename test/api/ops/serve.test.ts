@@ -57,6 +57,7 @@ describe("Ops: the compiled build served with plain node (npm run build, npm run
 
   let node: Spawned;
   let outDir: string;
+  let mongoUri: string;
   let mongo: MongoClient;
   let dbName: string;
   let api: ChildProcess | undefined;
@@ -68,10 +69,9 @@ describe("Ops: the compiled build served with plain node (npm run build, npm run
     node = await spawnHardhatNode();
     outDir = mkdtempSync(join(tmpdir(), "nap-serve-"));
     await deployTo(node.url, outDir);
-    const uri = await ensureMongo();
-    mongo = await MongoClient.connect(uri);
+    mongoUri = await ensureMongo();
+    mongo = await MongoClient.connect(mongoUri);
     dbName = uniqueDbName("serve");
-    process.env.NAP_TEST_SERVE_MONGO = uri;
   });
 
   after(async function () {
@@ -98,7 +98,7 @@ describe("Ops: the compiled build served with plain node (npm run build, npm run
         RPC_URL: node.url,
         CHAIN_ID: "31337",
         DEPLOYMENT_FILE: join(outDir, "31337.json"),
-        MONGODB_URI: process.env.NAP_TEST_SERVE_MONGO as string,
+        MONGODB_URI: mongoUri,
         MONGODB_DB: dbName,
         SERVER_WALLET_MNEMONIC: DEV_MNEMONIC,
         SIGNATURE_WORKERS: "0",
