@@ -552,69 +552,16 @@ export interface components {
       } | null;
       lastError: string | null;
     };
-    AccessKey: {
-      key_id: string;
-      /** @description napd- and the first 7 characters of the key */
-      key_prefix: string;
-      name: string;
-      /** @description agent:<agentId>, wallet:<lowercase address> or operator:<label> */
-      owner: string;
-      /** @enum {unknown} */
-      tier: "authenticated" | "node_operator";
-      scopes: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
-      issued_by: string;
-      /** Format: date-time */
-      created_at: string;
-      /** Format: date-time */
-      expires_at: string;
-      /** Format: date-time */
-      revoked_at: string | null;
-      /** @enum {unknown} */
-      state: "active" | "expired" | "revoked";
-    };
-    AccessIssuedKey: {
-      key: string;
-      key_id: string;
-      /** @description napd- and the first 7 characters of the key */
-      key_prefix: string;
-      name: string;
-      /** @description agent:<agentId>, wallet:<lowercase address> or operator:<label> */
-      owner: string;
-      /** @enum {unknown} */
-      tier: "authenticated" | "node_operator";
-      scopes: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
-      issued_by: string;
-      /** Format: date-time */
-      created_at: string;
-      /** Format: date-time */
-      expires_at: string;
-      /** Format: date-time */
-      revoked_at: string | null;
-      /** @enum {unknown} */
-      state: "active" | "expired" | "revoked";
-    };
-    AccessTokenInfo: {
-      key_id: string;
-      /** @description napd- and the first 7 characters of the key */
-      key_prefix: string;
-      name: string;
-      /** @description agent:<agentId>, wallet:<lowercase address> or operator:<label> */
-      owner: string;
-      /** @enum {unknown} */
-      tier: "authenticated" | "node_operator";
-      scopes: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
-      issued_by: string;
-      /** Format: date-time */
-      created_at: string;
-      /** Format: date-time */
-      expires_at: string;
-      /** Format: date-time */
-      revoked_at: string | null;
-      /** @enum {unknown} */
-      state: "active" | "expired" | "revoked";
-      permissions: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
-      expires_in_seconds: number;
+    AccessRateLimitStatus: {
+      /** @enum {string} */
+      tier: "public" | "authenticated" | "node_operator";
+      /** @enum {string} */
+      counted_by: "ip" | "key";
+      key_id: string | null;
+      enforced: boolean;
       limits: components["schemas"]["AccessLimits"];
+      /** @description the window X-RateLimit-* describe */
+      headers_window: ("minute" | "day") | null;
     };
     AccessLimits: {
       minute: {
@@ -633,29 +580,76 @@ export interface components {
         reset: number | null;
       } | null;
     };
-    AccessRateLimitStatus: {
-      /** @enum {unknown} */
-      tier: "public" | "authenticated" | "node_operator";
-      /** @enum {unknown} */
-      counted_by: "ip" | "key";
-      key_id: string | null;
-      enforced: boolean;
+    AccessTokenInfo: {
+      key_id: string;
+      /** @description napd- and the first 7 characters of the key */
+      key_prefix: string;
+      name: string;
+      /** @description agent:<agentId>, wallet:<lowercase address> or operator:<label> */
+      owner: string;
+      /** @enum {string} */
+      tier: "authenticated" | "node_operator";
+      scopes: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
+      issued_by: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      expires_at: string;
+      revoked_at: string | null;
+      /** @enum {string} */
+      state: "active" | "expired" | "revoked";
+      permissions: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
+      expires_in_seconds: number;
       limits: components["schemas"]["AccessLimits"];
-      /**
-       * @description the window X-RateLimit-* describe
-       * @enum {unknown}
-       */
-      headers_window: "minute" | "day" | null;
+    };
+    AccessIssuedKey: {
+      key: string;
+      key_id: string;
+      /** @description napd- and the first 7 characters of the key */
+      key_prefix: string;
+      name: string;
+      /** @description agent:<agentId>, wallet:<lowercase address> or operator:<label> */
+      owner: string;
+      /** @enum {string} */
+      tier: "authenticated" | "node_operator";
+      scopes: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
+      issued_by: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      expires_at: string;
+      revoked_at: string | null;
+      /** @enum {string} */
+      state: "active" | "expired" | "revoked";
+    };
+    AccessKey: {
+      key_id: string;
+      /** @description napd- and the first 7 characters of the key */
+      key_prefix: string;
+      name: string;
+      /** @description agent:<agentId>, wallet:<lowercase address> or operator:<label> */
+      owner: string;
+      /** @enum {string} */
+      tier: "authenticated" | "node_operator";
+      scopes: ("vaults:read" | "vaults:write" | "users:read" | "nodes:read" | "nodes:write" | "keys:manage")[];
+      issued_by: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      expires_at: string;
+      revoked_at: string | null;
+      /** @enum {string} */
+      state: "active" | "expired" | "revoked";
     };
     AccessNode: {
       node_id: string;
-      /** @enum {unknown} */
+      /** @enum {string} */
       role: "api" | "api+indexer" | "external";
       version: string;
       url: string | null;
       /**
        * @description up: heartbeat within 45 s; stale: within 5 min; down
-       * @enum {unknown}
+       * @enum {string}
        */
       status: "up" | "stale" | "down";
       /** Format: date-time */
@@ -666,57 +660,7 @@ export interface components {
       external: boolean;
     };
   };
-  responses: {
-    /** @description UNAUTHORIZED (missing, malformed, unknown, expired or revoked key) or INSUFFICIENT_SCOPE (the key lacks the route's scope) */
-    AccessUnauthorized: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        "application/json": components["schemas"]["DataError"];
-      };
-    };
-    /** @description RATE_LIMITED */
-    AccessRateLimited: {
-      headers: {
-        "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
-        "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
-        "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
-        "Retry-After": components["headers"]["AccessRetryAfter"];
-        [name: string]: unknown;
-      };
-      content: {
-        "application/json": components["schemas"]["DataError"];
-      };
-    };
-    /** @description INVALID_<FIELD> */
-    AccessBadInput: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        "application/json": components["schemas"]["DataError"];
-      };
-    };
-    /** @description PAYLOAD_TOO_LARGE (details.max: the body limit in bytes, BODY_LIMIT_BYTES) */
-    AccessPayloadTooLarge: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        "application/json": components["schemas"]["DataError"];
-      };
-    };
-    /** @description UNAVAILABLE (the rate limiter's store) */
-    AccessUnavailable: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        "application/json": components["schemas"]["DataError"];
-      };
-    };
-  };
+  responses: never;
   parameters: never;
   requestBodies: never;
   headers: {
@@ -726,7 +670,7 @@ export interface components {
     AccessRateLimitRemaining: number;
     /** @description Unix seconds at which the binding window ends */
     AccessRateLimitReset: number;
-    /** @description Seconds until the refusing window ends */
+    /** @description Seconds to wait before retrying */
     AccessRetryAfter: number;
   };
   pathItems: never;
@@ -751,6 +695,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
           [name: string]: unknown;
         };
         content: {
@@ -769,6 +716,7 @@ export interface operations {
       /** @description RATE_LIMITED */
       429: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -787,6 +735,7 @@ export interface operations {
       /** @description NOT_YET_INDEXED */
       503: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -797,8 +746,14 @@ export interface operations {
   };
   postV1VaultsBatch: {
     parameters: {
-      query?: never;
-      header?: never;
+      query?: {
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
+        minBlock?: number;
+      };
+      header?: {
+        /** @description the block your write was mined in: the answer waits (up to 2 s) until it is indexed, else 503 NOT_YET_INDEXED with Retry-After; beyond the chain's head: 400 INVALID_MIN_BLOCK */
+        "X-Min-Block"?: number;
+      };
       path?: never;
       cookie?: never;
     };
@@ -814,6 +769,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
           [name: string]: unknown;
         };
         content: {
@@ -841,6 +799,7 @@ export interface operations {
       /** @description RATE_LIMITED */
       429: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -859,6 +818,7 @@ export interface operations {
       /** @description NOT_YET_INDEXED */
       503: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -887,6 +847,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
           [name: string]: unknown;
         };
         content: {
@@ -914,6 +877,7 @@ export interface operations {
       /** @description RATE_LIMITED */
       429: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -932,6 +896,7 @@ export interface operations {
       /** @description NOT_YET_INDEXED */
       503: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -964,6 +929,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
           [name: string]: unknown;
         };
         content: {
@@ -991,6 +959,7 @@ export interface operations {
       /** @description RATE_LIMITED */
       429: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1009,6 +978,7 @@ export interface operations {
       /** @description NOT_YET_INDEXED */
       503: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1035,6 +1005,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
           [name: string]: unknown;
         };
         content: {
@@ -1053,6 +1026,7 @@ export interface operations {
       /** @description RATE_LIMITED */
       429: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1071,6 +1045,7 @@ export interface operations {
       /** @description NOT_YET_INDEXED */
       503: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1099,6 +1074,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
           [name: string]: unknown;
         };
         content: {
@@ -1126,6 +1104,7 @@ export interface operations {
       /** @description RATE_LIMITED */
       429: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1144,6 +1123,7 @@ export interface operations {
       /** @description NOT_YET_INDEXED */
       503: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1172,6 +1152,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
           [name: string]: unknown;
         };
         content: {
@@ -1190,6 +1173,7 @@ export interface operations {
       /** @description RATE_LIMITED */
       429: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1208,6 +1192,7 @@ export interface operations {
       /** @description NOT_YET_INDEXED */
       503: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1242,6 +1227,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
           [name: string]: unknown;
         };
         content: {
@@ -1260,6 +1248,7 @@ export interface operations {
       /** @description RATE_LIMITED */
       429: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1278,6 +1267,7 @@ export interface operations {
       /** @description NOT_YET_INDEXED */
       503: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1304,6 +1294,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
           [name: string]: unknown;
         };
         content: {
@@ -1322,6 +1315,7 @@ export interface operations {
       /** @description RATE_LIMITED */
       429: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1340,6 +1334,7 @@ export interface operations {
       /** @description NOT_YET_INDEXED */
       503: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1360,6 +1355,9 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
           [name: string]: unknown;
         };
         content: {
@@ -1369,6 +1367,7 @@ export interface operations {
       /** @description RATE_LIMITED */
       429: {
         headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
           [name: string]: unknown;
         };
         content: {
@@ -1407,9 +1406,44 @@ export interface operations {
           "application/json": components["schemas"]["AccessRateLimitStatus"];
         };
       };
-      401: components["responses"]["AccessUnauthorized"];
-      429: components["responses"]["AccessRateLimited"];
-      503: components["responses"]["AccessUnavailable"];
+      /** @description UNAUTHORIZED, INSUFFICIENT_SCOPE */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   getV1AuthTokenInfo: {
@@ -1433,14 +1467,50 @@ export interface operations {
           "application/json": components["schemas"]["AccessTokenInfo"];
         };
       };
-      401: components["responses"]["AccessUnauthorized"];
-      429: components["responses"]["AccessRateLimited"];
-      503: components["responses"]["AccessUnavailable"];
+      /** @description UNAUTHORIZED, INSUFFICIENT_SCOPE */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   getV1AuthNonce: {
     parameters: {
       query: {
+        /** @description 0x-prefixed 20-byte address (42 characters). All lowercase, all uppercase, or mixed case with a valid EIP-55 checksum. */
         wallet: string;
       };
       header?: never;
@@ -1465,15 +1535,59 @@ export interface operations {
           };
         };
       };
-      400: components["responses"]["AccessBadInput"];
-      401: components["responses"]["AccessUnauthorized"];
-      429: components["responses"]["AccessRateLimited"];
-      503: components["responses"]["AccessUnavailable"];
+      /** @description INVALID_WALLET, UNKNOWN_PARAMETER */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAUTHORIZED, INSUFFICIENT_SCOPE */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   getV1AuthKeys: {
     parameters: {
       query?: {
+        /** @description Operators only: whose keys (default: the caller's). */
         owner?: string;
       };
       header?: never;
@@ -1497,10 +1611,53 @@ export interface operations {
           };
         };
       };
-      400: components["responses"]["AccessBadInput"];
-      401: components["responses"]["AccessUnauthorized"];
-      429: components["responses"]["AccessRateLimited"];
-      503: components["responses"]["AccessUnavailable"];
+      /** @description INVALID_OWNER, UNKNOWN_PARAMETER */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAUTHORIZED, INSUFFICIENT_SCOPE */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   postV1AuthKeys: {
@@ -1549,8 +1706,24 @@ export interface operations {
           "application/json": components["schemas"]["AccessIssuedKey"];
         };
       };
-      400: components["responses"]["AccessBadInput"];
-      401: components["responses"]["AccessUnauthorized"];
+      /** @description INVALID_BODY, INVALID_NONCE, INVALID_SIGNATURE */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAUTHORIZED, INSUFFICIENT_SCOPE */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
       /** @description KEY_LIMIT_REACHED */
       409: {
         headers: {
@@ -1560,9 +1733,44 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
-      413: components["responses"]["AccessPayloadTooLarge"];
-      429: components["responses"]["AccessRateLimited"];
-      503: components["responses"]["AccessUnavailable"];
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   deleteV1AuthKeysId: {
@@ -1588,8 +1796,24 @@ export interface operations {
           "application/json": components["schemas"]["AccessKey"];
         };
       };
-      400: components["responses"]["AccessBadInput"];
-      401: components["responses"]["AccessUnauthorized"];
+      /** @description INVALID_KEY_ID */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAUTHORIZED, INSUFFICIENT_SCOPE */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
       /** @description KEY_NOT_FOUND */
       404: {
         headers: {
@@ -1599,8 +1823,35 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
-      429: components["responses"]["AccessRateLimited"];
-      503: components["responses"]["AccessUnavailable"];
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   getV1Nodes: {
@@ -1633,9 +1884,44 @@ export interface operations {
           };
         };
       };
-      401: components["responses"]["AccessUnauthorized"];
-      429: components["responses"]["AccessRateLimited"];
-      503: components["responses"]["AccessUnavailable"];
+      /** @description UNAUTHORIZED, INSUFFICIENT_SCOPE */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
   postV1NodesHeartbeat: {
@@ -1674,8 +1960,24 @@ export interface operations {
           "application/json": components["schemas"]["AccessNode"];
         };
       };
-      400: components["responses"]["AccessBadInput"];
-      401: components["responses"]["AccessUnauthorized"];
+      /** @description INVALID_BODY, INVALID_NODE_ID, INVALID_VERSION, INVALID_URL */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAUTHORIZED, INSUFFICIENT_SCOPE */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
       /** @description NODE_ID_TAKEN */
       409: {
         headers: {
@@ -1685,9 +1987,44 @@ export interface operations {
           "application/json": components["schemas"]["DataError"];
         };
       };
-      413: components["responses"]["AccessPayloadTooLarge"];
-      429: components["responses"]["AccessRateLimited"];
-      503: components["responses"]["AccessUnavailable"];
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
     };
   };
 }
