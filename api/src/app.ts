@@ -56,7 +56,7 @@ export interface NapApp extends Koa {
   routeDefinitions: RouteDefinition[];
   useCases: UseCases;
   rateLimiters: RateLimiters;
-  /** The data API's query layer (REST /v1 today, GraphQL later). */
+  /** The data API's query layer, shared by REST /v1, GraphQL and /ws. */
   queries: DataQueries;
   /** The GraphQL door: its HTTP middleware is mounted; its subscriptions are served once `attachSockets` ran. */
   graphql: GraphQLDoor;
