@@ -22,7 +22,8 @@ import { AgentWallets, WalletIndexes, type CounterStore } from "./wallet";
 import { Withdrawals } from "./withdrawals";
 
 /**
- * The use cases of the service, built once from their dependencies, for every door to call. Each use case returns domain values; the doors shape them into bodies.
+ * The use cases of the service, built once from their dependencies, for every door to call. Each use case returns
+ * domain values; the doors shape them into bodies.
  */
 
 /** NAP granted (minted by the relayer) to an agent's server wallet when it reaches tier established. */
