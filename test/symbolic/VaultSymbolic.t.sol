@@ -246,8 +246,8 @@ contract VaultSymbolicTest is SymTest {
         _coversBooks();
     }
 
-    /// @notice KNOWN FINDING (issue 27, "management fee on profit while it was locked"): the management fee of an
-    ///         interval over which a report's profit unlocks is at most the documented time integral,
+    /// @notice The rule issue 27's finding "management fee on profit while it was locked" broke: the management fee
+    ///         of an interval over which a report's profit unlocks is at most the documented time integral,
     ///         managementFeeBps a year of the holders' value second by second, the profit counting only as it
     ///         unlocks linearly. The bound is computed here from docs/vaults.md, not from the contract's formula.
     ///         Bounded version: any deposit and gain, the interval half, one or two unlock periods.
