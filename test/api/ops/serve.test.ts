@@ -9,7 +9,7 @@ import { registerAgent, request } from "../helpers/app";
 import { uniqueDbName } from "../helpers/mongo";
 import { DEV_MNEMONIC } from "../../e2e/helpers";
 import { deployTo, kill, rpc, spawnHardhatNode, type Spawned } from "../../e2e/processes";
-import { ensureMongo, freePort, waitForPort } from "../../helpers/services";
+import { ensureMongo, environmentWithoutServices, freePort, waitForPort } from "../../helpers/services";
 
 /**
  * The service as an operator runs it: `npm run build` compiles it, the `serve` script runs the compiled entry with
@@ -35,7 +35,7 @@ function runNpm(script: string): Promise<{ code: number | null; output: string }
 /** The environment of the served process: the runner's, without any preloading of ts-node. */
 function plainEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
+  for (const [name, value] of Object.entries(environmentWithoutServices())) {
     if (name === "NODE_OPTIONS" || name.startsWith("TS_NODE_")) continue;
     env[name] = value;
   }

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer, type Server } from "node:net";
 import { join, resolve } from "node:path";
-import { freePort, waitForPort } from "../../helpers/services";
+import { environmentWithoutServices, freePort, waitForPort } from "../../helpers/services";
 
 /**
  * `npm start` as a developer meets it: a few progress lines and one banner naming every door with its URL; a busy
@@ -28,7 +28,7 @@ function runEntry(entry: string, env: Record<string, string>, timeoutMs = 120_00
     const started = Date.now();
     const child = spawn(process.execPath, [TS_NODE, "--transpile-only", entry], {
       cwd: ROOT,
-      env: { ...process.env, ...env },
+      env: { ...environmentWithoutServices(), ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -116,7 +116,7 @@ describe("Ops: npm start's banner and a busy port named early", function () {
     const child = spawn(process.execPath, [TS_NODE, "--transpile-only", "scripts/start.ts"], {
       cwd: ROOT,
       env: {
-        ...process.env,
+        ...environmentWithoutServices(),
         PORT: String(port),
         METRICS_PORT: String(metricsPort),
         LOCAL_RPC_PORT: String(rpcPort),
