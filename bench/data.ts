@@ -43,11 +43,11 @@ import autocannon from "autocannon";
 import { MaxUint256, NonceManager, Wallet } from "ethers";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
-import { createChainAccess, jsonRpcProvider } from "../api/src/chain";
+import { createChainAccess, httpChainClients } from "../api/src/chain";
 import { loadDeployment } from "../api/src/chain/deployment";
 import { VAULT_IDS } from "../api/src/domain/model";
 import { Indexer } from "../api/src/indexer/indexer";
-import { getLogs } from "../api/src/indexer/rpc";
+import { getLogs } from "../api/src/chain/rpc/actions";
 import { createLogger } from "../api/src/logger";
 import { MemoryReadModelStore } from "../api/src/store/memory/readModel";
 import { NapVault__factory, TestUSDC__factory, type NapVault } from "../typechain-types";
@@ -111,7 +111,8 @@ async function main(): Promise<void> {
   try {
     const rpcUrl = await startDeployedChain(children, work);
     console.log(`local chain on ${rpcUrl}; deployed`);
-    const provider = jsonRpcProvider(rpcUrl, 31337);
+    const clients = httpChainClients(rpcUrl, 31337);
+    const provider = clients.provider;
     const deploymentFile = join(work, "31337.json");
     const deployment = await loadDeployment(deploymentFile, 31337);
     const deployedHead = await provider.getBlockNumber();
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
 
     const rows: string[] = [];
     if (PARTS.has("indexer"))
-      rows.push(...(await indexerRows(provider, deployment, deployedHead, head, children[0]?.pid)));
+      rows.push(...(await indexerRows(clients, deployment, deployedHead, head, children[0]?.pid)));
     if (PARTS.has("http") || PARTS.has("subscriptions")) {
       const { url: api, child: apiProcess } = await forkApi(children, {
         RPC_URL: rpcUrl,
@@ -173,9 +174,9 @@ async function main(): Promise<void> {
 }
 
 /**
- * The indexer beside the raw fetch of the same range, alternating, on one provider: blocks per second, the CPU time
- * this process spent on each, and the node's (`nodePid`, from /proc: 10 ms ticks, so summed over the counted rounds
- * and divided by their number). Two ranges:
+ * The indexer beside the raw fetch of the same range, alternating, through one JSON-RPC connection: blocks per
+ * second, the CPU time this process spent on each, and the node's (`nodePid`, from /proc: 10 ms ticks, so summed over
+ * the counted rounds and divided by their number). Two ranges:
  * - following: the blocks after the deployment (the deposits), indexed by an instance that has indexed the
  *   deployment already and so holds the vaults' records, as an indexer that follows the chain does. This is the
  *   throughput the target is set for.
@@ -183,7 +184,7 @@ async function main(): Promise<void> {
  *   reads every vault's whole record once (VaultLens `records`, the node's largest single piece of work for it).
  */
 async function indexerRows(
-  provider: ReturnType<typeof jsonRpcProvider>,
+  clients: ReturnType<typeof httpChainClients>,
   deployment: Awaited<ReturnType<typeof loadDeployment>>,
   deployedHead: number,
   head: number,
@@ -194,14 +195,14 @@ async function indexerRows(
     ...VAULT_IDS.map((id) => deployment.vaults[id]!.block),
   );
   return [
-    ...(await indexerComparison(provider, deployment, nodePid, {
+    ...(await indexerComparison(clients, deployment, nodePid, {
       label: "following",
       following: true,
       from: deployedHead + 1,
       to: head,
       target: "0.50",
     })),
-    ...(await indexerComparison(provider, deployment, nodePid, {
+    ...(await indexerComparison(clients, deployment, nodePid, {
       label: "fresh",
       following: false,
       from: start,
@@ -216,12 +217,12 @@ async function indexerRows(
  * blocks below `from` first (not timed).
  */
 async function indexerComparison(
-  provider: ReturnType<typeof jsonRpcProvider>,
+  { provider, rpc }: ReturnType<typeof httpChainClients>,
   deployment: Awaited<ReturnType<typeof loadDeployment>>,
   nodePid: number | undefined,
   range: { label: string; following: boolean; from: number; to: number; target: string },
 ): Promise<string[]> {
-  const chain = createChainAccess(provider, 31337, deployment, { head: { latestTtlMs: 0 } });
+  const chain = createChainAccess(provider, 31337, deployment, { head: { latestTtlMs: 0 }, rpc });
   const addresses = [
     ...Object.values(deployment.contracts).map((c) => c.address),
     ...VAULT_IDS.map((id) => deployment.vaults[id]!.address),
@@ -244,7 +245,7 @@ async function indexerComparison(
     let cpu = process.cpuUsage();
     logCount = 0;
     for (let from = first; from <= head; from += BATCH_BLOCKS) {
-      logCount += (await getLogs(provider, addresses, from, Math.min(head, from + BATCH_BLOCKS - 1))).length;
+      logCount += (await getLogs(rpc, addresses, from, Math.min(head, from + BATCH_BLOCKS - 1))).length;
     }
     raw.push(blocks / ((performance.now() - started) / 1000));
     rawCpu.push(cpuMsSince(cpu));

@@ -124,33 +124,51 @@ export async function auditDeployment(
   }
 
   // Holders must be able to leave every vault between a proposal's queueing and its execution (values on chain:
-  // governance may have changed the timelock delay or the configurable vault's fulfilment delay since).
-  const minDelay = await TimelockController__factory.connect(
-    file.contracts.TimelockController!.address,
-    provider,
-  ).getMinDelay();
+  // governance may have changed the timelock delay or the configurable vault's fulfilment delay since). Each vault
+  // caps a request's wait by the delay of the timelock it was deployed with, so that timelock must be this one.
+  const timelockAddress = file.contracts.TimelockController!.address;
+  const minDelay = await TimelockController__factory.connect(timelockAddress, provider).getMinDelay();
   let longest = 0n;
+  const unbound: string[] = [];
   for (const id of VAULT_IDS) {
-    const delay = await NapVault__factory.connect(file.vaults[id].address, provider).fulfillmentDelay();
+    const vault = NapVault__factory.connect(file.vaults[id].address, provider);
+    const delay = await vault.fulfillmentDelay();
     if (delay > longest) longest = delay;
+    if ((await vault.isERC7540()) && getAddress(await vault.governanceTimelock()) !== getAddress(timelockAddress)) {
+      unbound.push(id);
+    }
   }
   const floor = longest + BigInt(EXIT_MARGIN_SECONDS);
+  const unboundNote = unbound.length === 0 ? "" : `; vaults ${unbound.join(", ")} read another timelock`;
   line(
     "TimelockController",
     "exit window",
     `getMinDelay() >= ${floor}`,
-    minDelay >= floor ? `getMinDelay() >= ${floor}` : `getMinDelay() = ${minDelay}`,
+    (minDelay >= floor ? `getMinDelay() >= ${floor}` : `getMinDelay() = ${minDelay}`) + unboundNote,
   );
 
   const differences = lines
     .filter((entry) => !entry.ok)
-    .map((entry) =>
-      entry.item === "exit window"
-        ? `Governance.timelockMinDelay: the timelock at ${file.contracts.TimelockController!.address} waits ` +
-          `${minDelay} s, less than the longest vault fulfilment delay on chain (${longest} s) plus the exit margin ` +
-          `(${EXIT_MARGIN_SECONDS} s); raise it through a governance proposal (updateDelay)`
-        : `${entry.contract} ${entry.item}: intended ${entry.expected}, on chain ${entry.actual}`,
-    );
+    .flatMap((entry) => {
+      if (entry.item !== "exit window") {
+        return [`${entry.contract} ${entry.item}: intended ${entry.expected}, on chain ${entry.actual}`];
+      }
+      const found: string[] = [];
+      if (minDelay < floor) {
+        found.push(
+          `Governance.timelockMinDelay: the timelock at ${timelockAddress} waits ` +
+            `${minDelay} s, less than the longest vault fulfilment delay on chain (${longest} s) plus the exit ` +
+            `margin (${EXIT_MARGIN_SECONDS} s); raise it through a governance proposal (updateDelay)`,
+        );
+      }
+      for (const id of unbound) {
+        found.push(
+          `vault ${id} governanceTimelock(): intended ${timelockAddress}, whose delay bounds a redeem request's ` +
+            "wait; on chain another address",
+        );
+      }
+      return found;
+    });
   return { lines, differences, checked: lines.length };
 }
 

@@ -1,33 +1,31 @@
 /**
  * `npm start`: the whole system from one command.
- * 1. starts a local chain (`hardhat node` on 127.0.0.1:8545, or LOCAL_RPC_PORT),
- * 2. deploys everything with the deployment entry (`hardhat run scripts/deploy.ts --network localhost`: the Ignition
- *    modules with ignition/parameters/localhost.json5, or DEPLOY_PARAMETERS),
- * 3. serves the agent API (in-memory store unless MONGODB_URI is set) and prints where everything is.
- * Ctrl-C (or SIGTERM) stops the API and the chain.
+ * 1. checks the ports it needs (LOCAL_RPC_PORT, PORT, METRICS_PORT) and the API's settings, before anything starts,
+ * 2. starts a local chain (`hardhat node` on 127.0.0.1:8545, or LOCAL_RPC_PORT),
+ * 3. deploys everything with the deployment entry (`hardhat run scripts/deploy.ts --network localhost`: the Ignition
+ *    modules with ignition/parameters/localhost.json5, or DEPLOY_PARAMETERS); its output is shown only if it fails,
+ * 4. serves the agent API (in-memory store unless MONGODB_URI is set) through ts-node, and prints one banner with
+ *    every door. `npm run serve` runs the compiled API alone (docs/operations.md).
+ * Ctrl-C (or SIGTERM) stops the API gracefully, then the chain. Exit code 2: a bad setting or a busy port.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { connect } from "node:net";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEV_SERVER_WALLET_MNEMONIC, RELAYER_PATH } from "../deploy/devWallets";
+import { ConfigError, loadConfig, type Config } from "../api/src/config";
+import { busyPortMessage, findBusyPort, servicePorts } from "../api/src/ports";
 
 const RPC_PORT = Number(process.env.LOCAL_RPC_PORT ?? 8545);
 const RPC_URL = `http://127.0.0.1:${RPC_PORT}`;
+/** The metrics listener's port under `npm start` unless METRICS_PORT says otherwise (Prometheus exporters' usual). */
+const DEFAULT_METRICS_PORT = "9464";
 /** Hardhat's CLI run by this Node directly (not through npx), so that stopping the child stops the chain itself. */
 const HARDHAT_CLI = require.resolve("hardhat/internal/cli/cli.js");
 const children: ChildProcess[] = [];
+let shuttingDown = false;
 
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
+/** A bad setting or a busy port: named, and nothing started. */
+class SetupError extends Error {}
 
 async function rpcReady(): Promise<boolean> {
   try {
@@ -42,14 +40,20 @@ async function rpcReady(): Promise<boolean> {
   }
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+/** Runs a command to its end; its output is kept and shown only when it fails. */
+function runQuietly(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: "inherit", env });
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env });
     children.push(child);
+    const output: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
     child.once("error", reject);
-    child.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`)),
-    );
+    child.once("exit", (code) => {
+      if (code === 0) return resolve();
+      process.stderr.write(Buffer.concat(output));
+      reject(new Error(`${args.slice(1).join(" ")} exited with ${code}`));
+    });
   });
 }
 
@@ -80,16 +84,55 @@ async function checkRelayer(mnemonic: string): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  if (await portOpen(RPC_PORT)) {
-    throw new Error(`something already listens on 127.0.0.1:${RPC_PORT}; stop it or set LOCAL_RPC_PORT`);
-  }
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    LOCAL_RPC_URL: RPC_URL,
+/** The API's environment under `npm start`: the local chain, its deployment, the dev wallets, a metrics port. */
+function apiEnvironment(): NodeJS.ProcessEnv {
+  return {
+    RPC_URL: process.env.RPC_URL ?? RPC_URL,
     // Dev-only public mnemonic for the server wallets on the local chain: its relayer is the one localhost.json5 names.
     SERVER_WALLET_MNEMONIC: process.env.SERVER_WALLET_MNEMONIC ?? DEV_SERVER_WALLET_MNEMONIC,
+    // The file the deployment writes (DEPLOYMENTS_DIR moves it), unless another one is named.
+    DEPLOYMENT_FILE: process.env.DEPLOYMENT_FILE ?? deploymentFile(),
+    METRICS_PORT: process.env.METRICS_PORT ?? DEFAULT_METRICS_PORT,
+    // The banner says where everything is; set LOG_LEVEL=info for one line per request.
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
   };
+}
+
+/** The API's settings, and every port checked free, before the chain starts. */
+async function checkSetup(): Promise<Config> {
+  let config: Config;
+  try {
+    config = loadConfig({ ...process.env, ...apiEnvironment() });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new SetupError(error.message);
+    throw error;
+  }
+  const busy = await findBusyPort([
+    { setting: "LOCAL_RPC_PORT", host: "127.0.0.1", port: RPC_PORT },
+    ...servicePorts(config),
+  ]);
+  if (busy) throw new SetupError(busyPortMessage(busy));
+  return config;
+}
+
+/** The one banner: every door with its URL, then the chain and the store. */
+function banner(doors: { door: string; url: string }[], chainId: number, config: Config): string {
+  const width = Math.max(...doors.map(({ door }) => door.length), "chain RPC".length) + 2;
+  const line = (name: string, value: string) => `  ${name.padEnd(width)}${value}`;
+  return [
+    "",
+    "NAP is running",
+    ...doors.map(({ door, url }) => line(door, url)),
+    line("chain RPC", `${RPC_URL}  (chain id ${chainId})`),
+    line("store", config.mongodbUri ? `MongoDB ${config.mongodbDb}` : "in memory (set MONGODB_URI to keep data)"),
+    "Ctrl-C stops everything.",
+    "",
+  ].join("\n");
+}
+
+async function main(): Promise<void> {
+  await checkSetup();
+  const env: NodeJS.ProcessEnv = { ...process.env, ...apiEnvironment(), LOCAL_RPC_URL: RPC_URL };
 
   console.log(`starting the local chain on ${RPC_URL} ...`);
   const node = spawn(process.execPath, [HARDHAT_CLI, "node", "--hostname", "127.0.0.1", "--port", String(RPC_PORT)], {
@@ -110,32 +153,18 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 
-  console.log("deploying the system ...");
-  await run(process.execPath, [HARDHAT_CLI, "run", "scripts/deploy.ts", "--network", "localhost"], env);
+  console.log("compiling and deploying the contracts ...");
+  await runQuietly(process.execPath, [HARDHAT_CLI, "run", "scripts/deploy.ts", "--network", "localhost"], env);
   await checkRelayer(env.SERVER_WALLET_MNEMONIC!);
 
+  console.log("starting the API ...");
+  Object.assign(process.env, apiEnvironment());
   // Imported only now: the API uses TypeChain bindings that compilation (above) generates.
-  Object.assign(process.env, {
-    RPC_URL: process.env.RPC_URL ?? RPC_URL,
-    SERVER_WALLET_MNEMONIC: env.SERVER_WALLET_MNEMONIC,
-    // The file the deployment above wrote (DEPLOYMENTS_DIR moves it), unless another one is named.
-    DEPLOYMENT_FILE: process.env.DEPLOYMENT_FILE ?? deploymentFile(),
-  });
-  const { loadConfig } = await import("../api/src/config");
   const { createLogger } = await import("../api/src/logger");
-  const { startServer } = await import("../api/src/server");
+  const { doorUrls, startServer } = await import("../api/src/server");
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  const api = await startServer(config, logger);
-
-  console.log("");
-  console.log(`NAP agent API  ${api.url}`);
-  console.log(`API docs       ${api.url}/docs   (OpenAPI: ${api.url}/openapi.json)`);
-  console.log(`chain RPC      ${RPC_URL}   (chain id ${api.chain.chainId})`);
-  console.log(
-    `store          ${config.mongodbUri ? `MongoDB ${config.mongodbDb}` : "in memory (set MONGODB_URI to keep data)"}`,
-  );
-  console.log("Ctrl-C stops everything.");
+  const api = await startServer(config, createLogger(config.logLevel));
+  console.log(banner(doorUrls(api.url, api.metricsUrl), api.chain.chainId, config));
 
   const shutdown = (signal: string) => {
     if (shuttingDown) return;
@@ -144,7 +173,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => {
       stopChildren();
       process.exit(1);
-    }, 10_000);
+    }, config.shutdownTimeoutMs + 5_000);
     force.unref();
     api
       .close()
@@ -158,10 +187,8 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => shutdown("SIGTERM"));
 }
 
-let shuttingDown = false;
-
 main().catch((error: unknown) => {
   console.error(`npm start failed: ${error instanceof Error ? error.message : String(error)}`);
   stopChildren();
-  process.exit(1);
+  process.exit(error instanceof SetupError ? 2 : 1);
 });

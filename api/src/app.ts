@@ -8,25 +8,25 @@ import { requestScope, RunningRequests } from "./doors/middleware";
 import { DATA_API_PREFIX, dataApi } from "./doors/data";
 import { createDataAccess, type DataAccess, type DataAccessStores } from "./doors/data/access";
 import { GRAPHQL_PATHS, graphqlDoor, type GraphQLDoor } from "./doors/graphql";
-import { indexerStatus } from "./doors/data/routes";
 import { liveApi } from "./doors/live";
 import { clientIp } from "./doors/sockets/clientIp";
 import { routeUpgrades } from "./doors/sockets/upgrades";
 import { wsDoor, type WsDoor } from "./doors/ws";
-import { Indexer } from "./indexer/indexer";
-import { EventFeed, type FeedOptions } from "./readmodel/feed";
-import { RedisFeedNotices } from "./readmodel/notice";
-import { DataQueries } from "./readmodel/queries";
+import type { Indexer } from "./indexer/indexer";
+import type { EventFeed, FeedOptions } from "./readmodel/feed";
+import type { DataQueries } from "./readmodel/queries";
 import type { ReadModelStore } from "./readmodel/store";
 import type { RateLimitBackend, RateLimiters } from "./doors/live/rateLimit";
 import type { RouteDefinition } from "./doors/live/route";
 import type { Logger } from "./logger";
 import { createUseCases, type UseCaseDeps, type UseCases, type UseCaseStores } from "./usecases";
+import { createReadSide } from "./readSide";
+import { RouteTemplates, withHttpMetrics } from "./observability/httpMetrics";
+import type { ServiceMetrics } from "./observability/metrics";
 
 /**
- * The composition root of the service: the use cases built once over the stores and the chain, and the doors that
- * serve them (the live API today; the data API's REST, GraphQL and WebSocket doors mount beside it on the same
- * use cases, chain and stores).
+ * The composition root of the service: the use cases and the read side, each built once over the stores and the
+ * chain, and the doors that serve them (the live API, the data API's REST, GraphQL and WebSocket doors), mounted here.
  */
 
 export interface AppDeps {
@@ -47,6 +47,8 @@ export interface AppDeps {
   feed?: FeedOptions;
   /** Routes mounted beside the live API's, with the same auth, limits, validation and OpenAPI (tests). */
   extraRoutes?: (useCases: UseCases) => RouteDefinition[];
+  /** Where requests, the engine, the indexer and the sockets report (the server's /metrics); absent: nowhere. */
+  metrics?: ServiceMetrics;
 }
 
 export interface NapApp extends Koa {
@@ -54,7 +56,7 @@ export interface NapApp extends Koa {
   routeDefinitions: RouteDefinition[];
   useCases: UseCases;
   rateLimiters: RateLimiters;
-  /** The data API's query layer (REST /v1 today, GraphQL later). */
+  /** The data API's query layer, shared by REST /v1, GraphQL and /ws. */
   queries: DataQueries;
   /** The GraphQL door: its HTTP middleware is mounted; its subscriptions are served once `attachSockets` ran. */
   graphql: GraphQLDoor;
@@ -85,7 +87,7 @@ export function createApp(deps: AppDeps): NapApp {
     chain: deps.chain,
     clock: deps.clock,
     signatureVerifier: deps.signatureVerifier,
-    engineOptions: deps.engineOptions,
+    engineOptions: deps.metrics ? { observer: deps.metrics.tx, ...deps.engineOptions } : deps.engineOptions,
     napGrantWei: deps.napGrantWei,
   });
   const rateLimitBackend = deps.rateLimitBackend ?? { driver: "memory", db: new Map() };
@@ -97,53 +99,18 @@ export function createApp(deps: AppDeps): NapApp {
     extraRoutes: deps.extraRoutes,
   });
 
-  const queries = new DataQueries(deps.stores.readModel);
-  // The feed reads the event log when this instance's indexer has written to it, when another instance's indexer
-  // says so through Redis (the same Redis that shares the rate limits), and at every poll in case a notice was lost.
-  const feed = new EventFeed(deps.stores.readModel, deps.feed);
-  const notices =
-    rateLimitBackend.driver === "redis"
-      ? new RedisFeedNotices({
-          redis: rateLimitBackend.db,
-          logger,
-          onNotice: () => feed.wake(),
-          onIndexedHeight: (height) => queries.indexedBlockMoved(height),
-          onMined: () => indexer?.wake(),
-        })
-      : null;
-  const indexer = config.indexer.enabled
-    ? new Indexer({
-        chain: deps.chain,
-        store: deps.stores.readModel,
-        logger,
-        clock: deps.clock,
-        settings: {
-          finalityDepth: config.indexer.finalityDepth ?? defaultFinalityDepth(deps.chain.chainId),
-          batchBlocks: config.indexer.batchBlocks,
-          minBlockInterval: config.indexer.minBlockInterval,
-          pollMs: config.indexer.pollMs,
-          reorgWindow: config.indexer.reorgWindow,
-          leaseTtlMs: config.indexer.leaseTtlMs,
-        },
-        onIndexed: (cursor) => {
-          feed.wake();
-          notices?.publish(cursor.height);
-        },
-        onProgress: (cursor, grewLog) => {
-          queries.indexedBlockMoved(cursor.height);
-          if (!grewLog) notices?.publish(cursor.height, false);
-        },
-      })
-    : null;
-  queries.indexedBlocks.followChainHead((fresh) => (fresh ? deps.chain.head.checkBlock() : deps.chain.head.latest()));
-  // A block this instance mined into (a receipt) or read wakes the indexer at once, here or, through Redis, on the
-  // instance that holds the lease: a write's block is indexed without waiting for a poll.
-  const stopFollowing = deps.chain.head.onNewBlock((block) => {
-    indexer?.wake();
-    if (!indexer?.isWriter) notices?.publishMined(block);
+  const readSide = createReadSide({
+    config,
+    logger,
+    chain: deps.chain,
+    store: deps.stores.readModel,
+    redis: rateLimitBackend.driver === "redis" ? rateLimitBackend.db : undefined,
+    clock: deps.clock,
+    feed: deps.feed,
   });
+  const { queries, feed, indexer } = readSide;
   useCases.health.watchIndexer(async () => {
-    const status = await indexerStatus(queries, deps.chain, indexer);
+    const status = await readSide.indexerStatus();
     return {
       role: status.role,
       indexedBlock: status.indexedBlock,
@@ -219,7 +186,15 @@ export function createApp(deps: AppDeps): NapApp {
   const running = new RunningRequests();
   // One middleware layer runs every request: the request scope calls the doors itself (behind the CORS layer when
   // origins are configured).
-  app.use(requestScope(logger, running, withCors(config.corsAllowedOrigins, doors)));
+  const scoped = requestScope(logger, running, withCors(config.corsAllowedOrigins, doors));
+  if (deps.metrics) {
+    watchApp(deps.metrics, useCases, indexer, graphql, ws);
+    const declared = [...live.routes, ...data.routes, ...access.declarations].map((route) => route.path);
+    const templates = new RouteTemplates([...declared, ...GRAPHQL_PATHS, `${DATA_API_PREFIX}/openapi.json`]);
+    app.use(withHttpMetrics(deps.metrics, { templates, doorOf }, scoped));
+  } else {
+    app.use(scoped);
+  }
 
   app.routeDefinitions = live.routes;
   app.useCases = useCases;
@@ -239,11 +214,7 @@ export function createApp(deps: AppDeps): NapApp {
   app.drain = (timeoutMs) => running.drain(timeoutMs);
   app.closeResources = async () => {
     await Promise.all([graphql.close(), ws.close()]);
-    feed.close();
-    stopFollowing();
-    queries.indexedBlocks.close();
-    await indexer?.stop();
-    await notices?.close();
+    await readSide.close();
     live.rateLimiters.close();
     await useCases.close();
   };
@@ -273,6 +244,26 @@ function withCors(origins: readonly string[], doors: Koa.Middleware): Koa.Middle
   return compose([corsLayer, doors]);
 }
 
+/** The figures Prometheus reads at each scrape: the engine's queue, the read model's lag, the open sockets. */
+function watchApp(
+  metrics: ServiceMetrics,
+  useCases: UseCases,
+  indexer: Indexer | null,
+  graphql: GraphQLDoor,
+  ws: WsDoor,
+): void {
+  indexer?.observeSteps((result, seconds) => metrics.indexerStep(result, seconds));
+  metrics.watchQueueDepth(() => useCases.engine.queueDepth);
+  metrics.watchIndexerLag(async () => (await useCases.health.snapshot()).indexer?.lagBlocks ?? null);
+  metrics.watchSockets("graphql", () => graphql.connections);
+  metrics.watchSockets("ws", () => ws.connections);
+}
+
+function doorOf(path: string): "live" | "data" | "graphql" {
+  if (startsWithAny(path, GRAPHQL_PATHS)) return "graphql";
+  return path === DATA_API_PREFIX || path.startsWith(DATA_DOOR_PATHS) ? "data" : "live";
+}
+
 /** Where the data API's REST door and the GraphQL door answer; every other path is the live API's. */
 const OTHER_DOOR_PREFIXES: readonly string[] = [DATA_API_PREFIX, ...GRAPHQL_PATHS];
 /** Paths only the data API's REST door answers, unless they are GraphQL's. */
@@ -281,11 +272,4 @@ const DATA_DOOR_PATHS = `${DATA_API_PREFIX}/`;
 function startsWithAny(path: string, prefixes: readonly string[]): boolean {
   for (const prefix of prefixes) if (path.startsWith(prefix)) return true;
   return false;
-}
-
-/** Blocks below the head the indexer stays by default: none on a local chain, DEFAULT_FINALITY_DEPTH elsewhere. */
-export const DEFAULT_FINALITY_DEPTH = 10;
-
-export function defaultFinalityDepth(chainId: number): number {
-  return chainId === 31337 || chainId === 1337 ? 0 : DEFAULT_FINALITY_DEPTH;
 }

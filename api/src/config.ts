@@ -40,6 +40,11 @@ const capSetting = (fallback: number) => z.coerce.number().int().min(1).max(1_00
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
+  /** The operators' listener for /metrics; unset: no metrics listener. */
+  METRICS_PORT: optionalString.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  READY_MAX_LAG_BLOCKS: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MONGODB_URI: optionalString.pipe(urlSetting(["mongodb:", "mongodb+srv:"]).optional()),
   MONGODB_DB: z
     .string()
@@ -127,6 +132,12 @@ const envSchema = z.object({
 export interface Config {
   port: number;
   host: string;
+  /** Where /metrics is served, apart from the public doors (docs/operations.md); absent: not served. */
+  metrics?: { port: number; host: string };
+  /** Blocks the read model may trail the head by while /ready still answers ready. */
+  readyMaxLagBlocks: number;
+  /** How long a shutdown waits for running requests and in-flight writes before it exits anyway. */
+  shutdownTimeoutMs: number;
   /** Absent: the in-memory store is used (and the start-up log says so). */
   mongodbUri?: string;
   mongodbDb: string;
@@ -237,6 +248,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
+    metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    readyMaxLagBlocks: e.READY_MAX_LAG_BLOCKS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     mongodbUri: e.MONGODB_URI,
     mongodbDb: e.MONGODB_DB,
     redisUrl: e.REDIS_URL,

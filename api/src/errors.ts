@@ -6,67 +6,62 @@
  * answered as INTERNAL without internals.
  */
 
+import { LIVE_ERROR_CODES } from "../../packages/wire/src/codes";
+
 /** A value safe to put in a JSON body or a journal entry. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-export const ERROR_CODES = [
-  /** The request is malformed or breaks a rule; the message names the field and the rule. */
-  "VALIDATION_FAILED",
-  /** The request body is larger than the body limit; `details.max` is the limit in bytes. */
-  "PAYLOAD_TOO_LARGE",
-  /** Missing or unknown credentials. */
-  "UNAUTHENTICATED",
-  /** Authenticated, but the caller's kind or tier lacks permission. */
-  "FORBIDDEN",
-  /** Unknown route or resource. */
-  "NOT_FOUND",
-  /** Known path, method not allowed. */
-  "METHOD_NOT_ALLOWED",
-  /** The resource already exists, or a key was reused with a different request. */
-  "CONFLICT",
-  /** A rate limit or cooldown; `retryAfterSeconds` says when to come back. */
-  "RATE_LIMITED",
-  /** The wallet cannot pay for gas (and value); the faucet helps. */
-  "INSUFFICIENT_GAS",
-  /** The contract rejected the transaction (at estimation or onchain); `details.revert` decodes why. */
-  "TX_REVERTED",
-  /** A later step of a multi-step operation was not sent because an earlier one failed. */
-  "PREVIOUS_STEP_FAILED",
-  /** The node refused a signed transaction for a reason none of the above covers. */
-  "TX_REJECTED",
-  /** Sent, not mined within the wait; a retry with the same Idempotency-Key picks it up. */
-  "TX_PENDING",
-  /** Another instance holds the wallet longer than this one waits. */
-  "WALLET_BUSY",
-  /** The chain's RPC endpoint did not answer. */
-  "CHAIN_UNAVAILABLE",
-  /** Something the operation needs is not configured (server wallets, deployment, API keys). */
-  "NOT_CONFIGURED",
-  /** A dependency other than the chain (store, rate limiter) is unavailable, or the faucet's window budget is spent. */
-  "UNAVAILABLE",
-  /** A bug: nothing about it is told to the client. */
-  "INTERNAL",
-] as const;
+/**
+ * The kinds of error, the stable codes of the wire contract (packages/wire/src/codes.ts, where each is described):
+ * every door maps a kind to its status and shape.
+ */
+export const ERROR_CODES = LIVE_ERROR_CODES;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** What an error may carry besides its message and details. */
+export interface AppErrorOptions {
+  /** The client may retry after this many seconds (Retry-After). */
+  retryAfterSeconds?: number;
+  /**
+   * A finer public code than the kind's, for the doors that publish one (the data API's INVALID_ADDRESS,
+   * VAULT_NOT_FOUND, INSUFFICIENT_SCOPE, the /ws door's INVALID_AFTER_SEQ): the kind stays what decides the status.
+   */
+  reason?: string;
+}
+
 export abstract class AppError extends Error {
+  /** The kind: what every door maps to its status. */
   abstract readonly code: ErrorCode;
   /** Structured facts for clients that read them (the data API's `details`, journal entries). */
   readonly details: Record<string, JsonValue>;
   /** When set, the client may retry after this many seconds (Retry-After). */
   readonly retryAfterSeconds: number | undefined;
+  /** See AppErrorOptions.reason; undefined: the door names the kind. */
+  readonly reason: string | undefined;
 
-  constructor(message: string, details: Record<string, JsonValue> = {}, retryAfterSeconds?: number) {
+  /** `options`: the seconds to retry after, or the options. */
+  constructor(message: string, details: Record<string, JsonValue> = {}, options: number | AppErrorOptions = {}) {
     super(message);
+    const { retryAfterSeconds, reason } = typeof options === "number" ? { retryAfterSeconds: options } : options;
     this.name = new.target.name;
     this.details = details;
     this.retryAfterSeconds = retryAfterSeconds === undefined ? undefined : Math.max(1, Math.ceil(retryAfterSeconds));
+    this.reason = reason;
   }
 }
 
 export class ValidationError extends AppError {
   readonly code = "VALIDATION_FAILED";
+}
+
+/**
+ * Bad input named after its field, as the data API and /ws name it: `INVALID_<FIELD>` (`expires_in_days` ->
+ * INVALID_EXPIRES_IN_DAYS), the message starting with the field, `details.field` naming it.
+ */
+export function invalidField(field: string, message: string): ValidationError {
+  const reason = `INVALID_${field.replace(/[^A-Za-z0-9]+/g, "_").toUpperCase()}`;
+  return new ValidationError(`${field}: ${message}`, { field }, { reason });
 }
 
 /** A body past the limit, refused before the rest of it is kept (every door answers 413). */
@@ -99,8 +94,8 @@ export class ConflictError extends AppError {
 
 export class RateLimitError extends AppError {
   readonly code = "RATE_LIMITED";
-  constructor(message: string, retryAfterSeconds: number) {
-    super(message, {}, retryAfterSeconds);
+  constructor(message: string, retryAfterSeconds: number, details: Record<string, JsonValue> = {}) {
+    super(message, details, retryAfterSeconds);
   }
 }
 
@@ -137,10 +132,20 @@ export class StoreUnavailableError extends UnavailableError {
   }
 }
 
-/** The rate limiter's store (Redis) did not answer: refused with 503 rather than served without limits. */
+/**
+ * The rate limiter's store (Redis) did not answer: refused with 503 rather than served without limits. The data
+ * API names it UNAVAILABLE (its store being away is SERVICE_UNAVAILABLE).
+ */
 export class RateLimiterUnavailableError extends UnavailableError {
   constructor() {
-    super("rate limiter unavailable: try again shortly", {}, UNAVAILABLE_RETRY_AFTER_SECONDS);
+    super(
+      "rate limiter unavailable: try again shortly",
+      {},
+      {
+        retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+        reason: "UNAVAILABLE",
+      },
+    );
   }
 }
 

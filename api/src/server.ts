@@ -5,7 +5,12 @@ import { createApp, type AppDeps, type NapApp } from "./app";
 import { connectChain, type ChainAccess } from "./chain";
 import type { Config } from "./config";
 import type { Logger } from "./logger";
-import { createNodeHeartbeat } from "./doors/data/access/nodes";
+import { DATA_API_PREFIX } from "./doors/data";
+import { GRAPHQL_PATHS } from "./doors/graphql";
+import { WS_PATH } from "./doors/ws/protocol";
+import { ServiceMetrics } from "./observability/metrics";
+import { listenForMetrics, type MetricsListener } from "./observability/metricsServer";
+import { createNodeHeartbeat } from "./usecases/nodes";
 import type { RateLimitBackend } from "./doors/live/rateLimit";
 import { createRedisClient } from "./redis";
 import { openStores, type Stores } from "./store";
@@ -13,8 +18,8 @@ import { SERVICE_VERSION } from "./version";
 
 const NONCE_RETENTION_MS = 24 * 3600 * 1000;
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
-/** Longest wait at shutdown for handlers whose client already left. */
-const DRAIN_TIMEOUT_MS = 5_000;
+/** How often a shutdown closes the connections that became idle since it began. */
+const IDLE_SWEEP_MS = 50;
 
 export interface RunningServer {
   app: NapApp;
@@ -23,8 +28,29 @@ export interface RunningServer {
   url: string;
   stores: Stores;
   chain: ChainAccess;
-  /** Stops accepting connections, drains, then closes store, Redis and provider. Idempotent. */
+  metrics: ServiceMetrics;
+  /** http://host:port/metrics of the operators' listener, or null when METRICS_PORT is not set. */
+  metricsUrl: string | null;
+  /**
+   * The graceful shutdown: not ready at once, no new connections, sockets closed with 1001, running requests (and
+   * the writes they wait for) finished within SHUTDOWN_TIMEOUT_MS, then the indexer's lease and the engine's wallet
+   * leases given up, and the store, Redis and provider closed. What a request could not finish in time stays in
+   * the transaction journal for the next start. Idempotent.
+   */
   close(): Promise<void>;
+}
+
+/** Every door of a running server, by name, with its URL (the start banner, the "listening" log line). */
+export function doorUrls(url: string, metricsUrl: string | null): { door: string; url: string }[] {
+  return [
+    { door: "live API", url: `${url}/api/v1` },
+    { door: "data API", url: `${url}${DATA_API_PREFIX}` },
+    { door: "GraphQL", url: `${url}${GRAPHQL_PATHS[0]}` },
+    { door: "WebSocket", url: `${url.replace(/^http/, "ws")}${WS_PATH}` },
+    { door: "API docs", url: `${url}/docs` },
+    { door: "health", url: `${url}/health  (ready: ${url}/ready)` },
+    { door: "metrics", url: metricsUrl ?? "off (set METRICS_PORT)" },
+  ];
 }
 
 /** Opens the dependencies named by the configuration, builds the app and listens. */
@@ -68,7 +94,12 @@ export async function startServer(
   });
   logger.info({ chainId: chain.chainId, rpc: config.rpcUrl }, "chain");
 
-  const app = createApp({ config, logger, stores, chain, rateLimitBackend, ...overrides });
+  const metrics = new ServiceMetrics();
+  const app = createApp({ config, logger, stores, chain, rateLimitBackend, metrics, ...overrides });
+  if (redis) {
+    const client = redis;
+    app.useCases.readiness.watchRedis(() => client.ping());
+  }
   // Before listening: the transaction engine finishes what its journal holds open (a previous process's
   // accepted requests), so that nothing accepted is lost or sent twice.
   await app.useCases.start();
@@ -115,23 +146,37 @@ export async function startServer(
   });
   await heartbeat.start();
 
+  let metricsListener: MetricsListener | undefined;
+  if (config.metrics) metricsListener = await listenForMetrics(metrics, config.metrics.port, config.metrics.host);
+
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      const deadline = Date.now() + config.shutdownTimeoutMs;
+      app.useCases.readiness.stopServing();
       clearInterval(purge);
       heartbeat.stop();
+      const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
       await detach();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      // Handlers still running (their client may have hung up) finish before the store closes.
-      await app.drain(DRAIN_TIMEOUT_MS);
+      // Handlers still running (their client may have hung up) finish before the store closes; so do the writes
+      // they wait for, or those stay journaled (reconciled at the next start).
+      await app.drain(Math.max(0, deadline - Date.now()));
+      // Each keep-alive connection closes as soon as its last answer is written.
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      await Promise.race([httpClosed, sleep(Math.max(0, deadline - Date.now()))]);
+      clearInterval(sweep);
+      server.closeAllConnections();
       await app.closeResources();
       await stores.close();
       if (redis) await redis.quit().catch(() => undefined);
       chain.provider.destroy();
+      await metricsListener?.close();
     })());
 
-  return { app, server, url, stores, chain, close };
+  return { app, server, url, stores, chain, metrics, metricsUrl: metricsListener?.url ?? null, close };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,54 +1,71 @@
+import { LRUCache } from "lru-cache";
+
 /**
- * A value computed at most once per `ttlMs` per key; concurrent callers share the computation, and a failed one is
- * not kept (the next caller computes again). Used wherever a hot read may be a little stale: the leaderboard and
- * statistics, the health probes, the chain head's latest block number and fee data.
+ * A value computed at most once per `ttlMs` per key, on lru-cache: its `fetch` shares one computation among
+ * concurrent callers and forgets a failed one (the next caller computes again). Used wherever a hot read may be a
+ * little stale: the leaderboard and statistics, the health probes, the chain head's latest block number and fee data.
  *
  * With `refreshAheadMs`, a read in the last `refreshAheadMs` of a value's life starts its successor in the background
- * and still gets the kept value; the successor replaces it when computed. So under steady reads nobody waits for a
- * recomputation, and no value older than `ttlMs` is answered: a successor not computed by then is waited for.
+ * (a forced refresh that answers the kept value) and still gets the kept value; the successor replaces it when
+ * computed. So under steady reads nobody waits for a recomputation, and no value older than `ttlMs` is answered: a
+ * successor not computed by then is waited for. A value's age counts from when its computation started.
  */
-interface Entry<V> {
-  at: number;
-  value: Promise<V>;
-  pending: boolean;
-  /** The computed value, once there is one. */
-  settled?: V;
-  /** The successor being computed ahead of this entry's expiry. */
-  next?: Entry<V>;
-}
 
 export interface TtlCacheOptions {
   /** A milliseconds clock (tests). */
   now?: () => number;
   /** How long before a value expires a read starts computing its successor; default 0 (never ahead). */
   refreshAheadMs?: number;
+  /** Keys kept at most (the least recently used go first); default 1,000. */
+  max?: number;
 }
 
-export class TtlCache<K, V> {
-  private readonly entries = new Map<K, Entry<V>>();
-  private readonly now: () => number;
-  private readonly refreshFrom: number;
+/** lru-cache holds objects only; a value may be null. */
+interface Kept<V> {
+  value: V;
+}
 
-  /** The age of an entry counts from when its computation started. */
-  constructor(
-    private readonly ttlMs: number,
-    options: TtlCacheOptions = {},
-  ) {
-    this.now = options.now ?? Date.now;
-    this.refreshFrom = options.refreshAheadMs ? ttlMs - options.refreshAheadMs : Infinity;
+type Compute<V> = () => Promise<V>;
+
+export class TtlCache<K extends NonNullable<unknown>, V> {
+  readonly #cache: LRUCache<K, Kept<V>, Compute<V>>;
+  readonly #ttlMs: number;
+  readonly #refreshAheadMs: number;
+
+  constructor(ttlMs: number, options: TtlCacheOptions = {}) {
+    const { now } = options;
+    this.#ttlMs = ttlMs;
+    this.#refreshAheadMs = options.refreshAheadMs ?? 0;
+    this.#cache = new LRUCache<K, Kept<V>, Compute<V>>({
+      max: options.max ?? 1_000,
+      // lru-cache reads a TTL of 0 as "forever"; here it means nothing is answered from the cache (#fresh).
+      ttl: Math.max(1, ttlMs),
+      // Every read looks at the clock: the TTLs here are a few hundred milliseconds.
+      ttlResolution: 0,
+      // lru-cache reads a start time of 0 as "no TTL": a clock that starts at 0 is moved on by one.
+      ...(now ? { perf: { now: () => now() + 1 } } : {}),
+      // A failed successor leaves the kept value until it expires.
+      noDeleteOnFetchRejection: true,
+      // clear() forgets the kept values; a computation already running still answers those waiting for it.
+      ignoreFetchAbort: true,
+      fetchMethod: async (_key, _kept, { options: setOptions, context: compute }) => {
+        const clock = this.#cache.perf;
+        const started = clock.now();
+        const value = await compute();
+        setOptions.ttl = Math.max(1, ttlMs - (clock.now() - started));
+        return { value };
+      },
+    });
   }
 
   /** The value of `key`: the kept one while it is younger than the TTL or still being computed, else a new one. */
   get(key: K, compute: () => Promise<V>): Promise<V> {
-    const now = this.now();
-    const entry = this.current(key, now);
-    if (entry && (entry.pending || now - entry.at < this.ttlMs)) {
-      this.refreshAhead(key, entry, compute, now);
-      return entry.value;
-    }
-    const fresh = this.start(key, compute, now, undefined);
-    this.entries.set(key, fresh);
-    return fresh.value;
+    const kept = this.#fresh(key, compute);
+    if (kept) return Promise.resolve(kept.value);
+    // A kept value that reached its TTL is not answered: forceRefresh waits for its successor (or the running one).
+    return this.#cache
+      .fetch(key, { context: compute, forceRefresh: true })
+      .then((fetched) => (fetched as Kept<V>).value);
   }
 
   /**
@@ -56,47 +73,22 @@ export class TtlCache<K, V> {
    * `refresh`, a value in its last `refreshAheadMs` starts its successor, as `get` does.
    */
   peek(key: K, refresh?: () => Promise<V>): V | undefined {
-    const now = this.now();
-    const entry = this.current(key, now);
-    if (!entry || entry.pending || now - entry.at >= this.ttlMs) return undefined;
-    if (refresh) this.refreshAhead(key, entry, refresh, now);
-    return entry.settled;
+    return this.#fresh(key, refresh)?.value;
   }
 
   clear(): void {
-    this.entries.clear();
+    this.#cache.clear();
   }
 
-  /** The entry of `key`, replaced by its successor once that is computed or once the entry has expired. */
-  private current(key: K, now: number): Entry<V> | undefined {
-    const entry = this.entries.get(key);
-    const next = entry?.next;
-    if (entry === undefined || next === undefined || (next.pending && now - entry.at < this.ttlMs)) return entry;
-    this.entries.set(key, next);
-    return next;
-  }
-
-  /** Starts the successor of a computed entry that has entered its last `refreshAheadMs`, unless one is running. */
-  private refreshAhead(key: K, entry: Entry<V>, compute: () => Promise<V>, now: number): void {
-    if (!entry.pending && entry.next === undefined && now - entry.at >= this.refreshFrom) {
-      entry.next = this.start(key, compute, now, entry);
+  /** The computed value of `key` while younger than the TTL, starting its successor in the last refreshAheadMs. */
+  #fresh(key: K, refresh: Compute<V> | undefined): Kept<V> | undefined {
+    const left = this.#cache.getRemainingTTL(key);
+    if (left <= 0 || this.#ttlMs <= 0) return undefined;
+    // allowStale: the kept value while its successor is computed (lru-cache's stale-while-fetching).
+    const kept = this.#cache.peek(key, { allowStale: true });
+    if (kept !== undefined && refresh !== undefined && left <= this.#refreshAheadMs) {
+      void this.#cache.fetch(key, { context: refresh, forceRefresh: true, allowStale: true });
     }
-  }
-
-  /** Starts computing a value; `before`: the entry it will succeed (computed ahead of its expiry). */
-  private start(key: K, compute: () => Promise<V>, now: number, before: Entry<V> | undefined): Entry<V> {
-    const fresh: Entry<V> = { at: now, value: compute(), pending: true };
-    fresh.value.then(
-      (value) => {
-        fresh.pending = false;
-        fresh.settled = value;
-      },
-      () => {
-        // A failed successor is forgotten (a later read tries again); a failed kept value is dropped.
-        if (before?.next === fresh) before.next = undefined;
-        if (this.entries.get(key) === fresh) this.entries.delete(key);
-      },
-    );
-    return fresh;
+    return kept;
   }
 }

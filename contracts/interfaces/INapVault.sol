@@ -292,8 +292,17 @@ interface INapVault is IERC4626 {
     /// @notice True when redemption is asynchronous (ERC-7540).
     function isERC7540() external view returns (bool);
 
-    /// @notice Seconds a redeem request waits before it may be filled (0 for synchronous vaults).
+    /// @notice Seconds a redeem request waits before it may be filled, as configured (0 for synchronous vaults).
     function fulfillmentDelay() external view returns (uint256);
+
+    /// @notice Seconds a redeem request made now waits before it may be filled: fulfillmentDelay, at most the delay
+    ///         of governanceTimelock less EXIT_MARGIN, so that a holder who asks to leave when a proposal is queued
+    ///         can be out before it executes.
+    function appliedFulfillmentDelay() external view returns (uint256);
+
+    /// @notice The admin at deployment when it was a contract (the governance timelock), whose getMinDelay bounds
+    ///         appliedFulfillmentDelay; zero when the admin was an account without code (no bound).
+    function governanceTimelock() external view returns (address);
 
     /// @notice Block timestamp of the vault's deployment.
     function createdAt() external view returns (uint256);

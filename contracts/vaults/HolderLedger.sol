@@ -180,6 +180,8 @@ library HolderLedger {
         if (held == 0) return position(count, mark, price);
         uint256 total = held + count;
         if (total > _M96) revert PositionTooLarge(total, _M96);
+        // Shares joining at the position's own entry point (a request's shares coming back unchanged) keep it.
+        if (price == raw >> _PRICE && mark == (raw >> _MARK) & _M48) return Position.wrap(raw + count);
         unchecked {
             // Shares < 2**96 times prices < 2**112: values < 2**209, their sum < 2**210. A value at an entry price
             // is the position's assets at that price: below 2**64 * 2**PRICE_SHIFT = 2**131 unless the price fell
@@ -247,6 +249,9 @@ library HolderLedger {
         uint256 supplyWithVirtual
     ) internal view returns (Position next, uint256 fee, uint256 feeAssets) {
         uint256 raw = Position.unwrap(p);
+        uint256 sraw = SupplyState.unwrap(s);
+        // Without a performance fee there is nothing to settle, and no arithmetic on the entry point to run.
+        if ((sraw >> _PERFORMANCE) & _M16 == 0) return (p, 0, 0);
         unchecked {
             // Bounds as in priceOf and hurdleMark; the products are bounded below. No gain (the price, rounded
             // down, at most the entry price) is told apart without a division: (total + 1) << PRICE_SHIFT below
@@ -254,7 +259,6 @@ library HolderLedger {
             uint256 entry = raw >> _PRICE;
             if (((total + 1) << PRICE_SHIFT) < (entry + 1) * supplyWithVirtual) return (p, 0, 0);
             uint256 price = ((total + 1) << PRICE_SHIFT) / supplyWithVirtual;
-            uint256 sraw = SupplyState.unwrap(s);
             uint256 mark =
                 ((sraw >> _SUPPLY_MARK) & _M64) + ((sraw >> _HURDLE) & _M16) * (block.timestamp - (sraw >> _MARKED_AT));
             uint256 held = raw & _M96;

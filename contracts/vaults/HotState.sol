@@ -100,13 +100,16 @@ library HotStateLib {
         }
     }
 
-    /// @notice The management fee brought to date in `s` (nothing written): holders' assets are
-    ///         accountedAssets - stillLocked, and the fee is
-    ///         (assets * managementFeeBps * elapsed + carried) / feeDenominator rounded down, at most the assets.
-    ///         The fee leaves accountedAssets (it stays in the vault for the fee recipient).
+    /// @notice The management fee brought to date in `s` (nothing written): managementFeeBps a year of the holders'
+    ///         assets second by second since lastAccrual. Holders' assets at an instant are accountedAssets less
+    ///         the profit still locked then, which falls linearly; so over the interval they integrate exactly to
+    ///         accountedAssets * elapsed less the area under the unlock (a trapezoid), rounded in the holders'
+    ///         favour. The fee is (bps * that integral + carried) / feeDenominator rounded down, at most the assets,
+    ///         and leaves accountedAssets (it stays in the vault for the fee recipient). Charging the end value for
+    ///         the whole interval made the fee depend on how often anyone accrued.
     /// @param carried Fraction of a unit, times feeDenominator, left by the previous accrual (< feeDenominator).
     /// @return next `s` with lastAccrual = now and the fee taken out (`s` itself when no time has passed).
-    /// @return assets Holders' assets after the fee.
+    /// @return assets Holders' assets now, after the fee.
     /// @return fee The fee taken.
     /// @return remainder The fraction this accrual leaves (< feeDenominator).
     function accrue(
@@ -117,21 +120,35 @@ library HotStateLib {
         uint256 raw = HotState.unwrap(s);
         uint256 accounted = (raw >> _ACCOUNTED_ASSETS) & _M64;
         uint256 end = (raw >> _UNLOCK_END) & _M32;
+        uint256 last = raw >> _LAST_ACCRUAL;
         assets = accounted;
-        // Profit still locked (see stillLocked), inlined: this runs on every deposit and exit. It never exceeds
-        // accountedAssets, which it is part of.
-        if (block.timestamp < end) {
+        // Asset-seconds of profit locked over [last, now]; this runs on every deposit and exit, so it is inlined.
+        uint256 lockedArea = 0;
+        if (last < end) {
             unchecked {
-                assets -= ((raw & _M64) * (end - block.timestamp)) / ((raw >> _UNLOCK_DURATION) & _M22);
+                // A report accrues before it starts an unlock, so unlockEnd - unlockDuration <= last < unlockEnd:
+                // the duration is non-zero and end - last <= duration < 2**22.
+                uint256 duration = (raw >> _UNLOCK_DURATION) & _M22;
+                uint256 left = block.timestamp < end ? end - block.timestamp : 0;
+                // Profit still locked now (see stillLocked): never more than accountedAssets, which it is part of.
+                assets -= ((raw & _M64) * left) / duration;
+                // Locked profit falls linearly from lockedProfit * (end - last) / duration to
+                // lockedProfit * left / duration over (end - last - left) seconds: the trapezoid, times 2 * duration,
+                // is lockedProfit * (end - last - left) * (end - last + left) < 2**64 * 2**22 * 2**23. Rounded up.
+                uint256 twice = 2 * duration;
+                lockedArea = ((raw & _M64) * (end - last - left) * (end - last + left) + twice - 1) / twice;
             }
         }
-        uint256 last = raw >> _LAST_ACCRUAL;
         // A difference of block timestamps: equal means "already accrued in this block"; see docs/slither-triage.md.
         // slither-disable-next-line incorrect-equality
         if (block.timestamp == last) return (s, assets, 0, carried);
         unchecked {
-            // assets < 2**64, bps < 2**9, elapsed < 2**32, carried < 2**39: no overflow.
-            uint256 numerator = assets * ((raw >> _MANAGEMENT_BPS) & _M9) * (block.timestamp - last) + carried;
+            // accounted < 2**64 and elapsed < 2**32. The area locked may pass accounted * elapsed by at most
+            // elapsed when the books hold only locked profit (each instant's still-locked profit is rounded down).
+            uint256 area = accounted * (block.timestamp - last);
+            area = area > lockedArea ? area - lockedArea : 0;
+            // area < 2**96, bps < 2**9, carried < 2**39: no overflow.
+            uint256 numerator = area * ((raw >> _MANAGEMENT_BPS) & _M9) + carried;
             fee = numerator / feeDenominator;
             // The fraction of a unit carried to the next accrual, not randomness; see docs/slither-triage.md.
             // slither-disable-next-line weak-prng

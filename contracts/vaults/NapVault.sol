@@ -9,6 +9,7 @@ import {IERC4626} from "@openzeppelin/contracts/interfaces/IERC4626.sol";
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
+import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
 import {INapVault} from "../interfaces/INapVault.sol";
 import {IERC7540Operator, IERC7540Redeem, IERC7575, IERC7887Redeem} from "../interfaces/IERC7540.sol";
 import {HotState, HotStateLib} from "./HotState.sol";
@@ -51,9 +52,10 @@ import {RedeemEscrow} from "./RedeemEscrow.sol";
 /// takes its hurdle away with it. Settling later never raises a holder's fee: it only counts more hurdle. Donations
 /// move neither the price nor any hurdle.
 ///
-/// Management fee: managementFeeBps a year of totalAssets, brought to date ("accrued") on every deposit, mint,
-/// withdraw, redeem and fill before the price is computed, and by accrueFees, claimFees, report and the fee
-/// setters. A holder therefore pays it for exactly the time it holds, on the value it holds. Accruals of deposits,
+/// Management fee: managementFeeBps a year of the holders' assets second by second (profit counts as it unlocks),
+/// brought to date ("accrued") on every deposit, mint, withdraw, redeem and fill before the price is computed, and
+/// by accrueFees, claimFees, report and the fee setters. A holder therefore pays it for exactly the time it holds,
+/// on the value it holds, however often anyone accrues. Accruals of deposits,
 /// exits and fills round the fee down to a unit (the fraction stays with the holders); accrueFees and the other
 /// explicit accruals carry the fraction to the next one, so that calling accrueFees every block never lowers what
 /// the recipient earns.
@@ -74,6 +76,11 @@ import {RedeemEscrow} from "./RedeemEscrow.sol";
 /// its pending request at any time (ERC-7887, claimable at once) and take its shares back, with that entry point. Claims go through
 /// `redeem` / `withdraw` with the controller as owner, by the controller or its operator; previewRedeem /
 /// previewWithdraw revert.
+///
+/// Exit before governance acts: a request waits at most the governance timelock's delay less EXIT_MARGIN, read from
+/// the timelock at each request (appliedFulfillmentDelay), so that a holder who asks to leave when a proposal is
+/// queued is claimable before it can execute, whatever delay governance configured and however it changed the
+/// timelock's delay since.
 ///
 /// Pausing stops entries (deposit, mint, report): maxDeposit and maxMint return 0. Exits never pause.
 ///
@@ -108,6 +115,10 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     uint256 public constant MAX_FULFILLMENT_DELAY = 7 days;
     /// @notice Time after a request's ready time from which anyone, not only FULFILLER_ROLE, may fill it.
     uint256 public constant FULFILLMENT_GRACE_PERIOD = 1 hours;
+    /// @notice Time a holder needs beyond its request's wait to leave before a queued proposal executes: to see it
+    ///         queued and ask, and the grace period for anyone to fill. A request waits at most the governance
+    ///         timelock's delay less this.
+    uint256 public constant EXIT_MARGIN = 1 days;
     /// @notice Most allocations one vault records.
     uint256 public constant MAX_ALLOCATIONS = 20;
 
@@ -118,6 +129,9 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     uint256 private constant _FEE_DENOMINATOR = _BPS * _YEAR;
     uint8 private constant _DECIMALS_OFFSET = 6;
     uint256 private constant _VIRTUAL_SHARES = 10 ** _DECIMALS_OFFSET;
+    /// @dev Gas for the timelock's getMinDelay (one storage read in OpenZeppelin's TimelockController), so that an
+    ///      admin contract of another kind cannot make requests run out of gas.
+    uint256 private constant _DELAY_QUERY_GAS = 10_000;
 
     /// @dev Fee settings read only by fee claims and fee changes (the rates a settlement reads live in _supply).
     struct FeeConfig {
@@ -147,6 +161,11 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         uint128 entryPrice;
     }
 
+    /// @dev One holder's position, behind a struct so that an entry or exit reaches its slot through one pointer.
+    struct Holding {
+        Position position;
+    }
+
     HotState private _hot;
     FeeConfig private _feeConfig;
     Timing private _timing;
@@ -156,7 +175,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     mapping(address controller => mapping(address operator => bool)) private _operators;
     /// @dev Share balances with each holder's entry point (replacing OpenZeppelin ERC20's, through its _update,
     ///      balanceOf and totalSupply extension points), and the supply with the fee rates a settlement reads.
-    mapping(address holder => Position) private _positions;
+    mapping(address holder => Holding) private _holdings;
     SupplyState private _supply;
 
     RiskLevel private immutable _riskLevel;
@@ -165,6 +184,9 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     address private immutable _escrow;
     /// @dev Asset units of one whole token: the unit of the stored deposit cap.
     uint256 private immutable _capUnit;
+    /// @dev The admin at deployment when it is a contract (the governance timelock), whose delay bounds a request's
+    ///      wait; zero otherwise.
+    address private immutable _timelock;
 
     /// @notice Deploys a vault with fixed risk level and redemption mode, and grants the roles (none to the deployer).
     /// @param params Economic parameters (bounds checked).
@@ -181,6 +203,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         _createdAt = block.timestamp;
         _escrow = params.asyncRedeem ? address(new RedeemEscrow(params.asset)) : address(0);
         _capUnit = 10 ** (decimals() - _DECIMALS_OFFSET);
+        _timelock = roles.admin.code.length > 0 ? roles.admin : address(0);
 
         _grantRole(DEFAULT_ADMIN_ROLE, roles.admin);
         _grantIfSet(MANAGER_ROLE, roles.manager);
@@ -210,7 +233,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @param account Holder.
     /// @return Share balance.
     function balanceOf(address account) public view override(ERC20, IERC20) returns (uint256) {
-        return _positions[account].shares();
+        return _holdings[account].position.shares();
     }
 
     // ---------------------------------------------------------------- ERC-4626
@@ -330,15 +353,26 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     ) public override(ERC4626, IERC4626) returns (uint256 shares) {
         if (!_async) {
             // At the price after the owner's settlement, never below the one the preview used.
-            (HotState s, uint256 total, uint256 supplyWithVirtual, Position held, uint256 fee) = _settledForExit(
-                controller,
-                _supply
+            SupplyState supply = _supply;
+            (HotState s, uint256 total, , ) = _accrued(_hot, 0);
+            uint256 supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
+            Holding storage holding = _holdings[controller];
+            (Position held, uint256 fee, uint256 feeAssets) = holding.position.settledNow(
+                supply,
+                total,
+                supplyWithVirtual
             );
+            s = s.withExit(feeAssets);
+            // feeAssets <= total and fee < supplyWithVirtual (settledNow).
+            unchecked {
+                total -= feeAssets;
+                supplyWithVirtual -= fee;
+            }
             uint256 maxAssets = (held.shares() * (total + 1)) / supplyWithVirtual;
             if (assets > maxAssets) revert ERC4626ExceededMaxWithdraw(controller, assets, maxAssets);
             shares = (assets * supplyWithVirtual + total) / (total + 1);
             _hot = s.withExit(assets);
-            _exit(receiver, controller, assets, shares, held, fee);
+            _exit(receiver, controller, assets, shares, holding, held, fee);
             return shares;
         }
         _checkControllerOrOperator(controller);
@@ -369,17 +403,25 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         if (!_async) {
             // At the price after the owner's settlement, never below the one the preview used.
             SupplyState supply = _supply;
-            (HotState s, uint256 total, uint256 supplyWithVirtual, Position held, uint256 fee) = _settledForExit(
-                controller,
-                supply
-            );
-            uint256 maxShares = held.shares();
-            if (shares > maxShares) revert ERC4626ExceededMaxRedeem(controller, shares, maxShares);
-            assets = (shares * (total + 1)) / supplyWithVirtual;
-            _hot = s.withExit(assets);
+            Holding storage holding = _holdings[controller];
+            Position held;
+            uint256 fee;
+            {
+                (HotState s, uint256 total, , ) = _accrued(_hot, 0);
+                uint256 supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
+                uint256 feeAssets;
+                (held, fee, feeAssets) = holding.position.settledNow(supply, total, supplyWithVirtual);
+                uint256 maxShares = held.shares();
+                if (shares > maxShares) revert ERC4626ExceededMaxRedeem(controller, shares, maxShares);
+                // feeAssets <= total and fee < supplyWithVirtual (settledNow); shares < 2**96, total < 2**64.
+                unchecked {
+                    assets = (shares * (total - feeAssets + 1)) / (supplyWithVirtual - fee);
+                }
+                _hot = s.withExit(assets + feeAssets);
+            }
             // _exit, inlined: the full exit is the tightest operation against the gas bound.
             if (msg.sender != controller) _spendAllowance(controller, msg.sender, shares);
-            _positions[controller] = held.without(shares);
+            holding.position = held.without(shares);
             _supply = supply.withBurnt(shares + fee);
             emit Transfer(controller, address(0), shares + fee);
             SafeERC20.safeTransfer(IERC20(asset()), receiver, assets);
@@ -407,7 +449,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @inheritdoc IERC7540Redeem
     /// @dev The caller must be the controller or its operator, so that no one else can delay a controller's
     ///      request, and must be `owner`, its operator, or hold an ERC-20 allowance of `owner` for `shares`
-    ///      (spent). The controller's ready time becomes now + fulfillmentDelay for its whole pending amount.
+    ///      (spent). The controller's ready time becomes now + appliedFulfillmentDelay for its whole pending amount.
     ///      Open while paused.
     function requestRedeem(uint256 shares, address controller, address owner) external returns (uint256) {
         if (!_async) revert AsyncRedeemNotSupported();
@@ -417,11 +459,11 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         if (owner != msg.sender && !_operators[owner][msg.sender]) _spendAllowance(owner, msg.sender, shares);
         RedeemState storage request = _redeems[controller];
         // The shares join the controller's request position with the entry point they had.
-        Position held = _positions[owner];
+        Position held = _holdings[owner].position;
         uint256 balance = held.shares();
         if (balance < shares) revert ERC20InsufficientBalance(owner, balance, shares);
-        _positions[owner] = held.without(shares);
-        _positions[address(this)] = _positions[address(this)].plus(shares);
+        _holdings[owner].position = held.without(shares);
+        _holdings[address(this)].position = _holdings[address(this)].position.plus(shares);
         emit Transfer(owner, address(this), shares);
         Position requested = HolderLedger
             .position(request.pendingShares + request.canceledShares, request.entryMark, request.entryPrice)
@@ -429,7 +471,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         request.entryMark = uint48(requested.entryMark());
         request.entryPrice = uint128(requested.entryPrice());
         request.pendingShares += shares.toUint128();
-        request.readyAt = uint64(block.timestamp + _timing.fulfillmentDelay);
+        request.readyAt = uint64(block.timestamp + _appliedFulfillmentDelay());
         emit RedeemRequest(controller, owner, 0, msg.sender, shares);
         return 0;
     }
@@ -459,7 +501,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         request.claimableShares += uint128(shares);
         request.claimableAssets += assets.toUint128();
         _totalClaimableAssets += assets;
-        _positions[address(this)] = _positions[address(this)].without(shares);
+        _holdings[address(this)].position = _holdings[address(this)].position.without(shares);
         _supply = supply.withBurnt(shares);
         emit Transfer(address(this), address(0), shares);
         if (fee > 0) emit PerformanceFeeCharged(controller, fee, feeAssets);
@@ -489,8 +531,8 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         request.canceledShares = 0;
         if (receiver == address(0)) revert ERC20InvalidReceiver(address(0));
         // The shares go back with the entry point of the request position (pending shares, if any, keep it).
-        _positions[address(this)] = _positions[address(this)].without(shares);
-        _positions[receiver] = _positions[receiver].joined(
+        _holdings[address(this)].position = _holdings[address(this)].position.without(shares);
+        _holdings[receiver].position = _holdings[receiver].position.joined(
             shares,
             request.entryPrice,
             request.entryMark,
@@ -600,10 +642,15 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         SupplyState supply = _supply;
         uint256 feeAssets;
         Position held;
-        (held, fee, feeAssets) = _settled(_positions[holder], total, supply.totalSupply() + _VIRTUAL_SHARES, supply);
+        (held, fee, feeAssets) = _settled(
+            _holdings[holder].position,
+            total,
+            supply.totalSupply() + _VIRTUAL_SHARES,
+            supply
+        );
         if (fee == 0) return 0;
         _hot = s.withExit(feeAssets);
-        _positions[holder] = held;
+        _holdings[holder].position = held;
         _supply = supply.withBurnt(fee);
         emit Transfer(holder, address(0), fee);
         emit PerformanceFeeCharged(holder, fee, feeAssets);
@@ -648,6 +695,16 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @inheritdoc INapVault
     function fulfillmentDelay() external view returns (uint256) {
         return _timing.fulfillmentDelay;
+    }
+
+    /// @inheritdoc INapVault
+    function appliedFulfillmentDelay() external view returns (uint256) {
+        return _appliedFulfillmentDelay();
+    }
+
+    /// @inheritdoc INapVault
+    function governanceTimelock() external view returns (address) {
+        return _timelock;
     }
 
     /// @inheritdoc INapVault
@@ -714,12 +771,17 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         if (holder == address(this)) return (0, 0);
         (, uint256 total, , ) = _accrued(_hot, 0);
         SupplyState supply = _supply;
-        (, shares, assets) = _settled(_positions[holder], total, supply.totalSupply() + _VIRTUAL_SHARES, supply);
+        (, shares, assets) = _settled(
+            _holdings[holder].position,
+            total,
+            supply.totalSupply() + _VIRTUAL_SHARES,
+            supply
+        );
     }
 
     /// @inheritdoc INapVault
     function positionOf(address holder) external view returns (uint256 shares, uint256 entryPrice, uint256 entryMark) {
-        Position held = _positions[holder];
+        Position held = _holdings[holder].position;
         return (held.shares(), held.entryPrice(), held.entryMark());
     }
 
@@ -772,6 +834,23 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         _timing.feeRemainder = uint40(remainder);
     }
 
+    /// @dev The fulfilment delay, at most the governance timelock's delay less EXIT_MARGIN (0 when the delay is
+    ///      shorter). Without a timelock, or when it does not answer getMinDelay, the configured delay (a caller that
+    ///      starves the query of gas only delays its own request).
+    function _appliedFulfillmentDelay() private view returns (uint256 delay) {
+        delay = _timing.fulfillmentDelay;
+        address timelock = _timelock;
+        if (timelock == address(0)) return delay;
+        // Low-level, so that an admin of another kind (no getMinDelay, a short answer) cannot make requests revert.
+        (bool ok, bytes memory answer) = timelock.staticcall{gas: _DELAY_QUERY_GAS}(
+            abi.encodeCall(TimelockController.getMinDelay, ())
+        );
+        if (!ok || answer.length < 32) return delay;
+        uint256 minDelay = abi.decode(answer, (uint256));
+        uint256 bound = minDelay > EXIT_MARGIN ? minDelay - EXIT_MARGIN : 0;
+        if (bound < delay) delay = bound;
+    }
+
     /// @dev _accrueCarrying with its FeesAccrued event.
     function _accrueFeesAndEmit() internal {
         (, , uint256 managementFee) = _accrueCarrying();
@@ -808,7 +887,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         (s, total, , ) = _hot.accrue(0, _FEE_DENOMINATOR);
         supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
         uint256 feeAssets;
-        (held, fee, feeAssets) = _positions[owner].settledNow(supply, total, supplyWithVirtual);
+        (held, fee, feeAssets) = _holdings[owner].position.settledNow(supply, total, supplyWithVirtual);
         if (fee == 0) return (s, total, supplyWithVirtual, held, 0);
         s = s.withExit(feeAssets);
         total -= feeAssets;
@@ -854,7 +933,8 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         uint256 supplyWithVirtual
     ) private {
         if (receiver == address(0)) revert ERC20InvalidReceiver(address(0));
-        _positions[receiver] = _positions[receiver].joinedNow(shares, supply, total, supplyWithVirtual);
+        Holding storage holding = _holdings[receiver];
+        holding.position = holding.position.joinedNow(shares, supply, total, supplyWithVirtual);
         _supply = supply.withMinted(shares);
         emit Transfer(address(0), receiver, shares);
         SafeERC20.safeTransferFrom(IERC20(asset()), msg.sender, address(this), assets);
@@ -868,11 +948,16 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         address owner,
         uint256 assets,
         uint256 shares,
+        Holding storage holding,
         Position held,
         uint256 fee
     ) private {
         if (msg.sender != owner) _spendAllowance(owner, msg.sender, shares);
-        _positions[owner] = held.without(shares);
+        // Shares rounded up for assets within maxWithdraw never pass the balance; checked as OpenZeppelin's _update
+        // does, so that no exit rests on that rounding argument alone.
+        uint256 balance = held.shares();
+        if (balance < shares) revert ERC20InsufficientBalance(owner, balance, shares);
+        holding.position = held.without(shares);
         _supply = _supply.withBurnt(shares + fee);
         emit Transfer(owner, address(0), shares + fee);
         SafeERC20.safeTransfer(IERC20(asset()), receiver, assets);
@@ -893,16 +978,16 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
             price = HolderLedger.priceOf(total, supply.totalSupply() + _VIRTUAL_SHARES);
             _supply = supply.withMinted(value);
         } else {
-            Position held = _positions[from];
+            Position held = _holdings[from].position;
             uint256 balance = held.shares();
             if (balance < value) revert ERC20InsufficientBalance(from, balance, value);
             (price, entryMark) = (held.entryPrice(), held.entryMark());
-            _positions[from] = held.without(value);
+            _holdings[from].position = held.without(value);
         }
         if (to == address(0)) {
             _supply = supply.withBurnt(value);
         } else {
-            _positions[to] = _positions[to].joined(value, price, entryMark, mark);
+            _holdings[to].position = _holdings[to].position.joined(value, price, entryMark, mark);
         }
         emit Transfer(from, to, value);
     }

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs the symbolic-proof tools once into a cache folder (NAP_TOOLS_DIR, default ~/.cache/nap), from the
 # registries only: Foundry's forge from the npm package @foundry-rs/forge (its binary is inside the package) and
-# halmos from PyPI in a virtualenv. A later run finds them there and installs nothing. Prints the two paths.
+# halmos from PyPI in a virtualenv, with cvc5 from PyPI in the same virtualenv (the solver the proofs marked
+# `solver=cvc5-int` use, through scripts/prove/cvc5-int.py). A later run finds them there and installs nothing.
+# Prints the paths of forge, halmos and the virtualenv's python.
 set -euo pipefail
 
 FORGE_VERSION=1.7.1
 HALMOS_VERSION=0.3.3
+CVC5_VERSION=1.4.2
 dir="${NAP_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/nap}"
 forge_dir="$dir/forge-$FORGE_VERSION"
 halmos_dir="$dir/halmos-$HALMOS_VERSION"
@@ -23,5 +26,11 @@ if ! "$halmos" --version 2>/dev/null | grep -q "$HALMOS_VERSION"; then
   python3 -m venv "$halmos_dir"
   "$halmos_dir/bin/pip" install --quiet --disable-pip-version-check "halmos==$HALMOS_VERSION" >&2
 fi
+python="$halmos_dir/bin/python"
+if ! "$python" -c "import cvc5, sys; sys.exit(cvc5.__version__ != '$CVC5_VERSION')" 2>/dev/null; then
+  echo "installing cvc5 $CVC5_VERSION (PyPI) into $halmos_dir ..." >&2
+  "$halmos_dir/bin/pip" install --quiet --disable-pip-version-check "cvc5==$CVC5_VERSION" >&2
+fi
 echo "$forge"
 echo "$halmos"
+echo "$python"

@@ -7,33 +7,42 @@
 # A proof marked `known-finding` in proofs.txt states a rule an open finding breaks: it is expected to fail with a
 # counterexample and is reported as such (never skipped); if it passes, the run says to mark it proven.
 # A proof marked `out-of-reach` is one the solver does not settle within the budget: each run lists it as not run
-# (docs/invariants.md marks its rule tested only), and PROVE_ALL=1 runs it too.
+# (docs/invariants.md marks its rule tested only), and PROVE_ALL=1 runs it too. `solver=cvc5-int` runs a proof with
+# cvc5 reading bit-vectors as integers (scripts/prove/cvc5-int.py) instead of yices: the lemmas of non-linear
+# arithmetic in test/symbolic/MathLemmas.t.sol, which bit-blasting does not settle.
 # Exit status: non-zero if any other proof fails, times out or errs, or a known finding's proof times out or errs.
 # Budget: PROVE_TIMEOUT seconds per proof (default 90; a `timeout=N` after the expectation gives one proof its own)
-# and PROVE_SOLVER_TIMEOUT per solver query (default 60s). The list runs in about 5 minutes on 2 cores.
+# and PROVE_SOLVER_TIMEOUT per solver query (default 60s); `.ci/run` gives the whole list 10 minutes.
 #
 # Foundry's root is build/prove (the config scripts/prove/foundry.toml and links to contracts/, test/,
 # node_modules/ and scripts/), not the project root: a foundry.toml there would make slither's crytic-compile take
-# the project for a Foundry one (it prefers Foundry to Hardhat) and break `npm run analyze`.
+# the project for a Foundry one (it prefers Foundry to Hardhat) and break `npm run analyze`. contracts/ and
+# test/symbolic are copied there, not linked: what is proven is the snapshot compiled at the start, and an edit made
+# during the run cannot make halmos recompile inside a proof's time limit.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 per_proof="${PROVE_TIMEOUT:-90}"
 solver_timeout="${PROVE_SOLVER_TIMEOUT:-60s}"
 mapfile -t tools < <(bash scripts/prove/install.sh)
-if [ "${#tools[@]}" -ne 2 ]; then
-  echo "[prove] FAILED: could not install forge and halmos"
+if [ "${#tools[@]}" -ne 3 ]; then
+  echo "[prove] FAILED: could not install forge, halmos and cvc5"
   exit 1
 fi
 forge="${tools[0]}"
 halmos="${tools[1]}"
+cvc5_int="${tools[2]} $(pwd)/scripts/prove/cvc5-int.py"
 PATH="$(dirname "$forge"):$PATH"
 export PATH
 
 root=build/prove
 mkdir -p "$root"
 cp scripts/prove/foundry.toml "$root/foundry.toml"
-for link in contracts test node_modules scripts; do ln -sfn "../../$link" "$root/$link"; done
+for link in node_modules scripts; do ln -sfn "../../$link" "$root/$link"; done
+rm -rf "$root/contracts" "$root/test"
+mkdir -p "$root/test"
+cp -R contracts "$root/contracts"
+cp -R test/symbolic "$root/test/symbolic"
 
 started=$(date +%s)
 echo "[prove] forge build (solcjs through scripts/prove/solc) ..."
@@ -48,23 +57,31 @@ failures=()
 times=()
 log="$(mktemp -d)"
 not_run=0
-while read -r contract proof expect reach; do
+while read -r contract proof expect options; do
   case "$contract" in "" | "#"*) continue ;; esac
-  if [ "$expect" = "out-of-reach" ] || [ "${reach:-}" = "out-of-reach" ]; then
+  limit="$per_proof"
+  solver=()
+  reach=""
+  for option in $expect ${options:-}; do
+    case "$option" in
+      timeout=*) limit="${option#timeout=}" ;;
+      solver=cvc5-int) solver=(--solver-command "$cvc5_int") ;;
+      out-of-reach) reach="out-of-reach" ;;
+    esac
+  done
+  if [ "$reach" = "out-of-reach" ]; then
     if [ "${PROVE_ALL:-0}" != "1" ]; then
       not_run=$((not_run + 1))
       echo "[prove] NOT RUN        $contract.$proof: out of the solver's reach in the budget (PROVE_ALL=1 runs it)"
       continue
     fi
   fi
-  limit="$per_proof"
-  case "${reach:-}" in timeout=*) limit="${reach#timeout=}" ;; esac
   t0=$(date +%s)
   out="$log/$contract.$proof.log"
   # Own process group, removed whole afterwards: halmos can leave solver processes behind when it stops.
   setsid timeout --kill-after=10 "$limit" "$halmos" --root "$root" --forge-build-out out --no-status \
     --match-contract "^$contract\$" --match-test "^$proof\\(" \
-    --solver-timeout-assertion "$solver_timeout" --solver-max-memory 3000 --loop 4 >"$out" 2>&1 &
+    --solver-timeout-assertion "$solver_timeout" --solver-max-memory 3000 --loop 4 "${solver[@]}" >"$out" 2>&1 &
   pid=$!
   wait "$pid"
   code=$?

@@ -8,6 +8,9 @@ describe("API configuration", function () {
     expect(config).to.deep.equal({
       port: 3000,
       host: "127.0.0.1",
+      metrics: undefined,
+      readyMaxLagBlocks: 20,
+      shutdownTimeoutMs: 10000,
       mongodbUri: undefined,
       mongodbDb: "nap",
       redisUrl: undefined,

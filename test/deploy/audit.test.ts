@@ -8,7 +8,7 @@ import type { DeploymentFile } from "../../deploy/deploymentFile";
 import { BASE_SEPOLIA_USDC, type DeployParameters } from "../../deploy/parameters";
 import { ROLE_IDS, roleName } from "../../deploy/roleIds";
 import { intendedState, renderRoleTableMarkdown, renderSettingsMarkdown } from "../../deploy/roleTable";
-import { VAULT_IDS } from "../../deploy/vaults";
+import { VAULT_IDS, deployVault, vaultConfigs } from "../../deploy/vaults";
 import {
   AgentBadges__factory,
   NapFaucet__factory,
@@ -103,6 +103,31 @@ describe("role check (auditor's view of a deployment)", () => {
       "NapMinter period(): intended 86400, on chain 3600",
       "NapFaucet cooldown(): intended 86400, on chain 3600",
     ]);
+  });
+
+  it("an async vault deployed under another timelock (its exit bound reads that one's delay): named", async () => {
+    const { file, parameters } = await loadFixture(deployed);
+    const [deployer] = await ethers.getSigners();
+    const timelock = file.contracts.TimelockController!.address;
+    const other = await new TimelockController__factory(deployer).deploy(
+      7 * 86_400,
+      [deployer.address],
+      [ethers.ZeroAddress],
+      ethers.ZeroAddress,
+    );
+    const roles = { admin: await other.getAddress(), manager: timelock, harvester: deployer.address };
+    const { address, block } = await deployVault(deployer, vaultConfigs.hedged, file.usdc.address, {
+      ...roles,
+      guardian: deployer.address,
+      fulfiller: deployer.address,
+      feeRecipient: timelock,
+    });
+    const moved: DeploymentFile = { ...file, vaults: { ...file.vaults, hedged: { address, block } } };
+    const result = await auditDeployment(ethers.provider, moved, parameters);
+    expect(result.differences).to.include(
+      `vault hedged governanceTimelock(): intended ${timelock}, whose delay bounds a redeem request's wait; on chain ` +
+        "another address",
+    );
   });
 
   it("a contract of the file without code (wrong chain or RPC endpoint): named", async () => {

@@ -13,6 +13,7 @@ import { EXIT_MARGIN_SECONDS } from "../../deploy/parameters";
 import { VAULT_IDS } from "../../deploy/vaults";
 import { deployLocal } from "./helpers";
 import {
+  ConfigurableNapVault__factory,
   NapGovernor__factory,
   NapMinter__factory,
   NapToken__factory,
@@ -178,6 +179,56 @@ describe("governance attacks on the deployed system", () => {
     expect(BigInt(await time.latest())).to.be.lessThan(eta);
     // What comes back is the deposit less a day of management fee (2% a year), far above 99.9% of it.
     expect(await usdc.balanceOf(holder.address)).to.be.greaterThanOrEqual((amount * 999n) / 1000n);
+  });
+
+  it("a proposal raises the configurable vault's fulfilment delay to 7 days, the next sets fees to the hard bounds: a holder who asks to leave when it is queued is still out before it executes", async () => {
+    const f = await loadFixture(deployedSystem);
+    const holder = f.signers[12];
+    const usdc = TestUSDC__factory.connect(f.file.usdc.address, f.deployer);
+    const vault = ConfigurableNapVault__factory.connect(f.file.vaults.configurable.address, holder);
+    const amount = parseUnits("1000", 6);
+    await usdc.mint(holder.address, amount);
+    await usdc.connect(holder).approve(await vault.getAddress(), amount);
+    await vault.deposit(amount, holder.address);
+    const target = await vault.getAddress();
+    /** Proposes one call on the vault, votes it through with the deployer's supply and queues it; returns its id. */
+    const passAndQueue = async (calldata: string, description: string) => {
+      await f.governor.connect(f.deployer).propose([target], [0n], [calldata], description);
+      const id = await f.governor.latestProposalId();
+      await time.increaseTo((await f.governor.proposalSnapshot(id)) + 1n);
+      await f.governor.connect(f.deployer).castVote(id, 1);
+      await time.increaseTo((await f.governor.proposalDeadline(id)) + 1n);
+      await f.governor["queue(uint256)"](id);
+      return id;
+    };
+
+    // The review's attack: the first proposal raises the delay to the hard bound, 7 days, the timelock staying at 2.
+    const raise = await passAndQueue(
+      vault.interface.encodeFunctionData("setFulfillmentDelay", [7 * 86_400]),
+      "Configurable vault: fulfilment delay 7 days",
+    );
+    await time.increaseTo(await f.governor.proposalEta(raise));
+    await f.governor["execute(uint256)"](raise);
+    expect(await vault.fulfillmentDelay()).to.equal(7n * 86_400n);
+
+    const fees = await passAndQueue(
+      vault.interface.encodeFunctionData("setFees", [500, 3_000, 0]),
+      "Configurable vault: fees to the hard bounds",
+    );
+    const eta = await f.governor.proposalEta(fees);
+    // Asked the moment the fee proposal is queued: ready after the timelock delay less the exit margin, not 7 days.
+    await vault.requestRedeem(await vault.balanceOf(holder.address), holder.address, holder.address);
+    const readyAt = await vault.pendingRedeemReadyAt(holder.address);
+    const minDelay = await f.timelock.getMinDelay();
+    expect(readyAt).to.equal(BigInt(await time.latest()) + minDelay - BigInt(EXIT_MARGIN_SECONDS));
+    // Without the fulfiller: the holder fills its own request after the grace period, claims, and is out first.
+    await time.increaseTo(readyAt + (await vault.FULFILLMENT_GRACE_PERIOD()));
+    await vault.fulfillRedeem(holder.address);
+    await vault.redeem(await vault.maxRedeem(holder.address), holder.address, holder.address);
+    expect(BigInt(await time.latest())).to.be.lessThan(eta);
+    expect(await usdc.balanceOf(holder.address)).to.be.greaterThanOrEqual((amount * 999n) / 1000n);
+    await time.increaseTo(eta);
+    await expect(f.governor["execute(uint256)"](fees)).to.emit(vault, "FeesUpdated").withArgs(500n, 3_000n, 0n);
   });
 
   it("the proposal guardian vetoes its own replacement and revoking a vault guardian's role while every vault stays paused: refused, governance replaces both", async () => {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { freePort, waitForPort } from "../helpers/services";
+import { environmentWithoutServices, freePort, waitForPort } from "../helpers/services";
 
 /** Spawned processes of the HTTP-level crash test and the benchmark: a Hardhat node, the deploy entry, the API. */
 
@@ -73,7 +73,7 @@ export async function spawnApi(env: Record<string, string>, port?: number, nodeA
   const child = track(
     spawn(process.execPath, [...nodeArgs, "-r", "ts-node/register/transpile-only", "api/src/main.ts"], {
       cwd: ROOT,
-      env: { ...process.env, HOST: "127.0.0.1", PORT: String(listenPort), LOG_LEVEL: "warn", ...env },
+      env: { ...environmentWithoutServices(), HOST: "127.0.0.1", PORT: String(listenPort), LOG_LEVEL: "warn", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     }),
     "api",

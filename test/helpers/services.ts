@@ -23,6 +23,17 @@ process.once("exit", () => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * This process's environment without the backing-service settings that `ensureMongo` and `ensureRedis` put into it:
+ * a process a test spawns uses a store or Redis only when the test names one, never the shared ones by inheritance
+ * (stacks of different chains over one database would see each other's records).
+ */
+export function environmentWithoutServices(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ["MONGODB_URI", "MONGODB_DB", "REDIS_URL"]) delete env[name];
+  return env;
+}
+
 /** Asks the OS for a free loopback port. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Wallet } from "ethers";
 import { z } from "zod";
-import { depositBody } from "../../api/src/doors/live/routes/vaults";
+import { depositBody } from "../../packages/wire/src/live";
 import { createNapMcpServer } from "../../packages/mcp/src/server";
 import { TOOLS } from "../../packages/mcp/src/tools";
 import { NapClient } from "../../packages/sdk/src";

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { buildSchema, parse, validate } from "graphql";
-import { graphqlTypes, GRAPHQL_TYPES_FILE } from "../../packages/sdk/scripts/graphqlTypes";
-import { DATA_API_TYPES, LIVE_API_TYPES, openApiTypes } from "../../packages/sdk/scripts/openapiTypes";
+import { graphqlTypes, GRAPHQL_TYPES_FILE } from "../../scripts/sdk/graphqlTypes";
+import { DATA_API_TYPES, LIVE_API_TYPES, openApiTypes } from "../../scripts/sdk/openapiTypes";
 import { QUERIES, SUBSCRIPTIONS } from "../../packages/sdk/src/graphql/operations";
 import { startTestApp, type TestApp } from "../api/helpers/app";
 

@@ -25,9 +25,12 @@ contract VaultSymbolicTest is SymTest {
     /// @dev NapVault's positions (HolderLedger.Position by holder) and its SupplyState.
     uint256 internal constant SLOT_POSITIONS = 13;
     uint256 internal constant SLOT_SUPPLY = 14;
-    /// @dev A position's entry price field at its largest: it owes no performance fee at any reachable price, so
-    ///      these proofs cover exits without a fee to settle (the settlement is tested, not proven).
+    /// @dev A position's entry price field at its largest: it owes no performance fee at any reachable price. With
+    ///      the performance fee rate written as 0 as well (_state), these proofs cover exits without a fee to settle
+    ///      (the settlement is tested, not proven).
     uint256 internal constant NO_FEE_ENTRY = (2 ** 112 - 1) << 144;
+    /// @dev SupplyState's performance fee rate (bits 128..143).
+    uint256 internal constant PERFORMANCE_FIELD = uint256(type(uint16).max) << 128;
 
     address internal constant ALICE = address(0xA11CE);
     address internal constant BOB = address(0xB0B);
@@ -122,13 +125,15 @@ contract VaultSymbolicTest is SymTest {
         vm.store(address(vault), bytes32(SLOT_HOT), bytes32(raw));
         vm.store(address(vault), keccak256(abi.encode(ALICE, SLOT_POSITIONS)), bytes32(sa | NO_FEE_ENTRY));
         vm.store(address(vault), keccak256(abi.encode(BOB, SLOT_POSITIONS)), bytes32(sb | NO_FEE_ENTRY));
-        // The supply in the low 128 bits; the fee rates and the hurdle accumulator above it are kept.
-        uint256 rates = uint256(vm.load(address(vault), bytes32(SLOT_SUPPLY))) & ~uint256(type(uint128).max);
+        // The supply in the low 128 bits; the hurdle rate and accumulator above it are kept, the performance fee
+        // rate is 0.
+        uint256 rates = uint256(vm.load(address(vault), bytes32(SLOT_SUPPLY))) &
+            ~(uint256(type(uint128).max) | PERFORMANCE_FIELD);
         vm.store(address(vault), bytes32(SLOT_SUPPLY), bytes32(rates | (sa + sb)));
         usdc.mint(address(vault), accounted + extra);
         assert(vault.accountedAssets() == accounted && vault.lastFeeAccrual() == NOW - elapsed);
         assert(vault.balanceOf(ALICE) == sa && vault.balanceOf(BOB) == sb && vault.totalSupply() == sa + sb);
-        assert(vault.performanceFeeBps() == PERFORMANCE_BPS);
+        assert(vault.performanceFeeBps() == 0);
     }
 
     function _deposit(address who, uint256 assets) internal returns (uint256 shares) {
@@ -253,8 +258,8 @@ contract VaultSymbolicTest is SymTest {
         _coversBooks();
     }
 
-    /// @notice KNOWN FINDING (issue 27, "management fee on profit while it was locked"): the management fee of an
-    ///         interval over which a report's profit unlocks is at most the documented time integral,
+    /// @notice The rule issue 27's finding "management fee on profit while it was locked" broke: the management fee
+    ///         of an interval over which a report's profit unlocks is at most the documented time integral,
     ///         managementFeeBps a year of the holders' value second by second, the profit counting only as it
     ///         unlocks linearly. The bound is computed here from docs/vaults.md, not from the contract's formula.
     ///         Bounded version: any deposit and gain, the interval half, one or two unlock periods.

@@ -1,5 +1,5 @@
 import { AbiCoder, getBytes, ParamType, toBeHex, type BaseContract, type Result } from "ethers";
-import { checksummedAddress, readHexAbi } from "./hexAbi";
+import { checksummedAddress, readHexAbi } from "./decodeAbiParameters";
 
 /**
  * Text read from the chain as it is, never as a reason to fail. The ABI encodes `string` exactly like `bytes`, so
@@ -58,7 +58,7 @@ function toPlain(type: ParamType, value: unknown): unknown {
 
 /**
  * Decodes ABI `data` of `types`; strings are decoded leniently (above). Values come back as plain objects. Well-formed
- * data is read straight from its hex text (chain/hexAbi.ts); anything else goes to ethers' decoder, which also gives
+ * data is read straight from its hex text (chain/decodeAbiParameters.ts); anything else goes to ethers' decoder, which also gives
  * the errors (data too short, not hex).
  */
 export function decodeLenient(types: readonly ParamType[], data: string): unknown[] {

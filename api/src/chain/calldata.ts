@@ -5,9 +5,8 @@ import { checksumAddress } from "./keccak";
 
 /**
  * ABI encodings on the hot path of a strategy submission. ethers' ABI coder builds a tree of coder objects for every
- * call (half a millisecond of CPU for one `submit` calldata and its derived DNA, the largest share of a submission's
- * CPU after signing, in the API's profile under `npm run bench:tx`), for layouts that are a few 32-byte words and two
- * strings. So the values ethers would take as they are (well-formed text, unsigned integers that fit, booleans,
+ * call, the largest cost of a submission after signing, for layouts that are a few 32-byte words and two strings
+ * (`bench/chain.ts` measures both). So the values ethers would take as they are (well-formed text, unsigned integers that fit, booleans,
  * 0x-hex of the right length, addresses it would accept) are written out here, and anything else goes to ethers'
  * coder, which encodes it or refuses it with its own error. test/api/chain/calldata.test.ts holds the two to the same
  * bytes and the same refusals for any input.

@@ -1,6 +1,7 @@
 import type { EventFragment, Interface, ParamType } from "ethers";
 import { decodeLenient } from "./abiText";
 import type { SystemContracts } from "./contracts";
+import type { ChainLog } from "./rpc/actions";
 import {
   AgentBadges__factory,
   NapFaucet__factory,
@@ -18,15 +19,8 @@ import {
  * a string that is not UTF-8 reads with U+FFFD instead of failing.
  */
 
-/** What the decoder reads of a log: a receipt's (tx/rpc.ts) or one of ethers' Logs (the indexer's). */
-export interface ChainLog {
-  readonly address: string;
-  readonly topics: readonly string[];
-  readonly data: string;
-  readonly blockNumber: number;
-  readonly transactionHash: string;
-  readonly index: number;
-}
+/** What the decoder reads of a log (rpc/actions.ts): its block hash is not needed. */
+export type DecodableLog = Omit<ChainLog, "blockHash">;
 
 /** Risk parameters as StrategyRegistryV3 stores them. */
 export interface OnchainRiskParams {
@@ -147,7 +141,7 @@ export class EventDecoder {
   }
 
   /** The event of one log, or null when the log is not of a system contract or not an event it declares. */
-  decode(log: ChainLog): DecodedEvent | null {
+  decode(log: DecodableLog): DecodedEvent | null {
     const { source, fragment } = this.#find(log);
     if (!source || !fragment) return null;
     const layout = layoutOf(fragment);
@@ -174,19 +168,19 @@ export class EventDecoder {
   }
 
   /** The contract and event name of `log` (those `decode` gives), without decoding its arguments; null when it is none of ours. */
-  identify(log: ChainLog): Pick<DecodedEvent, "contract" | "name"> | null {
+  identify(log: DecodableLog): Pick<DecodedEvent, "contract" | "name"> | null {
     const { source, fragment } = this.#find(log);
     return source && fragment ? { contract: source.contract, name: fragment.name } : null;
   }
 
-  #find(log: ChainLog): { source?: Source; fragment?: EventFragment } {
+  #find(log: DecodableLog): { source?: Source; fragment?: EventFragment } {
     // Nodes give addresses in lowercase, the keys' case: lowercased only when not found as given.
     const source = this.#sources.get(log.address) ?? this.#sources.get(log.address.toLowerCase());
     return { source, fragment: source && log.topics.length > 0 ? source.events.get(log.topics[0]) : undefined };
   }
 
   /** Every decodable event of `logs`, in order. */
-  decodeAll(logs: readonly ChainLog[]): DecodedEvent[] {
+  decodeAll(logs: readonly DecodableLog[]): DecodedEvent[] {
     const events: DecodedEvent[] = [];
     for (const log of logs) {
       const event = this.decode(log);
@@ -196,7 +190,7 @@ export class EventDecoder {
   }
 
   /** The first log among `logs` that is a system contract's `name` event, undecoded (its topics are at hand). */
-  findLog(logs: readonly ChainLog[], name: keyof SystemEvents): ChainLog | null {
+  findLog(logs: readonly DecodableLog[], name: keyof SystemEvents): DecodableLog | null {
     for (const log of logs) {
       const fragment = this.#find(log).fragment;
       if (fragment?.name === name) return log;
@@ -205,7 +199,7 @@ export class EventDecoder {
   }
 
   /** The arguments of the first `name` event among `logs` (a receipt's), or null when there is none. */
-  first<N extends keyof SystemEvents>(logs: readonly ChainLog[], name: N): SystemEvents[N] | null {
+  first<N extends keyof SystemEvents>(logs: readonly DecodableLog[], name: N): SystemEvents[N] | null {
     for (const log of logs) {
       const event = this.decode(log);
       if (event?.name === name) return event.args as unknown as SystemEvents[N];

@@ -1,21 +1,24 @@
-import { JsonRpcProvider, Network, type JsonRpcPayload, type JsonRpcResult, type Provider } from "ethers";
+import { JsonRpcProvider, Network, type Provider } from "ethers";
 import { TtlCache } from "../ttlCache";
 import { SystemContracts } from "./contracts";
 import { defaultDeploymentFile, loadDeployment, type Deployment } from "./deployment";
 import { EventDecoder } from "./events";
 import { ChainHead, type ChainHeadOptions } from "./head";
-import { gatheringGetUrl } from "./httpTransport";
+import { httpJsonRpc, providerJsonRpc, type JsonRpc } from "./rpc/jsonRpc";
 
 /** A provider that also takes raw JSON-RPC requests (JsonRpcProvider in the service, Hardhat's provider in tests). */
 export type RpcProvider = Provider & { send(method: string, params: unknown[]): Promise<unknown> };
 
 /**
- * Chain access for the service: the provider, the chain's identity, the deployment and what is built from it (typed
+ * Chain access for the service: the provider (ethers, for the typed contracts), the JSON-RPC connection of the
+ * indexer and the transaction engine (rpc/), the chain's identity, the deployment and what is built from it (typed
  * contracts, the event decoder) and the one chain head that every read is made at (head.ts states the read rule).
  * Only this folder knows contract addresses and the provider.
  */
 export interface ChainAccess {
   readonly provider: RpcProvider;
+  /** Where the indexer and the engine send their JSON-RPC actions (rpc/actions.ts). */
+  readonly rpc: JsonRpc;
   readonly chainId: number;
   readonly chainName: string;
   /** Null when no deployment file was found (onchain endpoints answer 503). */
@@ -43,12 +46,13 @@ export function createChainAccess(
   provider: RpcProvider,
   chainId: number,
   deployment: Deployment | null,
-  options: { head?: ChainHeadOptions } = {},
+  options: { head?: ChainHeadOptions; rpc?: JsonRpc } = {},
 ): ChainAccess {
   const probes = new TtlCache<"rpc", boolean>(1_000);
   const contracts = new SystemContracts(provider, deployment, chainId);
   return {
     provider,
+    rpc: options.rpc ?? providerJsonRpc(provider),
     chainId,
     chainName: deployment?.network && deployment.network !== "localhost" ? deployment.network : chainNameOf(chainId),
     deployment,
@@ -73,42 +77,24 @@ export function createChainAccess(
 }
 
 /**
- * ethers' JSON-RPC provider with the request and answer bodies encoded and decoded by Node's native UTF-8 code:
- * ethers' own `_send` does both in JavaScript (`toUtf8Bytes`, `toUtf8String`), which on the transaction engine's
- * path (signed transactions of a few hundred bytes, receipts with their logs) costs more CPU than the rest of the
- * request. `_send` is the override point ethers documents for this. Its HTTP transport gathers an answer's chunks
- * once instead of copying the body on every chunk (httpTransport.ts).
- */
-class NativeJsonRpcProvider extends JsonRpcProvider {
-  override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<JsonRpcResult[]> {
-    const request = this._getConnection();
-    request.getUrlFunc = gatheringGetUrl;
-    request.body = Buffer.from(JSON.stringify(payload), "utf8");
-    request.setHeader("content-type", "application/json");
-    const response = await request.send();
-    response.assertOk();
-    // `body` is already ethers' copy of the answer: read as text where it lies instead of copying it once more.
-    const body = response.body ?? new Uint8Array();
-    const answer = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8")) as
-      JsonRpcResult | JsonRpcResult[];
-    return Array.isArray(answer) ? answer : [answer];
-  }
-}
-
-/**
- * The JSON-RPC provider of the service. ethers answers an identical request from a cache for 250 ms by default, so
- * right after a transaction is mined the nonce and the block number would read as before it: that cache is off
- * (`cacheTimeout: -1`); the chain head (head.ts) is the one place that reuses an answer, under the read rule.
- * ethers also holds every request 10 ms by default to gather a batch; calls made in the same turn of the event loop
- * still share one batch with no hold (`batchStallTime: 0`), and a request that waits on the previous answer (a read
- * after a read, the indexer's rounds) is not delayed 10 ms a round.
+ * The ethers provider of the service (the typed contracts' reads), with public options only. ethers answers an
+ * identical request from a cache for 250 ms by default, so right after a transaction is mined the nonce and the block
+ * number would read as before it: that cache is off (`cacheTimeout: -1`); the chain head (head.ts) is the one place
+ * that reuses an answer, under the read rule. ethers also holds every request 10 ms by default to gather a batch;
+ * calls made in the same turn of the event loop still share one batch with no hold (`batchStallTime: 0`).
  */
 export function jsonRpcProvider(rpcUrl: string, chainId: number): JsonRpcProvider {
-  return new NativeJsonRpcProvider(rpcUrl, Network.from(chainId), {
+  return new JsonRpcProvider(rpcUrl, Network.from(chainId), {
     staticNetwork: true,
     cacheTimeout: -1,
     batchStallTime: 0,
   });
+}
+
+/** The provider of `rpcUrl` (above) and the JSON-RPC connection of the indexer and the engine to the same node. */
+export function httpChainClients(rpcUrl: string, chainId: number): { provider: JsonRpcProvider; rpc: JsonRpc } {
+  const provider = jsonRpcProvider(rpcUrl, chainId);
+  return { provider, rpc: httpJsonRpc(rpcUrl, provider) };
 }
 
 export interface ConnectChainOptions {
@@ -137,7 +123,7 @@ export async function connectChain(options: ConnectChainOptions): Promise<ChainA
       probe.destroy();
     }
   }
-  const provider = jsonRpcProvider(options.rpcUrl, chainId);
+  const { provider, rpc } = httpChainClients(options.rpcUrl, chainId);
   const file = options.deploymentFile ?? defaultDeploymentFile(chainId);
   let deployment: Deployment | null = null;
   try {
@@ -146,5 +132,5 @@ export async function connectChain(options: ConnectChainOptions): Promise<ChainA
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     options.warn(`deployment file ${file} not found: onchain endpoints will answer 503 until it exists`);
   }
-  return createChainAccess(provider, chainId, deployment, { head: options.head });
+  return createChainAccess(provider, chainId, deployment, { head: options.head, rpc });
 }

@@ -3,8 +3,9 @@ import { getBytes, keccak256 } from "ethers";
 
 /**
  * keccak256 on the hot paths of the service (EIP-55 checksums of every address a request carries, the EIP-191 digest
- * and the signer's address of every registration), computed by hash-wasm's WebAssembly Keccak, 7 to 30 times faster
- * here than the JavaScript one ethers uses (`npm run bench:api` prints the cost of a registration). The hasher is
+ * and the signer's address of every registration), computed by hash-wasm's WebAssembly Keccak instead of the
+ * JavaScript one ethers uses, since these paths hash on every request (`npm run bench:api` shows what a registration
+ * costs). The hasher is
  * ready a moment after start-up; until then ethers' keccak256 answers, with the same result.
  */
 

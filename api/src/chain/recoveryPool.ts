@@ -4,11 +4,11 @@ import { keccak256Bytes } from "./keccak";
 import { curve, loadCurve, type Curve } from "./secp256k1";
 
 /**
- * EIP-191 signer recovery, the largest CPU cost of a registration.
+ * EIP-191 signer recovery, the costliest step of a registration.
  *
  * ethers parses the signature; the public key is recovered by libsecp256k1 (chain/secp256k1.ts, its WebAssembly
- * build) instead of ethers' pure JavaScript curve code, which takes several times as long
- * (`npm run bench:api` prints both), and both hashes (the EIP-191 digest, the address) are computed by the
+ * build) instead of ethers' pure JavaScript curve code (`npm run bench:api` prints both),
+ * and both hashes (the EIP-191 digest, the address) are computed by the
  * WebAssembly Keccak of chain/keccak.ts. A property test (test/api/chain/recoveryPool.test.ts) checks that the result
  * equals ethers' `verifyMessage` for valid, altered and malformed signatures alike.
  *

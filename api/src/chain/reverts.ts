@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ErrorFragment, Interface, isHexString, type JsonFragment, type Result } from "ethers";
 import type { JsonValue } from "../errors";
+import { PROJECT_ROOT } from "../projectRoot";
 
 /**
  * Revert decoding: turns the revert data of a failed call into the custom error's name and values, using the
@@ -22,7 +23,7 @@ export interface DecodedRevert {
 }
 
 /** Default location of Hardhat's artifacts for the project's own contracts. */
-export const DEFAULT_ARTIFACTS_DIR = path.resolve(__dirname, "../../../artifacts/contracts");
+export const DEFAULT_ARTIFACTS_DIR = path.join(PROJECT_ROOT, "artifacts/contracts");
 
 const PANIC_REASONS: Record<number, string> = {
   0x01: "assertion failed",

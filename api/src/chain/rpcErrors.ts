@@ -33,6 +33,8 @@ export function isNetworkError(err: unknown): boolean {
   if (isError(err, "NETWORK_ERROR") || isError(err, "TIMEOUT")) return true;
   for (const item of causes(err)) {
     if (typeof item.code === "string" && NETWORK_CODES.has(item.code)) return true;
+    // viem's HTTP client (rpc/jsonRpc.ts) names a request that got no answer in time so.
+    if (item.name === "TimeoutError") return true;
     if (typeof item.message === "string" && NETWORK_TEXT.test(item.message)) return true;
   }
   return false;

@@ -3,10 +3,10 @@ import { createRequire } from "node:module";
 /**
  * The secp256k1 operations of the service's hot paths (signing transactions, recovering registration signers), by
  * libsecp256k1 compiled to WebAssembly (the `tiny-secp256k1` package): RFC 6979 nonces and low s, byte for byte what
- * ethers gives (test/api/chain/secp256k1.test.ts and test/api/chain/wallets.test.ts), several times faster than
- * ethers' JavaScript curve code. The native N-API binding of the `secp256k1` package is not used: it aborts the
+ * ethers gives (test/api/chain/secp256k1.test.ts and test/api/chain/wallets.test.ts), in place of
+ * ethers' JavaScript curve code on the hot path of every signature. The native N-API binding of the `secp256k1` package is not used: it aborts the
  * process when the signature recovery workers (chain/recoveryPool.ts) are started and stopped while the main thread
- * signs (measured: `free(): invalid next size`, and `terminate called after throwing an instance of 'Napi::Error'`).
+ * signs (it fails with `free(): invalid next size`, and `terminate called after throwing an instance of 'Napi::Error'`).
  */
 export interface Curve {
   /** A 64-byte compact signature (r, s with low s) of a 32-byte hash, and its recovery id. */

@@ -1,19 +1,17 @@
 import { inspect } from "node:util";
 import {
   AbstractSigner,
-  encodeRlp,
   getBytes,
   HDNodeWallet,
   isHexString,
   Mnemonic,
-  stripZerosLeft,
-  toBeArray,
   Wallet,
   type Provider,
   type TransactionRequest,
   type TypedDataDomain,
   type TypedDataField,
 } from "ethers";
+import { serializeTransaction, type Hex, type TransactionSerializableEIP1559 } from "viem";
 import { NotConfiguredError } from "../errors";
 import { keccak256Bytes } from "./keccak";
 import { curve } from "./secp256k1";
@@ -121,38 +119,32 @@ export class DerivedSigner extends AbstractSigner {
 
   /**
    * Signs an EIP-1559 transaction synchronously (no provider round trip); returns the raw signed bytes, byte for byte
-   * what ethers' Wallet produces (test/api/chain/wallets.test.ts checks it for any fields). The RLP is ethers'
-   * `encodeRlp` of the EIP-1559 field list, built once without the signature (its Keccak is the digest, hashed by
-   * the WebAssembly Keccak) and once with it: ethers' `Transaction` checks and copies every field into a new object
-   * and encodes the RLP twice more, which cost as much CPU as the rest of a submission's signing. The ECDSA signature
-   * is made by libsecp256k1 (chain/secp256k1.ts, RFC 6979 nonces and low s), several times faster than ethers'
-   * JavaScript curve.
+   * what ethers' Wallet produces (test/api/chain/wallets.test.ts checks it for any fields). viem's
+   * `serializeTransaction` encodes the transaction, once without the signature (its Keccak is the digest, hashed by
+   * the WebAssembly Keccak) and once with it; the ECDSA signature is made by libsecp256k1 (chain/secp256k1.ts,
+   * RFC 6979 nonces and low s), which replaces ethers' JavaScript curve on the engine's path (bench/chain.ts).
    */
   signPopulated(fields: Eip1559Transaction): string {
     if (!isHexString(fields.to, 20)) throw new TypeError(`transaction to ${fields.to}: not an address`);
     if (!isHexString(fields.data, true)) throw new TypeError("transaction data: not hex bytes");
-    // EIP-1559: 0x02 || rlp([chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gasLimit, to, value, data,
-    // accessList]), then the same list with yParity, r, s appended; integers as minimal big-endian bytes. Hex is
-    // turned into bytes by Buffer (checked as hex above), which is native; ethers' getBytes parses it in JavaScript.
-    const list: (Uint8Array | string | [])[] = [
-      toBeArray(fields.chainId),
-      toBeArray(fields.nonce),
-      toBeArray(fields.maxPriorityFeePerGas),
-      toBeArray(fields.maxFeePerGas),
-      toBeArray(fields.gasLimit),
-      Buffer.from(fields.to.slice(2), "hex"),
-      toBeArray(fields.value),
-      Buffer.from(fields.data.slice(2), "hex"),
-      [],
-    ];
-    const digest = keccak256Bytes(Buffer.from(`02${encodeRlp(list).slice(2)}`, "hex"));
+    const transaction: TransactionSerializableEIP1559 = {
+      type: "eip1559",
+      chainId: Number(fields.chainId),
+      nonce: fields.nonce,
+      maxPriorityFeePerGas: fields.maxPriorityFeePerGas,
+      maxFeePerGas: fields.maxFeePerGas,
+      gas: fields.gasLimit,
+      to: fields.to as Hex,
+      value: fields.value,
+      data: fields.data as Hex,
+    };
+    const digest = keccak256Bytes(Buffer.from(serializeTransaction(transaction).slice(2), "hex"));
     const { signature, recoveryId } = curve.signRecoverable(digest, this.#privateKey);
-    list.push(
-      toBeArray(recoveryId & 1),
-      stripZerosLeft(signature.subarray(0, 32)),
-      stripZerosLeft(signature.subarray(32)),
-    );
-    return `0x02${encodeRlp(list).slice(2)}`;
+    return serializeTransaction(transaction, {
+      r: `0x${Buffer.from(signature.subarray(0, 32)).toString("hex")}`,
+      s: `0x${Buffer.from(signature.subarray(32)).toString("hex")}`,
+      yParity: recoveryId & 1,
+    });
   }
 
   override async signMessage(message: string | Uint8Array): Promise<string> {

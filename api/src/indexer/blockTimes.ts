@@ -1,4 +1,4 @@
-import type { BlockHeader } from "./rpc";
+import type { BlockHeader } from "../chain/rpc/actions";
 
 /**
  * The time stamps of the blocks of a batch that hold a log, read from as few headers as exactness allows.

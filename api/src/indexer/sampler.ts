@@ -1,15 +1,14 @@
-import type { RpcProvider } from "../chain";
-import type { RpcSender } from "../chain/rpcRound";
+import { call } from "../chain/rpc/actions";
+import type { RpcSender } from "../chain/rpc/jsonRpc";
 import type { SystemContracts, VaultAddress } from "../chain/contracts";
 import { VaultLens__factory } from "../../../typechain-types";
 import { decodeLenient } from "../chain/abiText";
 import type { VaultRecord, VaultSnapshot } from "../readmodel/records";
-import { call } from "./rpc";
 
 /**
  * Reads vault state from the chain: the whole record at a block (one VaultLens `records` call for any number of vaults),
  * and the figures of snapshot points (totalAssets, totalSupply, the price of one share: VaultLens `samples`, one call
- * per block) at many blocks in one JSON-RPC batch; each read is sent through the provider or a given round.
+ * per block) at many blocks in one JSON-RPC batch; each read is sent through the connection or a given round.
  */
 
 const RISK_LEVELS = ["CONSERVATIVE", "MODERATE", "AGGRESSIVE"] as const;
@@ -127,7 +126,7 @@ interface LensVaultRecord {
 export class VaultSampler {
   constructor(
     private readonly contracts: SystemContracts,
-    private readonly provider: RpcProvider,
+    private readonly rpc: RpcSender,
   ) {}
 
   /**
@@ -136,7 +135,7 @@ export class VaultSampler {
    */
   async readPoints(
     points: readonly SamplePoint[],
-    via: RpcSender = this.provider,
+    via: RpcSender = this.rpc,
   ): Promise<Omit<VaultSample, "timestamp">[]> {
     const byBlock = new Map<number, SamplePoint[]>();
     for (const point of points) {
@@ -169,7 +168,7 @@ export class VaultSampler {
   async read(
     vaults: readonly VaultAddress[],
     block: number,
-    via: RpcSender = this.provider,
+    via: RpcSender = this.rpc,
   ): Promise<Omit<VaultRecord, "timestamp">[]> {
     if (vaults.length === 0) return [];
     // A raw call decoded leniently (chain/abiText.ts): text stays text whatever its bytes, and decoding skips the

@@ -3,6 +3,16 @@ import { getAddress, hexlify, isHexString } from "ethers";
 import type { RpcProvider } from "../chain";
 import { ChainHead, type FeeData } from "../chain/head";
 import { keccak256Bytes } from "../chain/keccak";
+import {
+  estimateGas,
+  getBalance,
+  getTransactionCount,
+  getTransactionReceipt,
+  knowsTransaction,
+  sendRawTransaction,
+  type MinedReceipt,
+} from "../chain/rpc/actions";
+import { providerJsonRpc, type JsonRpc } from "../chain/rpc/jsonRpc";
 import { findRevertData, RevertDecoder } from "../chain/reverts";
 import { isInsufficientFunds, isNetworkError, isNonceTooLow, isRevert, shortMessage } from "../chain/rpcErrors";
 import { ServerWallets, walletLabel, type WalletRef } from "../chain/wallets";
@@ -21,7 +31,6 @@ import {
 import { stepKey } from "./intentKey";
 import { FINAL_STATES, type TxJournalEntry, type TxJournalStore } from "./journal";
 import { WalletLane, sleep } from "./lane";
-import { Rpc, type MinedReceipt } from "./rpc";
 
 /**
  * The transaction engine: the only code of the service that signs. Every onchain operation goes through `send`
@@ -58,6 +67,8 @@ const silentLogger: TxLogger = { debug() {}, info() {}, warn() {}, error() {} };
 export interface TxEngineOptions {
   /** ethers provider of the service's chain (JsonRpcProvider in the service, Hardhat's provider in tests). */
   readonly provider: RpcProvider;
+  /** Where the engine's JSON-RPC actions go (the chain access's `rpc`). Default: through `provider`. */
+  readonly rpc?: JsonRpc;
   /** The service's chain head: receipts are recorded in it, fees come from it. Default: one of this engine's own. */
   readonly head?: ChainHead;
   /** Journal and lease store (Mongo or memory). */
@@ -81,6 +92,16 @@ export interface TxEngineOptions {
   /** Gas limit = estimate × this / 100 (default 120). */
   readonly gasLimitPercent?: number;
   readonly logger?: TxLogger;
+  /** Told of retries and failures (the service's metrics); queue depth is read from `queueDepth`. */
+  readonly observer?: TxObserver;
+}
+
+/** What the engine reports as it happens, for metrics. */
+export interface TxObserver {
+  /** A transaction broadcast again ("rebroadcast") or signed again with a new nonce ("resign"). */
+  retried(reason: "rebroadcast" | "resign"): void;
+  /** An intent this engine drove ended in an error, by its code. */
+  failed(code: string): void;
 }
 
 /** One onchain operation. */
@@ -140,11 +161,12 @@ const MAX_RESIGNS = 10;
 export class TxEngine {
   readonly instanceId: string;
   readonly #provider: RpcProvider;
-  readonly #rpc: Rpc;
+  readonly #rpc: JsonRpc;
   readonly #journal: TxJournalStore;
   readonly #wallets: ServerWallets;
   readonly #decoder: RevertDecoder;
   readonly #log: TxLogger;
+  readonly #observer: TxObserver | undefined;
   readonly #leaseTtlMs: number;
   readonly #leaseWaitMs: number;
   readonly #leaseLingerMs: number;
@@ -159,11 +181,12 @@ export class TxEngine {
 
   constructor(options: TxEngineOptions) {
     this.#provider = options.provider;
-    this.#rpc = new Rpc(options.provider);
+    this.#rpc = options.rpc ?? providerJsonRpc(options.provider);
     this.#journal = options.journal;
     this.#wallets = options.wallets;
     this.#decoder = options.decoder ?? new RevertDecoder();
     this.#log = options.logger ?? silentLogger;
+    this.#observer = options.observer;
     this.instanceId = options.instanceId ?? `tx-${randomUUID()}`;
     this.#leaseTtlMs = options.leaseTtlMs ?? 15_000;
     this.#leaseWaitMs = options.leaseWaitMs ?? 30_000;
@@ -177,6 +200,11 @@ export class TxEngine {
   /** Whether the engine can sign at all (server wallets configured). */
   get configured(): boolean {
     return this.#wallets.configured;
+  }
+
+  /** Intents this process is driving now (accepted or reconciled, not yet final). */
+  get queueDepth(): number {
+    return this.#inflight.size;
   }
 
   /** The journal entry of an intent key, or null: lets a route answer a retry before building anything. */
@@ -366,7 +394,7 @@ export class TxEngine {
       entry = await this.#awaitPrevious(entry, forRequest);
     }
     const lane = this.#lane(entry.from);
-    return lane.busy(async () => {
+    const driven = lane.busy(async () => {
       for (let round = 0; round < 20; round++) {
         if (FINAL_STATES.includes(entry.state)) return this.#settled(entry);
         if (entry.state === "intent") {
@@ -379,6 +407,12 @@ export class TxEngine {
         entry = await this.#awaitReceipt(lane, entry);
       }
       throw new TxRejectedError(`transaction ${entry.intentKey} did not settle after 20 attempts`);
+    });
+    // An entry final before this drive (a replay) was counted when it failed.
+    if (!this.#observer || FINAL_STATES.includes(start.state)) return driven;
+    return driven.catch((err: unknown) => {
+      this.#observer?.failed(err instanceof AppError ? err.code : "INTERNAL");
+      throw err;
     });
   }
 
@@ -459,7 +493,7 @@ export class TxEngine {
   async #settled(entry: TxJournalEntry): Promise<TxJournalEntry> {
     if (entry.state === "mined" && entry.status === 1 && entry.hash) {
       if (!this.#receipts.has(entry.hash)) {
-        const receipt = await this.#call(() => this.#rpc.receipt(entry.hash as string));
+        const receipt = await this.#call(() => getTransactionReceipt(this.#rpc, entry.hash as string));
         if (!receipt)
           throw new TxPendingError(`transaction ${entry.hash} is journaled as mined but the node has no receipt`);
         this.#rememberReceipt(receipt);
@@ -501,12 +535,12 @@ export class TxEngine {
       // bytes twice are harmless, and a signed transaction missing from the mempool must be back before the
       // nonce is read, or new intents would be signed with its nonce.
       try {
-        await this.#rpc.sendRawTransaction(entry.rawTx as string);
+        await sendRawTransaction(this.#rpc, entry.rawTx as string);
       } catch {
         // Already known, already mined, or dead: #awaitReceipt sorts it out when the entry is driven.
       }
     }
-    const pendingCount = await this.#call(() => this.#rpc.transactionCount(lane.address, "pending"));
+    const pendingCount = await this.#call(() => getTransactionCount(this.#rpc, lane.address, "pending"));
     // Never below a nonce the journal holds as signed (a re-broadcast refused for now must not be overtaken), nor
     // below the lane's own count (a node answering from before this lane's last transaction must not move it back).
     const journaled = signed.reduce((max, e) => Math.max(max, (e.nonce ?? -1) + 1), 0);
@@ -541,7 +575,7 @@ export class TxEngine {
     }
 
     if (lane.nextNonce === null) {
-      lane.nextNonce = await this.#call(() => this.#rpc.transactionCount(lane.address, "pending"));
+      lane.nextNonce = await this.#call(() => getTransactionCount(this.#rpc, lane.address, "pending"));
     }
     const nonce = lane.nextNonce;
     const rawTx = this.#sign(entry, nonce, prepared.gasLimit, prepared.fees);
@@ -577,9 +611,9 @@ export class TxEngine {
     if (estimate === undefined) {
       // The key's gas is known before the shared estimate is let go, so that no transaction of the key starts
       // another estimate in between.
-      const estimating = this.#rpc
-        .estimateGas({ from: entry.from, to: entry.to, data: entry.data, value })
-        .then((gas) => (gasKey === undefined ? gas : (this.#gasOf.set(gasKey, gas), gas)));
+      const estimating = estimateGas(this.#rpc, { from: entry.from, to: entry.to, data: entry.data, value }).then(
+        (gas) => (gasKey === undefined ? gas : (this.#gasOf.set(gasKey, gas), gas)),
+      );
       if (gasKey !== undefined && !this.#gasEstimating.has(gasKey)) {
         this.#gasEstimating.set(gasKey, estimating);
         void estimating.then(
@@ -599,7 +633,7 @@ export class TxEngine {
     if (lane.available === null || lane.available < cost) {
       // At the read block: after a drip this instance saw mined, the balance includes it.
       const block = await this.#head.readBlock();
-      const balance = await this.#call(() => this.#rpc.balance(entry.from, block));
+      const balance = await this.#call(() => getBalance(this.#rpc, entry.from, block));
       const committed = lane.committedWei;
       lane.available = balance - committed;
       if (lane.available < cost) throw InsufficientGasError.create(getAddress(entry.from), balance, cost + committed);
@@ -632,7 +666,7 @@ export class TxEngine {
   async #broadcast(lane: WalletLane, entry: TxJournalEntry): Promise<TxJournalEntry> {
     const hash = entry.hash as string;
     try {
-      await this.#rpc.sendRawTransaction(entry.rawTx as string);
+      await sendRawTransaction(this.#rpc, entry.rawTx as string);
       const moved = await this.#journal.transition(
         entry.intentKey,
         { states: ["signed"], hash },
@@ -654,10 +688,10 @@ export class TxEngine {
     const nonce = entry.nonce as number;
     // Order matters: first learn that the nonce is used up by a mined transaction, then that ours has no receipt;
     // the other order could miss ours being mined in between.
-    const minedNonce = await this.#call(() => this.#rpc.transactionCount(entry.from, "latest"));
-    const receipt = await this.#call(() => this.#rpc.receipt(hash));
+    const minedNonce = await this.#call(() => getTransactionCount(this.#rpc, entry.from, "latest"));
+    const receipt = await this.#call(() => getTransactionReceipt(this.#rpc, hash));
     if (receipt) return this.#recordReceipt(lane, entry, receipt);
-    const pending = await this.#call(() => this.#rpc.knows(hash));
+    const pending = await this.#call(() => knowsTransaction(this.#rpc, hash));
     if (pending) {
       const moved = await this.#journal.transition(
         entry.intentKey,
@@ -673,7 +707,7 @@ export class TxEngine {
     const failure = isInsufficientFunds(err)
       ? InsufficientGasError.create(
           getAddress(entry.from),
-          await this.#rpc.balance(entry.from, await this.#head.readBlock()),
+          await getBalance(this.#rpc, entry.from, await this.#head.readBlock()),
           lane.pendingCost.get(hash) ?? 0n,
         )
       : new TxRejectedError(`the node refused transaction ${hash}: ${shortMessage(err)}`);
@@ -713,7 +747,7 @@ export class TxEngine {
       return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
     }
     if (lane.nextNonce === null) {
-      lane.nextNonce = await this.#call(() => this.#rpc.transactionCount(lane.address, "pending"));
+      lane.nextNonce = await this.#call(() => getTransactionCount(this.#rpc, lane.address, "pending"));
     }
     const nonce = Math.max(lane.nextNonce, floor);
     const rawTx = this.#sign(entry, nonce, prepared.gasLimit, prepared.fees);
@@ -724,6 +758,7 @@ export class TxEngine {
       { state: "signed", nonce, hash, rawTx, replacedHashes: [...entry.replacedHashes, oldHash] },
     );
     if (!resigned) return (await this.#journal.get(entry.intentKey)) as TxJournalEntry;
+    this.#observer?.retried("resign");
     lane.nextNonce = nonce + 1;
     lane.pendingCost.delete(oldHash);
     lane.pendingCost.set(hash, prepared.cost);
@@ -764,7 +799,7 @@ export class TxEngine {
         { state: "signed", nonce, hash: hashOf(rawTx), rawTx },
       );
       if (signed) {
-        await this.#rpc.sendRawTransaction(rawTx);
+        await sendRawTransaction(this.#rpc, rawTx);
         this.#log.warn({ wallet: entry.from, nonce }, "nonce gap filled with a transfer to self");
         void this.#track(signed.intentKey, () => this.#drive(signed)).catch(() => undefined);
       }
@@ -782,20 +817,21 @@ export class TxEngine {
     let unreachable: unknown = null;
     while (Date.now() < deadline) {
       try {
-        const receipt = await this.#rpc.receipt(entry.hash as string);
+        const receipt = await getTransactionReceipt(this.#rpc, entry.hash as string);
         unreachable = null;
         if (receipt) return this.#recordReceipt(lane, entry, receipt);
         // Not mined yet: every few seconds (and at once for an entry never confirmed as broadcast) make sure the
         // node still has it; if not, broadcast the same bytes again inside the lane.
         if (Date.now() - lastCheck > (entry.state === "signed" ? 1_000 : 3_000)) {
           lastCheck = Date.now();
-          const known = entry.state === "broadcast" && (await this.#rpc.knows(entry.hash as string));
+          const known = entry.state === "broadcast" && (await knowsTransaction(this.#rpc, entry.hash as string));
           if (!known) {
             const current = entry;
             try {
               entry = await this.#inLane(lane, current, async () => {
                 const fresh = (await this.#journal.get(current.intentKey)) as TxJournalEntry;
                 if (fresh.state !== "signed" && fresh.state !== "broadcast") return fresh;
+                this.#observer?.retried("rebroadcast");
                 return this.#broadcast(lane, fresh);
               });
             } catch (err) {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { ConflictError } from "../errors";
+import { IDEMPOTENCY_HEADER } from "../../../packages/wire/src/idempotency";
 
 /**
  * Idempotency-Key for the POSTs that move value (deposit, strategy submit, vote, faucet).
@@ -14,9 +15,7 @@ import { ConflictError } from "../errors";
  * - A key reused with a different request is refused as a CONFLICT.
  */
 
-export const IDEMPOTENCY_HEADER = "Idempotency-Key";
-/** 1-255 printable ASCII characters without spaces. */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+export { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from "../../../packages/wire/src/idempotency";
 /** How long an answer is kept and returned to retries. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 

@@ -12,6 +12,7 @@ import { Faucet } from "./faucet";
 import { Governance } from "./governance";
 import { Health, type StoreProbe } from "./health";
 import { Idempotency, type IdempotencyStore } from "./idempotency";
+import { Readiness } from "./readiness";
 import { RegistrationService, type NonceStore, type SignatureVerifier } from "./registration";
 import { Relayer } from "./relayer";
 import { Strategies } from "./strategies";
@@ -21,8 +22,8 @@ import { AgentWallets, WalletIndexes, type CounterStore } from "./wallet";
 import { Withdrawals } from "./withdrawals";
 
 /**
- * The use cases of the service, built once from their dependencies, for every door (the live API today, the data
- * API's write side later) to call. Each use case returns domain values; the doors shape them into bodies.
+ * The use cases of the service, built once from their dependencies, for every door to call. Each use case returns
+ * domain values; the doors shape them into bodies.
  */
 
 /** NAP granted (minted by the relayer) to an agent's server wallet when it reaches tier established. */
@@ -46,7 +47,7 @@ export interface UseCaseDeps {
   /** Default: EIP-191 recovery (worker threads), then EIP-1271 on the service's chain. */
   signatureVerifier?: SignatureVerifier;
   /** Engine settings (tests poll faster). */
-  engineOptions?: Partial<Omit<TxEngineOptions, "provider" | "journal" | "wallets" | "head">>;
+  engineOptions?: Partial<Omit<TxEngineOptions, "provider" | "rpc" | "journal" | "wallets" | "head">>;
   /** NAP minted at tier established (default 100 NAP). */
   napGrantWei?: bigint;
 }
@@ -65,6 +66,8 @@ export interface UseCases {
   readonly relayer: Relayer;
   readonly idempotency: Idempotency;
   readonly health: Health;
+  /** Whether this instance should get traffic now (/ready). */
+  readonly readiness: Readiness;
   readonly engine: TxEngine;
   /** Wallet signatures as registration checks them (EIP-191, then EIP-1271); the data API's key issuance uses it. */
   readonly verifySignature: SignatureVerifier;
@@ -91,6 +94,7 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
 
   const engine = new TxEngine({
     provider: chain.provider,
+    rpc: chain.rpc,
     head: chain.head,
     journal: stores.journal,
     wallets: serverWallets,
@@ -104,6 +108,7 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
     napGrantWei: deps.napGrantWei ?? DEFAULT_NAP_GRANT,
   });
   const vaults = new Vaults(chain, engine, serverWallets, agents);
+  const health = new Health(chain, stores);
 
   return {
     agents,
@@ -126,7 +131,8 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
     campaign: new Campaign(chain, serverWallets),
     relayer,
     idempotency: new Idempotency(stores.idempotency, clock),
-    health: new Health(chain, stores),
+    health,
+    readiness: new Readiness(health, { maxLagBlocks: config.readyMaxLagBlocks }),
     engine,
     verifySignature: verifier,
     async start() {

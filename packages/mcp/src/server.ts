@@ -1,8 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { validationMessage } from "../../../api/src/doors/live/validation";
+import { NAP_PACKAGES_VERSION, validationMessage } from "../../wire/src";
 import { NapApiError, NapClient, NapNetworkError } from "../../sdk/src";
-import { SERVICE_VERSION } from "../../../api/src/version";
 import { inputJsonSchema, TOOLS } from "./tools";
 
 /**
@@ -12,7 +11,7 @@ import { inputJsonSchema, TOOLS } from "./tools";
  * the field and says what to do), so the model can correct itself.
  */
 export function createNapMcpServer(nap: NapClient): Server {
-  const server = new Server({ name: "nap", version: SERVICE_VERSION }, { capabilities: { tools: {} } });
+  const server = new Server({ name: "nap", version: NAP_PACKAGES_VERSION }, { capabilities: { tools: {} } });
   const byName = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({

@@ -1,9 +1,13 @@
 import { z } from "zod";
-import { voteBody } from "../../../api/src/doors/live/routes/governance";
-import { submitBody } from "../../../api/src/doors/live/routes/strategies";
-import { txHashParams } from "../../../api/src/doors/live/routes/transactions";
-import { depositBody } from "../../../api/src/doors/live/routes/vaults";
-import { redeemRequestBody, vaultActionBody, withdrawBody } from "../../../api/src/doors/live/routes/withdrawals";
+import {
+  depositBody,
+  redeemRequestBody,
+  submitBody,
+  txHashParams,
+  vaultActionBody,
+  voteBody,
+  withdrawBody,
+} from "../../wire/src/live";
 import type { NapClient } from "../../sdk/src";
 
 /**

@@ -6,7 +6,7 @@ import type { ChainAccess, RpcProvider } from "../../../api/src/chain";
 import type { Deployment } from "../../../api/src/chain/deployment";
 import { blockTimes, probes } from "../../../api/src/indexer/blockTimes";
 import { Indexer, type IndexerSettings } from "../../../api/src/indexer/indexer";
-import type { BlockHeader } from "../../../api/src/indexer/rpc";
+import type { BlockHeader } from "../../../api/src/chain/rpc/actions";
 import { createLogger } from "../../../api/src/logger";
 import { DataQueries } from "../../../api/src/readmodel/queries";
 import type { ReadModelStore } from "../../../api/src/readmodel/store";

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { DuplicateKeyError } from "../../../api/src/errors";
-import type { DataKeyRecord } from "../../../api/src/doors/data/access/keys";
-import type { NodeRecord } from "../../../api/src/doors/data/access/nodes";
+import type { DataKeyRecord } from "../../../api/src/usecases/dataKeys/keys";
+import type { NodeRecord } from "../../../api/src/usecases/nodes";
 import type { Stores } from "../../../api/src/store";
 
 /** The data API access layer's stores (data keys, nodes): part of the conformance suite every adapter passes. */

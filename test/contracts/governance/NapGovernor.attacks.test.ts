@@ -343,4 +343,40 @@ describe("NapGovernor attacks", () => {
         .withArgs(id + 1n);
     });
   });
+
+  describe("a holder at the threshold copies a visible proposal, proposes it first and cancels it while Pending", () => {
+    /** The stranger gets the proposal threshold (10 NAP) of votes; returns a proposal the proposer means to make. */
+    async function copyist() {
+      const f = await loadFixture(deployGovernance);
+      await f.token.connect(f.forVoter).transfer(f.stranger.address, 10n * 10n ** 18n);
+      await time.increase(1);
+      const target = await f.registry.getAddress();
+      const calldata = f.registry.interface.encodeFunctionData("setMinPaperTradingPeriod", [7_200]);
+      return { f, targets: [target], values: [0n], calldatas: [calldata] };
+    }
+
+    it("without a proposer suffix the copy takes the description: the real proposer gets GovernorUnexpectedProposalState", async () => {
+      const { f, targets, values, calldatas } = await copyist();
+      const description = "Paper trading for 2 hours";
+      await f.governor.connect(f.stranger).propose(targets, values, calldatas, description);
+      const copy = await f.governor.latestProposalId();
+      await f.governor.connect(f.stranger)["cancel(uint256)"](copy);
+      expect(await f.governor.state(copy)).to.equal(ProposalState.Canceled);
+      await expect(f.governor.connect(f.proposer).propose(targets, values, calldatas, description))
+        .to.be.revertedWithCustomError(f.governor, "GovernorUnexpectedProposalState")
+        .withArgs(copy, ProposalState.Canceled, ethers.ZeroHash);
+    });
+
+    it("with `#proposer=` naming the real proposer the copy is refused with GovernorRestrictedProposer, and the proposal goes through", async () => {
+      const { f, targets, values, calldatas } = await copyist();
+      const description = `Paper trading for 2 hours#proposer=${f.proposer.address}`;
+      await expect(f.governor.connect(f.stranger).propose(targets, values, calldatas, description))
+        .to.be.revertedWithCustomError(f.governor, "GovernorRestrictedProposer")
+        .withArgs(f.stranger.address);
+      await f.governor.connect(f.proposer).propose(targets, values, calldatas, description);
+      const id = await f.governor.latestProposalId();
+      expect(await f.governor.proposalProposer(id)).to.equal(f.proposer.address);
+      expect(await f.governor.state(id)).to.equal(ProposalState.Pending);
+    });
+  });
 });

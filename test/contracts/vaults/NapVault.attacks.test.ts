@@ -394,4 +394,84 @@ describe("NapVault: attacks of the independent review", () => {
       }
     });
   });
+
+  describe("Low (third review) management fee on profit while it was locked", () => {
+    /**
+     * A holder deposits 1,000,000 USDC, the harvester reports `gain` a second later, and nobody touches the vault
+     * until the profit has all unlocked; then one accrual. The documented fee is the time integral: the deposit for
+     * the whole unlock plus the net profit for half of it (it unlocks linearly), written here from that rule alone.
+     */
+    async function idleUnlock(overrides: Partial<VaultParams>, gain: bigint) {
+      const { a, vault } = await withVault(overrides);
+      const bps = BigInt(overrides.managementFeeBps!);
+      const period = BigInt(overrides.profitUnlockPeriod!);
+      await vault.connect(a.alice).deposit(1_000_000n * USDC, a.alice.address);
+      // The report locks the whole gain: the performance fee is settled per holder, on what unlocks to it.
+      await expect(vault.connect(a.harvester).report(gain)).to.emit(vault, "Reported");
+      const [net, reportedAt] = [gain, await vault.lastFeeAccrual()];
+      const accounted = await vault.accountedAssets();
+      await time.setNextBlockTimestamp(reportedAt + period);
+      const charged = await accruedManagementFee(vault, vault.accrueFees());
+      const documented = ((accounted - net) * period + (net * period) / 2n) * bps;
+      return { charged, documented: documented / (BPS * YEAR), endValue: accounted };
+    }
+
+    /** USDC units to cents, rounded half up (the review's figures). */
+    const cents = (units: bigint) => (units + 5_000n) / 10_000n;
+
+    it("one accrual after an idle unlock of a 100,000 gain on 1,000,000 (aggressive fees) charges the integral, not 414.25", async () => {
+      const aggressive = {
+        managementFeeBps: 200,
+        performanceFeeBps: 2_000,
+        hurdleRateBps: 800,
+        profitUnlockPeriod: 7 * DAY,
+      };
+      const { charged, documented, endValue } = await idleUnlock(aggressive, 100_000n * USDC);
+      // The review's 414.25 USDC was the end value (1,080,000, the gain net of a performance fee taken at the
+      // report) for the whole 7 days. The report now locks the whole gain (the performance fee is per holder), so
+      // the end value is 1,100,000: 421.92 for the 7 days, against an integral of 402.74.
+      expect(cents((endValue * 200n * 7n * BigInt(DAY)) / (BPS * YEAR))).to.equal(42_192n);
+      expect(cents(documented)).to.equal(40_274n);
+      // Within the rounding of the report's own accrual (its carried fraction) and of the trapezoid.
+      expect(charged).to.be.gte(documented - 1n);
+      expect(charged).to.be.lte(documented + 1n);
+    });
+
+    it("one accrual after an idle 30-day unlock of a 1,000,000 gain at 5% a year charges the integral, not 8,219.18", async () => {
+      const hardBounds = {
+        managementFeeBps: 500,
+        performanceFeeBps: 0,
+        hurdleRateBps: 0,
+        profitUnlockPeriod: 30 * DAY,
+      };
+      const { charged, documented, endValue } = await idleUnlock(hardBounds, 1_000_000n * USDC);
+      expect(cents((endValue * 500n * 30n * BigInt(DAY)) / (BPS * YEAR))).to.equal(821_918n);
+      expect(cents(documented)).to.equal(616_438n);
+      expect(charged).to.be.gte(documented - 1n);
+      expect(charged).to.be.lte(documented + 1n);
+    });
+
+    it("calling accrueFees() hourly through the unlock earns the fee recipient what one accrual at the end does", async () => {
+      const overrides = { managementFeeBps: 500, performanceFeeBps: 0, hurdleRateBps: 0, profitUnlockPeriod: DAY };
+      const { a, vault } = await withVault(overrides);
+      await vault.connect(a.alice).deposit(1_000_000n * USDC, a.alice.address);
+      await vault.connect(a.harvester).report(1_000_000n * USDC);
+      const reportedAt = await vault.lastFeeAccrual();
+      const snapshot = await network.provider.send("evm_snapshot", []);
+      for (let hour = 1; hour <= 24; hour++) {
+        await time.setNextBlockTimestamp(reportedAt + BigInt(hour * HOUR));
+        await vault.accrueFees();
+      }
+      const hourly = await vault.feesOwed();
+      await network.provider.send("evm_revert", [snapshot]);
+      await time.setNextBlockTimestamp(reportedAt + BigInt(DAY));
+      await vault.accrueFees();
+      const once = await vault.feesOwed();
+      // Hourly accrual takes the fee out of the books a little earlier, so later hours charge a little less: at
+      // most the day's fee times the rate for a day, plus a unit per accrual.
+      const secondOrder = (once * 500n * BigInt(DAY)) / (BPS * YEAR) + 1n;
+      expect(once).to.be.gte(hourly - 24n);
+      expect(once - hourly).to.be.lte(secondOrder + 24n);
+    });
+  });
 });

@@ -11,6 +11,7 @@ import {
   booksAt,
   deployWorld,
   managementFee,
+  managementFeeOver,
   params,
   roles,
   unlockDuration,
@@ -252,14 +253,17 @@ describe("NapVault: reports, profit unlocking and fees", () => {
       await time.increase(DAY);
       const at = await nextAt();
       const books = await booksAt(sync, at);
-      const [lockedAtReport, , unlockEnd] = await sync.profitUnlock();
-      const locked = at >= unlockEnd ? 0n : (lockedAtReport * (unlockEnd - at)) / (unlockEnd - reportedAt);
-      const carried = managementFee(
-        (await sync.accountedAssets()) - locked,
-        200n,
-        at - (await sync.lastFeeAccrual()),
-        remainder,
-      ).fee;
+      const [lockedAtReport, lastReport, unlockEnd] = await sync.profitUnlock();
+      const carried = managementFeeOver({
+        accounted: await sync.accountedAssets(),
+        lockedAtReport,
+        lastReport,
+        unlockEnd,
+        from: await sync.lastFeeAccrual(),
+        to: at,
+        bps: 200n,
+        carried: remainder,
+      }).fee;
       expect(carried - books.fee).to.be.oneOf([0n, 1n]);
       const expected = (await usdc.balanceOf(await sync.getAddress())) - (await sync.accountedAssets()) + carried;
       const before = await usdc.balanceOf(a.feeRecipient.address);

@@ -93,6 +93,51 @@ describe("NapVault: the hurdle per holder", () => {
     expect((await vault.performanceFeeOwed(a.alice.address))[1]).to.equal(0n);
   });
 
+  it("keeps maxRedeem and maxWithdraw exact while a fee is owed: each exits the whole position, the balance reverts", async () => {
+    const { a, usdc, vault } = await loadFixture(aggressive);
+    await enter(vault, a.alice, MILLION);
+    await enter(vault, a.bob, MILLION);
+    await time.increase(30 * DAY);
+    await vault.connect(a.harvester).report(50_000n * USDC);
+    await time.increase(7 * DAY);
+    const at = BigInt((await time.latest()) + 1);
+    const pending = { blockTag: "pending" } as const;
+
+    // Alice redeems maxRedeem: her balance less the fee shares, which the same exit burns.
+    await time.setNextBlockTimestamp(at);
+    const balance = await vault.balanceOf(a.alice.address);
+    const [owedShares, owedAssets] = await vault.performanceFeeOwed(a.alice.address, pending);
+    const maxShares = await vault.maxRedeem(a.alice.address, pending);
+    expect(owedShares).to.be.gt(0n);
+    expect(maxShares).to.equal(balance - owedShares);
+    const paid = await vault.maxWithdraw(a.alice.address, pending);
+    const feesBefore = await vault.feesOwed(pending);
+    const tx = vault.connect(a.alice).redeem(maxShares, a.alice.address, a.alice.address);
+    await expect(tx).to.emit(vault, "Transfer").withArgs(a.alice.address, ZERO_ADDRESS, balance);
+    await expect(tx)
+      .to.emit(vault, "Withdraw")
+      .withArgs(a.alice.address, a.alice.address, a.alice.address, paid, maxShares);
+    expect(await vault.balanceOf(a.alice.address)).to.equal(0n);
+    expect(await vault.feesOwed()).to.equal(feesBefore + owedAssets);
+
+    // Bob: redeem(balanceOf) asks for the fee shares too and reverts with the exact limit; withdraw(maxWithdraw)
+    // then exits everything.
+    await time.setNextBlockTimestamp(at + 1n);
+    const bobBalance = await vault.balanceOf(a.bob.address);
+    const bobMax = await vault.maxRedeem(a.bob.address, pending);
+    expect(bobMax).to.be.lt(bobBalance);
+    await expect(vault.connect(a.bob).redeem(bobBalance, a.bob.address, a.bob.address))
+      .to.be.revertedWithCustomError(vault, "ERC4626ExceededMaxRedeem")
+      .withArgs(a.bob.address, bobBalance, bobMax);
+    await time.setNextBlockTimestamp(at + 2n);
+    const assets = await vault.maxWithdraw(a.bob.address, pending);
+    const before = await usdc.balanceOf(a.bob.address);
+    await vault.connect(a.bob).withdraw(assets, a.bob.address, a.bob.address);
+    expect((await usdc.balanceOf(a.bob.address)) - before).to.equal(assets);
+    // What a unit of assets less than a share is worth may stay behind (the withdraw rounds its shares up).
+    expect(await vault.convertToAssets(await vault.balanceOf(a.bob.address))).to.be.lte(1n);
+  });
+
   it("moves shares with their entry point on a transfer, so a transfer neither pays nor moves anyone's fee", async () => {
     const { a, vault } = await loadFixture(aggressive);
     await enter(vault, a.alice, MILLION);

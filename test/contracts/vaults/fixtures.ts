@@ -136,8 +136,8 @@ export function mulDiv(x: bigint, y: bigint, d: bigint, roundUp = false): bigint
 export const FEE_DENOMINATOR = BPS * YEAR;
 
 /**
- * The management fee of docs/vaults.md, written independently of the contract: `bps` a year of `assets` for
- * `elapsed` seconds plus the fraction `carried` from the previous accrual, rounded down, at most `assets`.
+ * `bps` a year of `assets` for `elapsed` seconds plus the fraction `carried` from the previous accrual, rounded
+ * down, at most `assets`: the management fee of docs/vaults.md when no profit unlocks during the interval.
  */
 export function managementFee(
   assets: bigint,
@@ -145,10 +145,54 @@ export function managementFee(
   elapsed: bigint,
   carried = 0n,
 ): { fee: bigint; remainder: bigint } {
-  const numerator = assets * bps * elapsed + carried;
+  return feeOnArea(assets * elapsed, assets, bps, carried);
+}
+
+/** `bps` a year of `area` asset-seconds plus `carried`, rounded down, at most `cap` (the holders' assets now). */
+function feeOnArea(area: bigint, cap: bigint, bps: bigint, carried: bigint): { fee: bigint; remainder: bigint } {
+  const numerator = area * bps + carried;
   const fee = numerator / FEE_DENOMINATOR;
-  if (fee > assets) return { fee: assets, remainder: 0n };
+  if (fee > cap) return { fee: cap, remainder: 0n };
   return { fee, remainder: numerator - fee * FEE_DENOMINATOR };
+}
+
+/** The books and unlock of a vault over an interval of fee accrual, as its views give them. */
+export interface FeeInterval {
+  /** accountedAssets: holders' assets plus profit still locked, constant between two accruals. */
+  accounted: bigint;
+  lockedAtReport: bigint;
+  lastReport: bigint;
+  unlockEnd: bigint;
+  /** lastFeeAccrual. */
+  from: bigint;
+  to: bigint;
+  bps: bigint;
+  carried?: bigint;
+}
+
+/** Profit of the last report still locked at `at`, rounded down. */
+export function lockedAt(x: Pick<FeeInterval, "lockedAtReport" | "lastReport" | "unlockEnd">, at: bigint): bigint {
+  if (at >= x.unlockEnd) return 0n;
+  return (x.lockedAtReport * (x.unlockEnd - at)) / (x.unlockEnd - x.lastReport);
+}
+
+/**
+ * The management fee of docs/vaults.md for one accrual: `bps` a year of the holders' assets second by second over
+ * [from, to], the holders' assets being accounted less the profit still locked, which falls linearly to the unlock
+ * end. Locked asset-seconds are the trapezoid under the unlock, rounded up (the holders' way); the holders' area is
+ * accounted * (to - from) less that, not below 0. Rounded down, at most the holders' assets at `to`.
+ */
+export function managementFeeOver(x: FeeInterval): { fee: bigint; remainder: bigint } {
+  const elapsed = x.to - x.from;
+  let lockedArea = 0n;
+  if (x.from < x.unlockEnd) {
+    const duration = x.unlockEnd - x.lastReport;
+    const left = x.to < x.unlockEnd ? x.unlockEnd - x.to : 0n;
+    const span = x.unlockEnd - x.from - left;
+    lockedArea = mulDiv(x.lockedAtReport * span, x.unlockEnd - x.from + left, 2n * duration, true);
+  }
+  const area = x.accounted * elapsed > lockedArea ? x.accounted * elapsed - lockedArea : 0n;
+  return feeOnArea(area, x.accounted - lockedAt(x, x.to), x.bps, x.carried ?? 0n);
 }
 
 /** Largest value of the vault's 64-bit amounts (books). */
@@ -229,12 +273,18 @@ export function unlockDuration(stillLocked: bigint, timeLeft: bigint, net: bigin
  * the management fee brought to date (rounded down, nothing carried), that fee, and the supply.
  */
 export async function booksAt(vault: NapVault, at: bigint): Promise<{ assets: bigint; fee: bigint; supply: bigint }> {
-  const accounted = await vault.accountedAssets();
-  const last = await vault.lastFeeAccrual();
   const [lockedAtReport, lastReport, unlockEnd] = await vault.profitUnlock();
-  const locked = at >= unlockEnd ? 0n : (lockedAtReport * (unlockEnd - at)) / (unlockEnd - lastReport);
-  const before = accounted - locked;
-  const { fee } = managementFee(before, await vault.managementFeeBps(), at - last);
+  const interval: FeeInterval = {
+    accounted: await vault.accountedAssets(),
+    lockedAtReport,
+    lastReport,
+    unlockEnd,
+    from: await vault.lastFeeAccrual(),
+    to: at,
+    bps: await vault.managementFeeBps(),
+  };
+  const before = interval.accounted - lockedAt(interval, at);
+  const { fee } = managementFeeOver(interval);
   return { assets: before - fee, fee, supply: await vault.totalSupply() };
 }
 

@@ -6,7 +6,9 @@
  * Besides predicting every balance, it keeps for each actor what the fee bound of docs/vaults.md allows it to pay:
  * the management fee on the value it held for the time it held it, plus the performance fee on the gross gains
  * that unlocked to it while it held. Shares count as "held" while owned, pending in a request, or canceled and not
- * yet claimed back; a filled request is fixed in assets and bears nothing.
+ * yet claimed back; a filled request is fixed in assets and bears nothing. The bound is integrated as the clock
+ * moves (`advance`), second by second in closed form from the unlock's antiderivative, not with the vault's fee
+ * formula, so that a vault charging more than the integral breaks it (model.test.ts shows one that does).
  */
 import {
   BPS,
@@ -14,7 +16,7 @@ import {
   VIRTUAL_SHARES,
   type Entry,
   joinEntry,
-  managementFee,
+  managementFeeOver,
   mulDiv,
   settlement,
   sharePrice,
@@ -159,20 +161,36 @@ export class VaultModel {
   }
 
   /** Holders' assets before the management fee since the last accrual. */
-  private assetsBeforeFee(): bigint {
+  protected assetsBeforeFee(): bigint {
     return this.accounted - this.stillLocked();
+  }
+
+  /**
+   * The management fee the vault takes for the time since the last accrual, with the fraction `carried`: the
+   * documented time integral of the holders' assets (fixtures.managementFeeOver).
+   */
+  protected chargedFee(carried: bigint): { fee: bigint; remainder: bigint } {
+    return managementFeeOver({
+      accounted: this.accounted,
+      lockedAtReport: this.lockedProfit,
+      lastReport: this.lastReport,
+      unlockEnd: this.unlockEnd,
+      from: this.lastAccrual,
+      to: this.now,
+      bps: this.config.managementBps,
+      carried,
+    });
   }
 
   /** Management fee since the last accrual, as deposits and exits take it (no fraction carried). */
   pendingFee(): bigint {
-    return managementFee(this.assetsBeforeFee(), this.config.managementBps, this.now - this.lastAccrual).fee;
+    return this.chargedFee(0n).fee;
   }
 
   /** The same with the fraction carried by the last explicit accrual, as accrueFees and claimFees take it. */
   private pendingFeeCarried(): bigint {
-    const elapsed = this.now - this.lastAccrual;
-    if (elapsed === 0n) return 0n;
-    return managementFee(this.assetsBeforeFee(), this.config.managementBps, elapsed, this.feeRemainder).fee;
+    if (this.now === this.lastAccrual) return 0n;
+    return this.chargedFee(this.feeRemainder).fee;
   }
 
   totalAssets(): bigint {
@@ -279,12 +297,15 @@ export class VaultModel {
   }
 
   /**
-   * Moves the clock to `to`, crediting each actor with its part of the profit that unlocks meanwhile: net and
-   * gross of the performance fee, pro rata of all shares (virtual ones included).
+   * Moves the clock to `to`, crediting each actor with its part of the profit that unlocks meanwhile (net and
+   * gross of the performance fee) and with the management fee it may pay for the time: the rate times its part of
+   * the holders' assets integrated over [now, to]. All pro rata of all shares (virtual ones included); nothing
+   * else changes the books or the shares between two steps.
    */
   advance(to: bigint): void {
     const net = this.stillLocked(this.now) - this.stillLocked(to);
     const gross = this.lockedAt(this.grossLockedProfit, this.now) - this.lockedAt(this.grossLockedProfit, to);
+    const area = this.holdersArea(this.now, to);
     const total = this.supply + VIRTUAL_SHARES;
     for (let i = 0; i < this.actors.length; i++) {
       const exposed = this.exposed(i);
@@ -292,36 +313,34 @@ export class VaultModel {
       this.netYield[i] += ceilDiv(net * exposed * SCALE, total);
       this.grossYield[i] += (gross * exposed * SCALE) / total;
       this.performanceBound[i] += ceilDiv(gross * exposed * SCALE * this.lockedPerformanceBps, total * BPS);
+      this.managementBound[i] += ceilDiv(
+        area.numerator * exposed * this.config.managementBps * SCALE,
+        area.denominator * total * FEE_DENOMINATOR,
+      );
     }
     this.now = to;
   }
 
   /**
-   * The management fee an actor may pay for the time since the last accrual: its part of the holders' assets, times
-   * the rate, for that time (scaled, rounded up).
+   * Asset-seconds the holders held over [t0, t1] (numerator / denominator, exact): the books less the locked
+   * profit, which is lockedProfit * (unlockEnd - t) / D at t < unlockEnd (D = unlockEnd - lastReport) and 0 after.
+   * Its antiderivative is -lockedProfit * (unlockEnd - t)^2 / (2 * D), so the locked profit holds
+   * lockedProfit * (g(t0) - g(t1)) / (2 * D) of them, g(t) = (unlockEnd - min(t, unlockEnd))^2.
    */
-  private managementBoundSinceAccrual(actor: number, exposed = this.exposed(actor)): bigint {
-    const elapsed = this.now - this.lastAccrual;
-    if (exposed === 0n || elapsed === 0n) return 0n;
-    return ceilDiv(
-      this.assetsBeforeFee() * exposed * this.config.managementBps * elapsed * SCALE,
-      (this.supply + VIRTUAL_SHARES) * FEE_DENOMINATOR,
-    );
+  private holdersArea(t0: bigint, t1: bigint): { numerator: bigint; denominator: bigint } {
+    const duration = this.unlockEnd - this.lastReport;
+    if (duration === 0n || this.lockedProfit === 0n) return { numerator: this.accounted * (t1 - t0), denominator: 1n };
+    const g = (t: bigint) => (t >= this.unlockEnd ? 0n : (this.unlockEnd - t) ** 2n);
+    const numerator = 2n * duration * this.accounted * (t1 - t0) - this.lockedProfit * (g(t0) - g(t1));
+    return { numerator: numerator > 0n ? numerator : 0n, denominator: 2n * duration };
   }
 
   /** Brings the management fee to date; `carry` for the explicit accruals, which keep the fraction of a unit. */
   private accrue(carry: boolean): bigint {
     const elapsed = this.now - this.lastAccrual;
     if (elapsed === 0n) return 0n;
-    const assets = this.assetsBeforeFee();
-    const { fee, remainder } = managementFee(
-      assets,
-      this.config.managementBps,
-      elapsed,
-      carry ? this.feeRemainder : 0n,
-    );
+    const { fee, remainder } = this.chargedFee(carry ? this.feeRemainder : 0n);
     if (carry) this.feeRemainder = remainder;
-    for (let i = 0; i < this.actors.length; i++) this.managementBound[i] += this.managementBoundSinceAccrual(i);
     this.accounted -= fee;
     this.lastAccrual = this.now;
     return fee;
@@ -516,9 +535,9 @@ export class VaultModel {
   giveSharesToVault(actor: number, shares: bigint): Expectation {
     if (shares > this.shares[actor])
       return fail("ERC20InsufficientBalance", this.actors[actor], this.shares[actor], shares);
+    // The transfer brings no fee to date: the fee those shares bear since the last accrual is the actor's, and so
+    // is the bound integrated for them up to now.
     this.moneyOut[actor] += this.toAssets(shares);
-    // The transfer brings no fee to date: the fee those shares bear since the last accrual is the actor's.
-    this.managementBound[actor] += this.managementBoundSinceAccrual(actor, shares);
     this.shares[actor] -= shares;
     this.vaultShares += shares;
     return OK;
@@ -608,8 +627,7 @@ export class VaultModel {
    */
   feeBoundMargin(actor: number): bigint {
     const paid = this.grossYield[actor] - this.netGain(actor) * SCALE;
-    const managementBound = this.managementBound[actor] + this.managementBoundSinceAccrual(actor);
-    return managementBound + this.performanceBound[actor] + this.roundingSlack * SCALE - paid;
+    return this.managementBound[actor] + this.performanceBound[actor] + this.roundingSlack * SCALE - paid;
   }
 
   /** No actor takes out more than it put in plus the net profit that unlocked to it, give or take rounding. */

@@ -1,61 +1,32 @@
 import type { Context, Middleware } from "koa";
-import { AppError, type JsonValue } from "../../errors";
+import type { z } from "zod";
+import {
+  AppError,
+  AuthenticationError,
+  NotFoundError,
+  PermissionError,
+  ValidationError,
+  type ErrorCode,
+  type JsonValue,
+} from "../../errors";
 import type { Logger } from "../../logger";
+import { DATA_ERROR_STATUS } from "../../../../packages/wire/src/codes";
 
 /**
- * The data API's errors: `{ "error": { "code", "message", "details" } }` (data-api.md, Errors), one catalogue of
- * codes with their HTTP status. The door throws DataApiError for its own checks; the service's AppErrors (from
- * shared code) are mapped by their code; anything else is INTERNAL_ERROR without internals.
+ * The data API's error renderer: `{ "error": { "code", "message", "details" } }` (data-api.md, Errors). Its routes and
+ * access layer throw the service's errors (api/src/errors.ts), with the data API's finer code as their `reason` where
+ * the spec names one (INVALID_ADDRESS, VAULT_NOT_FOUND, INSUFFICIENT_SCOPE...); an error without one is named by its
+ * kind. Anything that is not the service's own is INTERNAL_ERROR without internals.
  */
 
-export const DATA_ERRORS = {
-  /** The spec's four. */
-  VAULT_NOT_FOUND: 404,
-  INVALID_ADDRESS: 400,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  /** Bad input, one code per kind (the message names the field). */
-  INVALID_PERIOD: 400,
-  INVALID_INTERVAL: 400,
-  TOO_MANY_POINTS: 400,
-  INVALID_LIMIT: 400,
-  INVALID_OFFSET: 400,
-  INVALID_TRANSACTION_TYPE: 400,
-  INVALID_MIN_BLOCK: 400,
-  INVALID_STRATEGY_ID: 400,
-  INVALID_BODY: 400,
-  UNKNOWN_PARAMETER: 400,
-  /** A body above the body limit (`details.max`), refused before the rest of it is kept. */
-  PAYLOAD_TOO_LARGE: 413,
-  STRATEGY_NOT_FOUND: 404,
-  /** Unknown /v1 path, or a known one with another method. */
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  /** Keys (the access layer): missing, invalid, expired, revoked or out of scope. */
-  UNAUTHORIZED: 401,
-  /** The chain, the store or a setting the answer needs is unavailable. */
-  SERVICE_UNAVAILABLE: 503,
-  /** The block a read asked for (minBlock) is not indexed yet: retry after Retry-After. */
-  NOT_YET_INDEXED: 503,
-} as const;
+/** Every code the data API answers, with its status (the wire contract's; the OpenAPI document lists them). */
+export const DATA_ERRORS = DATA_ERROR_STATUS;
 
-export type DataErrorCode = keyof typeof DATA_ERRORS;
+/** A code of the catalogue, or `INVALID_<FIELD>` for a bad field of the access routes (400). */
+export type DataErrorCode = keyof typeof DATA_ERRORS | `INVALID_${string}`;
 
-export class DataApiError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: DataErrorCode,
-    message: string,
-    readonly details: Record<string, JsonValue> = {},
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
-    this.name = "DataApiError";
-    this.status = DATA_ERRORS[code];
-  }
-}
-
-const FROM_APP_ERROR: Record<AppError["code"], DataErrorCode> = {
+/** The code an error without a reason is answered with, by its kind. */
+const CODE_OF_KIND: Record<ErrorCode, keyof typeof DATA_ERRORS> = {
   VALIDATION_FAILED: "INVALID_BODY",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   UNAUTHENTICATED: "UNAUTHORIZED",
@@ -76,35 +47,105 @@ const FROM_APP_ERROR: Record<AppError["code"], DataErrorCode> = {
   INTERNAL: "INTERNAL_ERROR",
 };
 
-/** The data API's form of any thrown value. */
-export function toDataApiError(error: unknown): DataApiError {
-  if (error instanceof DataApiError) return error;
-  if (error instanceof AppError) {
-    const code = FROM_APP_ERROR[error.code];
-    if (code === "INTERNAL_ERROR") return new DataApiError(code, "internal error");
-    return new DataApiError(code, error.message, error.details, error.retryAfterSeconds);
-  }
-  return new DataApiError("INTERNAL_ERROR", "internal error");
+/** The status of a data API code (`INVALID_<FIELD>`: 400). */
+export function dataStatusOf(code: string): number {
+  return (DATA_ERRORS as Record<string, number>)[code] ?? (code.startsWith("INVALID_") ? 400 : 500);
 }
 
-export function writeDataError(ctx: Context, error: DataApiError): void {
-  ctx.status = error.status;
-  if (error.retryAfterSeconds !== undefined) ctx.set("Retry-After", String(error.retryAfterSeconds));
-  ctx.body = { error: { code: error.code, message: error.message, details: error.details } };
+/** The WWW-Authenticate challenge of a refused credential (RFC 6750). */
+const REALM = 'Bearer realm="nap-data"';
+
+/** The data API's answer to `raw`: status, code, message, details and the headers that go with them. */
+export interface DataErrorAnswer {
+  status: number;
+  code: string;
+  message: string;
+  details: Record<string, JsonValue>;
+  headers: Record<string, string>;
+}
+
+export function dataErrorAnswer(raw: unknown): DataErrorAnswer {
+  if (!(raw instanceof AppError)) return internal();
+  const code = raw.reason ?? CODE_OF_KIND[raw.code];
+  if (code === "INTERNAL_ERROR") return internal();
+  const headers: Record<string, string> = {};
+  if (raw.retryAfterSeconds !== undefined) headers["Retry-After"] = String(raw.retryAfterSeconds);
+  if (code === "INSUFFICIENT_SCOPE") {
+    headers["WWW-Authenticate"] = `${REALM}, error="insufficient_scope", scope="${String(raw.details.required_scope)}"`;
+  } else if (raw.code === "UNAUTHENTICATED") {
+    headers["WWW-Authenticate"] = REALM;
+  }
+  return { status: dataStatusOf(code), code, message: raw.message, details: raw.details, headers };
+}
+
+function internal(): DataErrorAnswer {
+  return { status: 500, code: "INTERNAL_ERROR", message: "internal error", details: {}, headers: {} };
+}
+
+/** Writes the data API's answer to `raw` (its status, headers and body). */
+export function writeDataError(ctx: Context, raw: unknown): DataErrorAnswer {
+  const answer = dataErrorAnswer(raw);
+  ctx.status = answer.status;
+  for (const [name, value] of Object.entries(answer.headers)) ctx.set(name, value);
+  ctx.body = { error: { code: answer.code, message: answer.message, details: answer.details } };
+  return answer;
 }
 
 /** Answers every error of the data API's routes in its shape; unexpected ones are logged. */
 export function dataErrorHandler(logger: Logger): Middleware {
   return (ctx, next) =>
     next().then(undefined, (thrown: unknown) => {
-      const error = toDataApiError(thrown);
+      const answer = writeDataError(ctx, thrown);
       // A read that asked for a block not yet indexed is a client's retry, not a fault; a dependency that is away
-      // (the store, the chain) is a state of the service, not a bug: one warning line per answer, no stack.
-      if (error.code === "SERVICE_UNAVAILABLE") {
-        logger.warn({ reason: error.message, path: ctx.path }, "data API: service unavailable");
-      } else if (error.status >= 500 && error.code !== "NOT_YET_INDEXED") {
-        logger.error({ err: thrown, path: ctx.path }, "data API error");
+      // (the store, the chain, the limiter's Redis) is a state of the service, not a bug: one warning line per
+      // answer, no stack.
+      if (answer.code === "SERVICE_UNAVAILABLE" || answer.code === "UNAVAILABLE") {
+        logger.warn({ reason: answer.message, path: ctx.path }, "data API: service unavailable");
+      } else if (answer.status >= 500 && answer.code !== "NOT_YET_INDEXED") {
+        logger.error({ err: thrown, path: ctx.path, requestId: ctx.state.requestId }, "data API error");
       }
-      writeDataError(ctx, error);
     });
+}
+
+/** Bad input under one of the data API's codes; `details.field` names the input. */
+export function invalid(
+  code: DataErrorCode,
+  message: string,
+  details: Record<string, JsonValue> = {},
+): ValidationError {
+  return new ValidationError(message, details, { reason: code });
+}
+
+/** Nothing under that name, under one of the data API's codes. */
+export function notFound(code: DataErrorCode, message: string, details: Record<string, JsonValue> = {}): NotFoundError {
+  return new NotFoundError(message, details, { reason: code });
+}
+
+/** A credential problem (401 with WWW-Authenticate). */
+export function unauthorized(message: string, details: Record<string, JsonValue> = {}): AuthenticationError {
+  return new AuthenticationError(message, details, { reason: "UNAUTHORIZED" });
+}
+
+/** A key used outside its scopes (RFC 6750's insufficient_scope); `details.required_scope` names the scope. */
+export function insufficientScope(message: string, details: Record<string, JsonValue>): PermissionError {
+  return new PermissionError(message, details, { reason: "INSUFFICIENT_SCOPE" });
+}
+
+/** `INVALID_<FIELD>` from a field name: `expires_in_days` -> INVALID_EXPIRES_IN_DAYS. */
+export function invalidField(field: string, message: string): ValidationError {
+  const code = `INVALID_${field.replace(/[^A-Za-z0-9]+/g, "_").toUpperCase()}` as const;
+  return invalid(code, `${field}: ${message}`, { field });
+}
+
+/** The first zod issue as INVALID_<FIELD> (the top-level field it is about; the whole body when it has no path). */
+export function fromZodError(error: z.ZodError, whole: string): ValidationError {
+  const issue = error.issues[0];
+  const field = issue.path.length > 0 ? String(issue.path[0]) : whole;
+  const where = issue.path.length > 1 ? `${issue.path.slice(1).join(".")}: ` : "";
+  return invalidField(field, where + issue.message);
+}
+
+/** Whether a thrown value is a refusal of the caller's credential (not the key store being away). */
+export function isCredentialRefusal(error: unknown): error is AppError {
+  return error instanceof AuthenticationError || error instanceof PermissionError;
 }

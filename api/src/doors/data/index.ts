@@ -1,15 +1,20 @@
 import Router from "@koa/router";
 import type { Middleware } from "koa";
 import compose from "koa-compose";
+import { LRUCache } from "lru-cache";
 import type { ChainAccess } from "../../chain";
 import type { Indexer } from "../../indexer/indexer";
 import type { Logger } from "../../logger";
 import type { DataQueries } from "../../readmodel/queries";
 import { SERVICE_VERSION } from "../../version";
+import { MethodNotAllowedError, NotFoundError } from "../../errors";
+import { routeHandler, type RouteDefinition } from "../route";
+import { accessRouteDeclarations } from "./access/routes";
 import { RouteScopes } from "./access/routeScopes";
-import { dataErrorHandler, DataApiError } from "./errors";
+import { dataErrorHandler } from "./errors";
+import { dataInput } from "./input";
 import { buildDataOpenApi } from "./openapi";
-import { dataRoutes, type DataRoute, type DataRouteDeps } from "./routes";
+import { dataRoutes, type DataRouteDeps } from "./routes";
 
 /**
  * The data API's REST door under /v1: its routes, its OpenAPI document at /v1/openapi.json and its error shape. The
@@ -22,6 +27,8 @@ export interface DataAccess {
   routes: Router;
   /** Where the routes behind the middleware declare their scope. */
   scopes: RouteScopes;
+  /** The access routes' declarations (the OpenAPI document lists them with the read routes). */
+  declarations: RouteDefinition[];
 }
 
 export interface DataApiOptions {
@@ -36,7 +43,8 @@ export interface DataApiOptions {
 
 export interface DataApi {
   middleware: Middleware;
-  routes: DataRoute[];
+  /** The read routes (the access layer's are in `access`). */
+  routes: RouteDefinition[];
   document(): Record<string, unknown>;
 }
 
@@ -47,16 +55,19 @@ export function dataApi(options: DataApiOptions): DataApi {
   const routes = dataRoutes(options);
   let document: Record<string, unknown> | undefined;
   const openApi = () =>
-    (document ??= buildDataOpenApi(routes, { version: SERVICE_VERSION, serverUrl: options.publicUrl }));
+    (document ??= buildDataOpenApi([...routes, ...(options.access?.declarations ?? accessRouteDeclarations())], {
+      version: SERVICE_VERSION,
+      serverUrl: options.publicUrl,
+    }));
 
   // A path spelled out by a route is that route's resource, not a value of another route's parameter: POST
   // /v1/vaults/batch must not make GET /v1/vaults/batch a request for the vault "batch".
   const fixedPaths = new Map<string, string[]>();
   for (const route of routes) {
     if (route.path.includes(":")) continue;
-    const methods = fixedPaths.get(DATA_API_PREFIX + route.path) ?? [];
+    const methods = fixedPaths.get(route.path) ?? [];
     methods.push(...(route.method === "get" ? ["HEAD", "GET"] : [route.method.toUpperCase()]));
-    fixedPaths.set(DATA_API_PREFIX + route.path, methods);
+    fixedPaths.set(route.path, methods);
   }
   const notAllowed = (ctx: Parameters<Middleware>[0], allowed: string) => {
     ctx.set("Allow", allowed);
@@ -64,32 +75,24 @@ export function dataApi(options: DataApiOptions): DataApi {
       ctx.status = 204;
       return;
     }
-    throw new DataApiError(
-      "METHOD_NOT_ALLOWED",
-      `method ${ctx.method} not allowed on ${ctx.path}; allowed: ${allowed}`,
-    );
+    throw new MethodNotAllowedError(`method ${ctx.method} not allowed on ${ctx.path}; allowed: ${allowed}`);
   };
 
   // Paths match as documented, letter case included; each route's scope is declared with it (access/routeScopes.ts).
-  const router = new Router({ prefix: DATA_API_PREFIX, sensitive: true });
+  const router = new Router({ sensitive: true });
   const scopes = options.access?.scopes ?? new RouteScopes();
+  const input = dataInput(options.bodyLimitBytes);
   for (const route of routes) {
+    const handler = routeHandler(route, input);
     const takesParameters = route.path.includes(":");
     // Not an async function: a route answering from memory sets its body with no promise turn.
-    scopes.route(router, route.method, route.path, route.scope, ((ctx: Parameters<Middleware>[0]) => {
+    scopes.route(router, route.method, route.path, route.scope ?? null, ((ctx, next) => {
       const fixed = takesParameters ? fixedPaths.get(ctx.path) : undefined;
       if (fixed) return notAllowed(ctx, fixed.join(", "));
-      const body = route.handler(ctx);
-      if (!(body instanceof Promise)) {
-        if (ctx.body === undefined) ctx.body = body;
-        return;
-      }
-      return body.then((value) => {
-        if (ctx.body === undefined) ctx.body = value;
-      });
-    }) as never);
+      return handler(ctx, next);
+    }) as Middleware);
   }
-  scopes.route(router, "GET", "/openapi.json", null, (ctx) => {
+  scopes.route(router, "GET", `${DATA_API_PREFIX}/openapi.json`, null, (ctx) => {
     ctx.body = openApi();
   });
   scopes.answeredBy(router);
@@ -104,7 +107,7 @@ export function dataApi(options: DataApiOptions): DataApi {
       ...router.match(ctx.path, ctx.method).path,
       ...(options.access ? options.access.routes.match(ctx.path, ctx.method).path : []),
     ].filter((layer) => layer.methods.length > 0); // a router's own middleware matches every path
-    if (layers.length === 0) throw new DataApiError("NOT_FOUND", `no route for ${ctx.method} ${ctx.path}`);
+    if (layers.length === 0) throw new NotFoundError(`no route for ${ctx.method} ${ctx.path}`);
     return notAllowed(ctx, [...new Set(layers.flatMap((layer) => layer.methods))].join(", "));
   };
   const front = [dataErrorHandler(options.logger), ...(options.access ? [options.access.middleware] : [])];
@@ -136,7 +139,7 @@ interface Resolved {
   params: Readonly<Record<string, string>>;
 }
 
-/** How many distinct paths keep their routing decision; past it the decisions are forgotten and made again. */
+/** How many distinct paths keep their routing decision (lru-cache; the least recently used go first). */
 const RESOLVED_PATHS = 1_024;
 
 /**
@@ -145,7 +148,7 @@ const RESOLVED_PATHS = 1_024;
  * any other).
  */
 class ResolvedRoutes {
-  readonly #decisions = new Map<string, Resolved | null>();
+  readonly #decisions = new LRUCache<string, { resolved: Resolved | null }>({ max: RESOLVED_PATHS });
 
   constructor(
     private readonly router: Router,
@@ -156,11 +159,10 @@ class ResolvedRoutes {
     const key = `${method} ${path}`;
     let decision = this.#decisions.get(key);
     if (decision === undefined) {
-      decision = this.#decide(method, path);
-      if (this.#decisions.size >= RESOLVED_PATHS) this.#decisions.clear();
+      decision = { resolved: this.#decide(method, path) };
       this.#decisions.set(key, decision);
     }
-    return decision;
+    return decision.resolved;
   }
 
   #decide(method: string, path: string): Resolved | null {
@@ -182,5 +184,8 @@ class ResolvedRoutes {
  * (the routes are declared, never called): the SDK's types are generated from it.
  */
 export function dataOpenApiDocumentFor(serverUrl: string): Record<string, unknown> {
-  return buildDataOpenApi(dataRoutes({} as DataRouteDeps), { version: SERVICE_VERSION, serverUrl });
+  return buildDataOpenApi([...dataRoutes({} as DataRouteDeps), ...accessRouteDeclarations()], {
+    version: SERVICE_VERSION,
+    serverUrl,
+  });
 }

@@ -1,93 +1,91 @@
-import { operationIdFor, toSchema } from "../live/openapi";
-import { accessOpenApi } from "./access";
-import { DATA_ERRORS } from "./errors";
-import type { DataRoute } from "./routes";
-import { errorBody } from "./schemas";
+import { errorBody } from "../../../../packages/wire/src/data";
+import { SCOPES, SCOPE_DESCRIPTIONS } from "../../usecases/dataKeys/scopes";
+import { openApiPath, operationIdFor, parameters, toSchema } from "../live/openapi";
+import type { RouteDefinition } from "../route";
+import { TIER_LIMITS } from "./access/limits";
+import { dataStatusOf } from "./errors";
 
-/** The OpenAPI 3.1 document of the data API, generated from its route list and zod schemas. */
+/**
+ * The OpenAPI 3.1 document of the data API, generated from the declarations of its routes (the read routes and the
+ * access layer's) and their zod schemas. Errors are `DataError` bodies; each status lists the codes it stands for.
+ */
 
 type JsonSchema = Record<string, unknown>;
 
-export function buildDataOpenApi(routes: readonly DataRoute[], options: { version: string; serverUrl: string }) {
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** Every /v1 answer carries the caller's binding window while limits are enforced (access/middleware.ts). */
+const LIMIT_HEADERS = {
+  "X-RateLimit-Limit": header("AccessRateLimitLimit"),
+  "X-RateLimit-Remaining": header("AccessRateLimitRemaining"),
+  "X-RateLimit-Reset": header("AccessRateLimitReset"),
+};
+
+const OPTIONAL_BEARER = [{}, { AccessBearer: [] }];
+
+const tierTable = Object.entries(TIER_LIMITS)
+  .map(([tier, limit]) => `${tier}: ${limit.minute}/min, ${limit.day === null ? "no daily cap" : `${limit.day}/day`}`)
+  .join("; ");
+
+function operation(route: RouteDefinition, components: Record<string, JsonSchema>, errorRef: JsonSchema): JsonSchema {
+  const path = openApiPath(route.path);
+  const query = parameters(route.query, "query", components);
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, response] of Object.entries(route.responses)) {
+    responses[status] = {
+      description: response.description,
+      headers: LIMIT_HEADERS,
+      ...(response.schema
+        ? { content: { "application/json": { schema: toSchema(response.schema, "output", components) } } }
+        : {}),
+    };
+  }
+  // A route that reads a body refuses one past the body limit (413) before it is read whole.
+  const bodyErrors = route.body ? ["PAYLOAD_TOO_LARGE"] : [];
+  for (const code of [...(route.errors ?? []), ...bodyErrors, "RATE_LIMITED", "INTERNAL_ERROR"]) {
+    const status = dataStatusOf(code);
+    const entry = (responses[String(status)] ??= {
+      description: "",
+      ...(status === 429 || status === 503 ? { headers: { "Retry-After": header("AccessRetryAfter") } } : {}),
+      content: { "application/json": { schema: errorRef } },
+    }) as { description: string };
+    if (!entry.description.split(", ").includes(code)) {
+      entry.description = entry.description ? `${entry.description}, ${code}` : code;
+    }
+  }
+  return {
+    operationId: operationIdFor(route.method, path),
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.tag],
+    security: route.security ?? OPTIONAL_BEARER,
+    parameters: [
+      ...parameters(route.params, "path", components),
+      ...query,
+      // minBlock may come as a header too (read-your-writes, readmodel/freshness.ts).
+      ...query.filter((q) => q.name === "minBlock").map((q) => ({ ...q, name: "X-Min-Block", in: "header" })),
+    ],
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: toSchema(route.body, "input", components) } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+export function buildDataOpenApi(routes: readonly RouteDefinition[], options: { version: string; serverUrl: string }) {
   const components: Record<string, JsonSchema> = {};
   const errorRef = toSchema(errorBody, "output", components);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const path = `/v1${route.path.replace(/:(\w+)/g, "{$1}")}`;
-    const parameters = [
-      ...[...route.path.matchAll(/:(\w+)/g)].map((m) => ({
-        name: m[1],
-        in: "path",
-        required: true,
-        schema: { type: "string" },
-      })),
-      ...(route.query ?? []).map((q) => ({
-        name: q.name,
-        in: "query",
-        required: false,
-        description: q.description,
-        schema: q.schema,
-      })),
-      // minBlock may come as a header too (read-your-writes, readmodel/freshness.ts).
-      ...(route.query ?? [])
-        .filter((q) => q.name === "minBlock")
-        .map((q) => ({
-          name: "X-Min-Block",
-          in: "header",
-          required: false,
-          description: q.description,
-          schema: q.schema,
-        })),
-    ];
-    const responses: Record<string, unknown> = {
-      200: {
-        description: "OK",
-        content: { "application/json": { schema: toSchema(route.response, "output", components) } },
-      },
-    };
-    // A route that reads a body refuses one past the body limit (413) before it is read whole.
-    const bodyErrors = route.body ? ["PAYLOAD_TOO_LARGE"] : [];
-    for (const code of [...route.errors, ...bodyErrors, "RATE_LIMITED", "INTERNAL_ERROR"]) {
-      const status = String(DATA_ERRORS[code as keyof typeof DATA_ERRORS]);
-      const entry = (responses[status] ??= {
-        description: "",
-        content: { "application/json": { schema: errorRef } },
-      }) as { description: string };
-      entry.description = entry.description ? `${entry.description}, ${code}` : code;
-    }
+    const path = openApiPath(route.path);
     paths[path] ??= {};
-    paths[path][route.method] = {
-      operationId: operationIdFor(route.method, path),
-      summary: route.summary,
-      tags: ["data"],
-      // Every data route answers without a key (the anonymous tier) and with a data key (its tier's limits).
-      security: [{}, { AccessBearer: [] }],
-      parameters,
-      ...(route.body
-        ? {
-            requestBody: {
-              required: true,
-              content: { "application/json": { schema: toSchema(route.body, "output", components) } },
-            },
-          }
-        : {}),
-      responses,
-    };
+    paths[path][route.method] = operation(route, components, errorRef);
   }
-  // The access layer's routes (keys, limits, nodes) and its schemas and security scheme, in the same document.
-  const access = accessOpenApi() as {
-    paths: Record<string, Record<string, unknown>>;
-    components: { schemas?: Record<string, JsonSchema> } & Record<string, unknown>;
-  };
-  Object.assign(paths, access.paths);
-  for (const [path, operations] of Object.entries(access.paths)) {
-    for (const [method, operation] of Object.entries(operations)) {
-      (operation as { operationId?: string }).operationId ??= operationIdFor(method, path);
-    }
-  }
-  // Both define DataError, the one error body: the data door's own (already in `components`) is kept.
-  const { schemas: accessSchemas = {}, ...accessParts } = access.components;
-  for (const [name, schema] of Object.entries(accessSchemas)) components[name] ??= schema;
   return {
     openapi: "3.1.0",
     info: {
@@ -100,6 +98,38 @@ export function buildDataOpenApi(routes: readonly DataRoute[], options: { versio
     },
     servers: [{ url: options.serverUrl }],
     paths,
-    components: { ...accessParts, schemas: components },
+    components: {
+      securitySchemes: {
+        AccessBearer: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "`Authorization: Bearer <napd-...>`. A bare Authorization value and X-API-KEY are refused with 401. " +
+            `Scopes: ${SCOPES.map((scope) => `${scope} (${SCOPE_DESCRIPTIONS[scope]})`).join("; ")}.`,
+        },
+        AccessLiveKey: {
+          type: "apiKey",
+          in: "header",
+          name: "X-API-Key",
+          description: "A live API agent key or operator key; only on /v1/auth/keys.",
+        },
+      },
+      headers: {
+        AccessRateLimitLimit: {
+          description: `Requests allowed in the binding window (${tierTable})`,
+          schema: { type: "integer" },
+        },
+        AccessRateLimitRemaining: {
+          description: "Requests left in the binding window: the window with the fewest left (ties: the longer one)",
+          schema: { type: "integer" },
+        },
+        AccessRateLimitReset: {
+          description: "Unix seconds at which the binding window ends",
+          schema: { type: "integer" },
+        },
+        AccessRetryAfter: { description: "Seconds to wait before retrying", schema: { type: "integer" } },
+      },
+      schemas: components,
+    },
   };
 }

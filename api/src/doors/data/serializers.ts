@@ -1,7 +1,7 @@
 import { getAddress } from "ethers";
 import type { z } from "zod";
 import type { PositionView, StrategyView, TransactionView, VaultView } from "../../readmodel/queries";
-import type * as schemas from "./schemas";
+import type * as schemas from "../../../../packages/wire/src/data";
 
 /**
  * The data API's wire forms of the query layer's answers, shared by every door that sends them (REST /v1 and the

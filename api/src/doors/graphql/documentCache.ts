@@ -9,6 +9,7 @@ import {
   type Source,
   type ValidationRule,
 } from "graphql";
+import { LRUCache } from "lru-cache";
 import { expandedSelections } from "./documentShape";
 import { apiError } from "./errors";
 import { MAX_QUERY_CHARS, MAX_SELECTIONS, MAX_TOKENS } from "./limits";
@@ -19,20 +20,21 @@ import { MAX_QUERY_CHARS, MAX_SELECTIONS, MAX_TOKENS } from "./limits";
  * clients send the same few operations again and again: each text is parsed once and checked against graphql-js'
  * standard rules once. Any other rule (the depth and cost limits, which depend on the variables) runs every time.
  *
- * Bounded by the total length of the texts kept (the oldest go first), so that a client sending ever new operations
- * cannot grow it; a text that does not parse is not kept.
+ * Bounded by the total length of the texts kept (lru-cache's maxSize; the least recently used go first), so that a
+ * client sending ever new operations cannot grow it; a text that does not parse is not kept.
  *
  * A text is admitted only within the size bounds of limits.ts, checked before anything walks it: its length, its
  * tokens (graphql-js stops parsing past MAX_TOKENS), then its selections once fragments are expanded.
  */
 export class DocumentCache {
-  readonly #documents = new Map<string, DocumentNode>();
+  readonly #documents: LRUCache<string, DocumentNode>;
   readonly #standardErrors = new WeakMap<DocumentNode, readonly GraphQLError[]>();
-  readonly #maxChars: number;
-  #chars = 0;
 
   constructor(maxChars = 1_000_000) {
-    this.#maxChars = maxChars;
+    this.#documents = new LRUCache({
+      maxSize: maxChars,
+      sizeCalculation: (_document, text) => Math.max(1, text.length),
+    });
   }
 
   /** graphql's `parse`, answered from the cache for a text seen before. */
@@ -41,15 +43,8 @@ export class DocumentCache {
     const kept = this.#documents.get(source);
     if (kept) return kept;
     const document = admit(source);
-    if (source.length <= this.#maxChars) {
-      this.#documents.set(source, document);
-      this.#chars += source.length;
-      for (const [text] of this.#documents) {
-        if (this.#chars <= this.#maxChars) break;
-        this.#documents.delete(text);
-        this.#chars -= text.length;
-      }
-    }
+    // A text longer than maxChars is not kept (lru-cache's maxEntrySize defaults to maxSize).
+    this.#documents.set(source, document);
     return document;
   };
 

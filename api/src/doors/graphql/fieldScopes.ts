@@ -1,10 +1,10 @@
 import { Kind, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
-import type { Scope } from "../data/access/scopes";
+import type { Scope } from "../../usecases/dataKeys/scopes";
 
 /**
  * The scope a data key needs for each root field, the same as the REST route that serves the same data needs
- * (data/access/scopes.ts): a key used outside its scopes is refused (401 INSUFFICIENT_SCOPE) rather than served on a
- * lower tier, as REST does. Anonymous callers need no scope (Public tier). Introspection fields need none.
+ * (usecases/dataKeys/scopes.ts): a key used outside its scopes is refused (401 INSUFFICIENT_SCOPE) rather than served
+ * on a lower tier, as REST does. Anonymous callers need no scope (Public tier). Introspection fields need none.
  */
 export const ROOT_FIELD_SCOPES: Readonly<Record<string, Scope>> = {
   // Query

@@ -14,10 +14,11 @@ import type { Logger } from "../../logger";
 import type { EventFeed } from "../../readmodel/feed";
 import type { DataQueries } from "../../readmodel/queries";
 import type { DataAccess } from "../data/access";
-import { DataAccessError, type DataKeyRecord } from "../data/access";
+import type { DataKeyRecord } from "../data/access";
+import { isCredentialRefusal } from "../data/errors";
 import { refusalMessage } from "../data/access/limits";
 import type { DataCaller } from "../data/access/middleware";
-import { OwnerCounts } from "../sockets/ownerCounts";
+import { OwnerCaps, ownerOf as capOwnerOf, SocketCaps, type Holder } from "../sockets/caps";
 import { refuseUpgrade, type UpgradeDoor } from "../sockets/upgrades";
 import { DocumentCache } from "./documentCache";
 import { UNAVAILABLE_RETRY_AFTER_SECONDS, UnavailableError } from "../../errors";
@@ -78,6 +79,8 @@ export const SOCKET_CLOSE = { UNAUTHENTICATED: 4401, RATE_LIMITED: 4429, SLOW_CO
 interface SocketState {
   socket: WebSocket;
   ip: string;
+  /** What the socket is counted against (its IP, and its key once it presents one). */
+  holder: Holder;
   key?: DataKeyRecord;
   /** The credential the key was presented with, to check it again. */
   token?: string;
@@ -92,6 +95,8 @@ export interface GraphQLDoor extends UpgradeDoor {
   sdl: string;
   /** Takes the upgrade requests to the GraphQL paths (subscriptions); see doors/sockets/upgrades.ts. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Subscription sockets open on this instance. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -233,9 +238,9 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
   const limiter = options.access?.limiter;
   const states = new WeakMap<WebSocket, SocketState>();
   const keyed = new Set<SocketState>();
-  const connections = new OwnerCounts();
-  const openSubscriptions = new OwnerCounts();
-  const ownerOf = (state: SocketState) => (state.key ? `key:${state.key.keyId}` : `ip:${state.ip}`);
+  const connections = new SocketCaps(caps.connectionsPerIp, caps.connectionsPerKey);
+  const openSubscriptions = new OwnerCaps(caps.subscriptionsPerIp, caps.subscriptionsPerKey);
+  const ownerOf = (state: SocketState) => capOwnerOf(state.ip, state.key?.keyId);
   const stateOf = (ctx: { extra: { socket: WebSocket } }) => states.get(ctx.extra.socket) as SocketState;
   /** An operation's opening counts in its socket's backlog while it runs (messageGate.ts). */
   const whileOpening =
@@ -252,8 +257,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
   const release = (state: SocketState) => {
     for (const _ of state.subscriptions) openSubscriptions.release(ownerOf(state));
     state.subscriptions.clear();
-    connections.release(`ip:${state.ip}`);
-    if (state.key) connections.release(`key:${state.key.keyId}`);
+    connections.close(state.holder);
     keyed.delete(state);
   };
 
@@ -267,7 +271,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
       state.key = await options.access.keys.authenticate(state.token);
       return undefined;
     } catch (error) {
-      if (!(error instanceof DataAccessError)) throw error;
+      if (!isCredentialRefusal(error)) throw error;
       refuse(state.socket, "UNAUTHENTICATED", `the key was revoked or expired: ${error.message}`);
       return [apiError("UNAUTHENTICATED", error.message)];
     }
@@ -282,25 +286,26 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
   }, options.keyCheckMs ?? KEY_CHECK_MS);
   keyCheck.unref();
 
-  /**
-   * Opening an operation, whose place is already taken: the owner's cap, then one request on its tier's rate limits.
-   * Errors when refused.
-   */
+  /** The refusal of an operation past its owner's cap of open subscriptions. */
+  const tooManyOperations = (state: SocketState): GraphQLError => {
+    const cap = openSubscriptions.capOf(ownerOf(state));
+    const per = state.key ? "API key" : "IP address";
+    return apiError(
+      "RATE_LIMITED",
+      `at most ${cap} open subscriptions per ${per}: complete one before opening another`,
+      {
+        limit: cap,
+      },
+    );
+  };
+
+  /** Opening an operation, whose place is already taken: one request on its tier's rate limits. Errors when refused. */
   const admit = async (state: SocketState): Promise<GraphQLError[] | undefined> => {
-    const owner = ownerOf(state);
-    const cap = state.key ? caps.subscriptionsPerKey : caps.subscriptionsPerIp;
-    if (openSubscriptions.count(owner) > cap) {
-      const per = state.key ? "API key" : "IP address";
-      return [
-        apiError("RATE_LIMITED", `at most ${cap} open subscriptions per ${per}: complete one before opening another`, {
-          limit: cap,
-        }),
-      ];
-    }
     if (!limiter) return undefined;
     const tier = state.key?.tier ?? "public";
+    const { kind, id } = ownerOf(state);
     try {
-      const decision = await limiter.consume(tier, owner, { ip: state.ip, key: state.key });
+      const decision = await limiter.consume(tier, `${kind}:${id}`, { ip: state.ip, key: state.key });
       if (decision.allowed) return undefined;
       const { binding, retryAfterSeconds } = decision;
       return [
@@ -313,7 +318,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         }),
       ];
     } catch (error) {
-      if (error instanceof DataAccessError) {
+      if (error instanceof UnavailableError) {
         return [apiError("UNAVAILABLE", error.message, { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS })];
       }
       throw error;
@@ -335,25 +340,26 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
         try {
           key = await options.access.keys.authenticate(token);
         } catch (error) {
-          if (error instanceof DataAccessError) return refuse(ctx.extra.socket, "UNAUTHENTICATED", error.message);
+          if (isCredentialRefusal(error)) return refuse(ctx.extra.socket, "UNAUTHENTICATED", error.message);
           throw error;
-        }
-        if (connections.count(`key:${key.keyId}`) >= caps.connectionsPerKey) {
-          return refuse(ctx.extra.socket, "RATE_LIMITED", `at most ${caps.connectionsPerKey} connections per API key`);
         }
         // The socket may have closed while the key was looked up: then it was released without a key.
         if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
+        const holder = connections.addKey(state.holder, key.keyId);
+        if (!holder) {
+          return refuse(ctx.extra.socket, "RATE_LIMITED", `at most ${caps.connectionsPerKey} connections per API key`);
+        }
+        state.holder = holder;
         state.key = key;
         state.token = token;
         keyed.add(state);
-        connections.add(`key:${key.keyId}`);
         return true;
       },
       onSubscribe: whileOpening(async (ctx, id, payload) => {
         const state = stateOf(ctx);
-        // The slot is taken before the rate limiter is asked, so that concurrent subscribes cannot pass one cap.
+        // The place is taken before the rate limiter is asked, so that concurrent subscribes cannot pass one cap.
         const owner = ownerOf(state);
-        openSubscriptions.add(owner);
+        if (!openSubscriptions.take(owner)) return [formatError(tooManyOperations(state))];
         const refused = await admit(state).catch((error: unknown) => [formatError(error as Error)]);
         const done = (errors: readonly GraphQLError[]) => (openSubscriptions.release(owner), errors.map(formatError));
         if (refused) return done(refused);
@@ -400,7 +406,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     const path = new URL(request.url ?? "/", "http://localhost").pathname.replace(/\/$/, "");
     if (!(GRAPHQL_PATHS as readonly string[]).includes(path)) return false;
     const ip = options.clientIp(request);
-    if (connections.count(`ip:${ip}`) >= caps.connectionsPerIp) {
+    if (!connections.ipHasRoom(ip)) {
       const message = `at most ${caps.connectionsPerIp} subscription connections per IP address: close one first`;
       refuseUpgrade(socket, 429, {
         errors: [{ message, extensions: { code: "RATE_LIMITED", limit: caps.connectionsPerIp } }],
@@ -408,9 +414,14 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
       return true;
     }
     sockets.handleUpgrade(request, socket, head, (ws) => {
-      const state: SocketState = { socket: ws, ip, subscriptions: new Set() };
+      const holder = connections.openForIp(ip);
+      if (!holder) {
+        // Others of the address opened while this handshake ran.
+        ws.on("error", (error) => options.logger.debug({ err: error, ip }, "GraphQL: client socket error"));
+        return void refuse(ws, "RATE_LIMITED", `at most ${caps.connectionsPerIp} connections per IP address`);
+      }
+      const state: SocketState = { socket: ws, ip, holder, subscriptions: new Set() };
       states.set(ws, state);
-      connections.add(`ip:${ip}`);
       ws.once("close", () => release(state));
       state.gate = MessageGate.open(ws, messageLimits, () => sockets.emit("connection", ws, request));
       // graphql-ws prints a socket's errors to the console as internal ones; they are the client's (an oversized or
@@ -428,6 +439,9 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     middleware,
     sdl,
     handleUpgrade,
+    get connections() {
+      return sockets.clients.size;
+    },
     close,
   };
 }

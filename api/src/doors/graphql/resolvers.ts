@@ -15,7 +15,7 @@ import {
 } from "../../readmodel/queries";
 import type { EventLogEntry } from "../../readmodel/records";
 import { makesTransaction, type TransactionType } from "../../readmodel/folds/transactions";
-import { indexerStatus } from "../data/routes";
+import { indexerStatus } from "../indexerStatus";
 import { apiError } from "./errors";
 
 /**

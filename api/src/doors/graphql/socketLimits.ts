@@ -9,8 +9,8 @@ import type { IncomingMessage } from "node:http";
  * - Open subscriptions count against the key when the socket has one, else against the IP (`subscriptionsPerKey`,
  *   `subscriptionsPerIp`).
  *
- * Counts are kept in this process (sockets/ownerCounts.ts). With several instances behind a balancer, a client can
- * hold the caps on each.
+ * Both socket doors count with sockets/caps.ts, in this process: with several instances behind a balancer, a client
+ * can hold the caps on each.
  */
 
 export interface SubscriptionCaps {

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import type { ErrorCode } from "../../errors";
 import { STATUS_OF } from "./errors";
 import { RATE_LIMITS } from "./rateLimit";
 import type { RouteDefinition } from "./route";
-import { errorBodySchema } from "./schemas";
+import { errorBodySchema } from "../../../../packages/wire/src/live";
 
 /**
  * The OpenAPI 3.1 document, generated from the route declarations and their zod schemas (zod 4's toJSONSchema,
@@ -52,7 +53,7 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 }
 
-function parameters(
+export function parameters(
   schema: z.ZodType | undefined,
   location: "query" | "path" | "header",
   components: Components,
@@ -121,14 +122,14 @@ function statusesOf(route: RouteDefinition): Map<number, string> {
     add(429, `rate limit exceeded (${limit.max} per minute per ${limit.by === "ip" ? "client IP" : "API key"})`);
     add(503, "unavailable: the rate limiter's store (Redis) does not answer");
   }
-  for (const code of route.errors ?? []) add(STATUS_OF[code]);
+  for (const code of route.errors ?? []) add(STATUS_OF[code as ErrorCode]);
   add(500);
   return statuses;
 }
 
 function operation(route: RouteDefinition, components: Components): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
-  const limited = route.rateLimit !== null;
+  const limited = Boolean(route.rateLimit);
   for (const [status, response] of Object.entries(route.responses)) {
     responses[status] = {
       description: response.description,

@@ -4,17 +4,12 @@ import type { Logger } from "../../logger";
 import type { EventFeed } from "../../readmodel/feed";
 import { atLeastBlock, notYetIndexedMessage, NOT_YET_INDEXED_RETRY_SECONDS } from "../../readmodel/freshness";
 import type { DataQueries } from "../../readmodel/queries";
-import type { EventLogEntry } from "../../readmodel/records";
-import {
-  DataAccessError,
-  type DataKeyRecord,
-  type DataKeyService,
-  type DataTier,
-  type TierLimiter,
-} from "../data/access";
+import { type DataKeyRecord, type DataKeyService, type DataTier, type TierLimiter } from "../data/access";
 import { refusalMessage } from "../data/access/limits";
-import type { ConnectionCaps, Holder } from "./caps";
+import { isCredentialRefusal } from "../data/errors";
+import type { Holder, SocketCaps } from "../sockets/caps";
 import { channelFilter, type ChannelFilter } from "./channels";
+import { maxQueued, SubscriptionStream, type StreamOutlet } from "./subscriptionStream";
 import { MessageRate } from "../sockets/messageRate";
 import {
   CLIENT_PING_INTERVAL_SECONDS,
@@ -30,8 +25,8 @@ import {
  * One client of /ws: its messages counted against the connection's message rate as they arrive, then handled one at
  * a time and in order from a bounded backlog (the socket is not read while it is full), its tier (Public by IP until it authenticates
  * with a data API key), its subscriptions, the idle timer and the heartbeat. Each subscription listens to the event
- * feed from its own point (the log's tail, or `afterSeq`) and sends its messages in log order through one queue, so
- * a message is never overtaken by a later one of the same subscription.
+ * feed from its own point (the log's tail, or `afterSeq`) and sends its messages in log order through its own queue
+ * (subscriptionStream.ts).
  */
 
 /** What the connection needs of a socket (ws's WebSocket has it; tests may pass a stand-in). */
@@ -55,42 +50,16 @@ const OPEN = 1;
 /** How long a socket the server closed may take to finish the closing handshake before it is dropped. */
 const CLOSE_HANDSHAKE_MS = 2_000;
 
-/**
- * Entries one subscription may hold waiting for their messages to be made: twice a resume's replay, and never fewer
- * than MIN_QUEUED. A subscription whose messages are made slower than entries come ends and says where to resume,
- * instead of holding an ever longer queue.
- */
-const MIN_QUEUED = 100;
-function maxQueued(settings: WsConfig): number {
-  return Math.max(2 * settings.maxReplay, MIN_QUEUED);
-}
-
 export interface ConnectionDeps {
   feed: EventFeed;
   queries: DataQueries;
   keys: DataKeyService;
   /** Absent: rate limits disabled. */
   limiter?: TierLimiter;
-  caps: ConnectionCaps;
+  caps: SocketCaps;
   settings: WsConfig;
   logger: Logger;
 }
-
-interface Subscription {
-  id: string;
-  filter: ChannelFilter;
-  /** Kept entries not yet sent, oldest first (at most `maxQueued`). */
-  queue: EventLogEntry[];
-  /** The seq of the entry whose message is being made, until it is sent. */
-  making?: number;
-  /** False until `subscribed` is sent: replayed entries wait behind it. */
-  started: boolean;
-  pumping: boolean;
-  stopped: boolean;
-  stopListening?: () => void;
-}
-
-const MESSAGE_TYPE = { vault: "vault", transactions: "transaction" } as const;
 
 export class Connection {
   readonly #socket: WsSocket;
@@ -100,8 +69,10 @@ export class Connection {
   #tier: DataTier = "public";
   #key: DataKeyRecord | undefined;
   #token: string | undefined;
-  readonly #subscriptions = new Map<string, Subscription>();
+  readonly #subscriptions = new Map<string, SubscriptionStream>();
   #nextId = 1;
+  /** What the subscriptions send through, and how they leave. */
+  readonly #outlet: StreamOutlet;
   readonly #rate: MessageRate;
   /** Received messages not yet handled, oldest first (null: a binary frame); at most `maxBacklog`. */
   readonly #inbox: (string | null)[] = [];
@@ -118,6 +89,11 @@ export class Connection {
     this.#holder = holder;
     this.#deps = deps;
     this.#onClosed = onClosed;
+    this.#outlet = {
+      send: (message) => this.#send(message),
+      stopped: (stream) => void this.#subscriptions.delete(stream.id),
+      logger: deps.logger,
+    };
     this.#rate = new MessageRate(deps.settings.maxMessagesPerSecond, deps.settings.maxMessageBurst);
     this.#idle = setTimeout(() => this.#idleTimeout(), deps.settings.idleTimeoutMs);
     socket.on("pong", () => {
@@ -273,7 +249,7 @@ export class Connection {
     try {
       decision = await limiter.consume(tier, subject, { ip: this.#ip, key: this.#key });
     } catch (error) {
-      if (error instanceof DataAccessError) throw new WsError("UNAVAILABLE", error.message);
+      if (error instanceof UnavailableError) throw new WsError("UNAVAILABLE", error.message);
       throw error;
     }
     if (!decision.allowed) {
@@ -296,7 +272,7 @@ export class Connection {
     try {
       key = await this.#deps.keys.authenticate(message.token);
     } catch (error) {
-      if (!(error instanceof DataAccessError)) throw error;
+      if (!isCredentialRefusal(error)) throw error;
       // A bad key is counted on the IP's Public budget, as on REST, so that guessing keys is as slow as that budget.
       await this.#count("public", `ip:${this.#ip}`);
       throw new WsError("UNAUTHORIZED", error.message, { field: "token" });
@@ -343,7 +319,7 @@ export class Connection {
       );
     }
     const filter = await channelFilter(queries, message).catch((error: unknown) => {
-      if (error instanceof WsError) throw new WsError(error.code, error.message, { ...error.extra, id });
+      if (error instanceof WsError) throw new WsError(error.wsCode, error.message, { ...error.extra, id });
       throw error;
     });
     this.#checkAccess(filter, id);
@@ -353,26 +329,15 @@ export class Connection {
     const afterSeq = message.afterSeq ?? fromBlock?.afterSeq;
     if (this.#closed) return;
 
-    const subscription: Subscription = {
-      id: id ?? this.#newId(),
+    const subscription = new SubscriptionStream(
+      id ?? this.#newId(),
       filter,
-      queue: [],
-      started: false,
-      pumping: false,
-      stopped: false,
-    };
+      maxQueued(settings.maxReplay),
+      this.#outlet,
+    );
     this.#subscriptions.set(subscription.id, subscription);
-    const stop = await feed.listen((entry) => {
-      if (subscription.stopped || !filter.accept(entry)) return;
-      subscription.queue.push(entry);
-      if (subscription.queue.length > maxQueued(settings)) return this.#overflow(subscription);
-      void this.#pump(subscription);
-    }, afterSeq);
-    if (subscription.stopped) {
-      stop();
-      return;
-    }
-    subscription.stopListening = stop;
+    subscription.listening(await feed.listen((entry) => subscription.offer(entry), afterSeq));
+    if (subscription.stopped) return;
     this.#send({
       type: "subscribed",
       id: subscription.id,
@@ -381,8 +346,7 @@ export class Connection {
       ...(message.afterSeq !== undefined && { afterSeq: message.afterSeq }),
       ...(fromBlock && { minBlock: message.minBlock, indexedBlock: fromBlock.indexedBlock }),
     });
-    subscription.started = true;
-    void this.#pump(subscription);
+    subscription.start();
   }
 
   /**
@@ -417,7 +381,7 @@ export class Connection {
     try {
       this.#key = await this.#deps.keys.authenticate(this.#token as string);
     } catch (error) {
-      if (!(error instanceof DataAccessError)) throw error;
+      if (!isCredentialRefusal(error)) throw error;
       this.#keyRejected(error);
       throw new WsError("UNAUTHORIZED", error.message, { id });
     }
@@ -468,7 +432,7 @@ export class Connection {
     if (!subscription) {
       throw new WsError("SUBSCRIPTION_NOT_FOUND", `id: no subscription ${id} on this connection`, { field: "id", id });
     }
-    this.#stop(subscription);
+    subscription.stop();
     this.#send({ type: "unsubscribed", id });
   }
 
@@ -477,63 +441,6 @@ export class Connection {
     do id = String(this.#nextId++);
     while (this.#subscriptions.has(id));
     return id;
-  }
-
-  /** Sends the subscription's queued entries in order, one message at a time. */
-  async #pump(subscription: Subscription): Promise<void> {
-    if (!subscription.started || subscription.pumping) return;
-    subscription.pumping = true;
-    try {
-      while (subscription.queue.length > 0 && !subscription.stopped) {
-        const entry = subscription.queue.shift() as EventLogEntry;
-        subscription.making = entry.seq;
-        let fields: Record<string, unknown> | null;
-        try {
-          fields = await subscription.filter.build(entry);
-        } catch (error) {
-          if (subscription.stopped) return;
-          // Nothing is skipped silently: the subscription ends and says where to resume.
-          this.#deps.logger.warn({ err: error, seq: entry.seq }, "ws: a subscription message could not be made");
-          this.#stop(subscription);
-          this.#send(
-            new WsError(
-              "UNAVAILABLE",
-              `subscription ${subscription.id} stopped: the message for seq ${entry.seq} could not be made; ` +
-                `subscribe again with afterSeq ${entry.seq - 1}`,
-              { id: subscription.id, seq: entry.seq - 1 },
-            ).toMessage(),
-          );
-          return;
-        }
-        if (fields === null || subscription.stopped) continue;
-        this.#send({ type: MESSAGE_TYPE[subscription.filter.channel], id: subscription.id, seq: entry.seq, ...fields });
-        subscription.making = undefined;
-      }
-    } finally {
-      subscription.pumping = false;
-    }
-  }
-
-  /** Ends a subscription whose queue is full, with the seq to resume after (the first entry not sent, less one). */
-  #overflow(subscription: Subscription): void {
-    const resumeAfter = (subscription.making ?? subscription.queue[0].seq) - 1;
-    const max = maxQueued(this.#deps.settings);
-    this.#stop(subscription);
-    this.#send(
-      new WsError(
-        "UNAVAILABLE",
-        `subscription ${subscription.id} stopped: more than ${max} entries waited for their messages to be made; ` +
-          `subscribe again with afterSeq ${resumeAfter}`,
-        { id: subscription.id, seq: resumeAfter },
-      ).toMessage(),
-    );
-  }
-
-  #stop(subscription: Subscription): void {
-    subscription.stopped = true;
-    subscription.queue.length = 0;
-    subscription.stopListening?.();
-    this.#subscriptions.delete(subscription.id);
   }
 
   /**
@@ -557,7 +464,7 @@ export class Connection {
   }
 
   #keyRejected(error: unknown): void {
-    if (!(error instanceof DataAccessError)) {
+    if (!isCredentialRefusal(error)) {
       // The key store did not answer: the key is checked again at the next heartbeat.
       this.#deps.logger.warn({ err: error }, "ws: key check failed");
       return;
@@ -573,8 +480,8 @@ export class Connection {
     this.#inbox.length = 0;
     // Read on, so that the client's answer to the close (or its end) is seen.
     if (this.#paused) this.#socket.resume();
-    for (const subscription of [...this.#subscriptions.values()]) this.#stop(subscription);
-    this.#deps.caps.release(this.#holder);
+    for (const subscription of [...this.#subscriptions.values()]) subscription.stop();
+    this.#deps.caps.close(this.#holder);
     this.#onClosed();
   }
 }

@@ -7,7 +7,7 @@ import type { EventFeed } from "../../readmodel/feed";
 import type { DataQueries } from "../../readmodel/queries";
 import type { DataKeyService, TierLimiter } from "../data/access";
 import { refuseUpgrade, type UpgradeDoor } from "../sockets/upgrades";
-import { ConnectionCaps } from "./caps";
+import { SocketCaps } from "../sockets/caps";
 import { Connection } from "./connection";
 import { CLOSE, KEY_CHECK_MS, MAX_CLIENT_MESSAGE_BYTES, WS_PATH } from "./protocol";
 
@@ -32,7 +32,7 @@ export interface WsDoorOptions {
 export interface WsDoor extends UpgradeDoor {
   /** Open connections of this instance. */
   readonly connections: number;
-  caps: ConnectionCaps;
+  caps: SocketCaps;
   /** Closes every connection with 1001 (clients reconnect elsewhere and resume) and stops the heartbeat. */
   close(): Promise<void>;
 }
@@ -40,7 +40,7 @@ export interface WsDoor extends UpgradeDoor {
 export function wsDoor(options: WsDoorOptions): WsDoor {
   const { settings } = options;
   const server = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES });
-  const caps = new ConnectionCaps(settings.maxConnectionsPerIp, settings.maxConnectionsPerKey);
+  const caps = new SocketCaps(settings.maxConnectionsPerIp, settings.maxConnectionsPerKey);
   const connections = new Set<Connection>();
   const deps = { ...options, caps };
   let closing = false;

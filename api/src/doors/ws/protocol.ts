@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { AppError, type ErrorCode } from "../../errors";
+import type { WS_ERROR_CODES } from "../../../../packages/wire/src/codes";
 
 /**
  * The /ws wire protocol: the client's messages (validated with zod), the server's error codes and close codes.
@@ -41,28 +43,8 @@ export const CLOSE = {
   CONNECTION_LIMIT: 4429,
 } as const;
 
-/** Error codes of `{ type: "error" }` messages: REST's codes where one fits, INVALID_<FIELD> for bad input. */
-export type WsErrorCode =
-  | "INVALID_BODY"
-  | "INVALID_TYPE"
-  | "INVALID_CHANNEL"
-  | "INVALID_ADDRESS"
-  | "INVALID_AFTER_SEQ"
-  | "INVALID_MIN_BLOCK"
-  | "NOT_YET_INDEXED"
-  | "INVALID_ID"
-  | "INVALID_TOKEN"
-  | "UNKNOWN_PARAMETER"
-  | "VAULT_NOT_FOUND"
-  | "SUBSCRIPTION_NOT_FOUND"
-  | "SUBSCRIPTION_LIMIT_REACHED"
-  | "CONNECTION_LIMIT_REACHED"
-  | "ALREADY_AUTHENTICATED"
-  | "UNAUTHORIZED"
-  | "INSUFFICIENT_SCOPE"
-  | "RATE_LIMITED"
-  | "UNAVAILABLE"
-  | "INTERNAL_ERROR";
+/** Error codes of `{ type: "error" }` messages (the wire contract's): REST's where one fits, INVALID_<FIELD>. */
+export type WsErrorCode = (typeof WS_ERROR_CODES)[number];
 
 export interface WsErrorMessage {
   type: "error";
@@ -81,19 +63,47 @@ export interface WsErrorMessage {
   indexedBlock?: number | null;
 }
 
-/** A refusal of one client message, sent as `{ type: "error", ... }`. */
-export class WsError extends Error {
+/** The kind of each /ws code (api/src/errors.ts), so that a refusal is one of the service's errors. */
+const KIND_OF: Readonly<Record<WsErrorCode, ErrorCode>> = {
+  INVALID_BODY: "VALIDATION_FAILED",
+  INVALID_TYPE: "VALIDATION_FAILED",
+  INVALID_CHANNEL: "VALIDATION_FAILED",
+  INVALID_ADDRESS: "VALIDATION_FAILED",
+  INVALID_AFTER_SEQ: "VALIDATION_FAILED",
+  INVALID_MIN_BLOCK: "VALIDATION_FAILED",
+  INVALID_ID: "VALIDATION_FAILED",
+  INVALID_TOKEN: "VALIDATION_FAILED",
+  UNKNOWN_PARAMETER: "VALIDATION_FAILED",
+  NOT_YET_INDEXED: "UNAVAILABLE",
+  VAULT_NOT_FOUND: "NOT_FOUND",
+  SUBSCRIPTION_NOT_FOUND: "NOT_FOUND",
+  SUBSCRIPTION_LIMIT_REACHED: "RATE_LIMITED",
+  CONNECTION_LIMIT_REACHED: "RATE_LIMITED",
+  ALREADY_AUTHENTICATED: "CONFLICT",
+  UNAUTHORIZED: "UNAUTHENTICATED",
+  INSUFFICIENT_SCOPE: "FORBIDDEN",
+  RATE_LIMITED: "RATE_LIMITED",
+  UNAVAILABLE: "UNAVAILABLE",
+  INTERNAL_ERROR: "INTERNAL",
+};
+
+/**
+ * A refusal of one client message, sent as `{ type: "error", ... }`: one of the service's errors (its kind from
+ * the /ws code, the code its reason), rendered by toMessage() as the /ws door's frame.
+ */
+export class WsError extends AppError {
+  readonly code: ErrorCode;
   constructor(
-    readonly code: WsErrorCode,
+    readonly wsCode: WsErrorCode,
     message: string,
     readonly extra: Omit<WsErrorMessage, "type" | "code" | "message"> = {},
   ) {
-    super(message);
-    this.name = "WsError";
+    super(message, {}, { reason: wsCode, retryAfterSeconds: extra.retryAfterSeconds });
+    this.code = KIND_OF[wsCode];
   }
 
   toMessage(): WsErrorMessage {
-    return { type: "error", code: this.code, message: this.message, ...this.extra };
+    return { type: "error", code: this.wsCode, message: this.message, ...this.extra };
   }
 }
 

@@ -1,5 +1,5 @@
 import { DuplicateKeyError } from "../../errors";
-import type { DataKeyRecord, DataKeyStore } from "../../doors/data/access/keys";
+import type { DataKeyRecord, DataKeyStore } from "../../usecases/dataKeys/keys";
 
 function copyKey(record: DataKeyRecord): DataKeyRecord {
   return {

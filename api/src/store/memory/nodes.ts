@@ -1,5 +1,5 @@
 import { DuplicateKeyError } from "../../errors";
-import type { NodeRecord, NodeStore } from "../../doors/data/access/nodes";
+import type { NodeRecord, NodeStore } from "../../usecases/nodes";
 
 function copyNode(record: NodeRecord): NodeRecord {
   return { ...record, startedAt: new Date(record.startedAt), lastHeartbeatAt: new Date(record.lastHeartbeatAt) };

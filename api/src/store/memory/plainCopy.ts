@@ -1,9 +1,9 @@
 /**
  * A deep copy of a record tree: what `structuredClone` gives for the values the read model holds (strings, numbers,
- * booleans, null, undefined, bigints, arrays, plain objects and Dates), at a fraction of its cost: `structuredClone`
- * serializes the whole value and reads it back, which for the indexer's thousand events a batch cost more CPU than
- * decoding them. Records are trees (no value is shared or cyclic). Any other object (a Map, a class instance) is
- * refused, never copied into something else.
+ * booleans, null, undefined, bigints, arrays, plain objects and Dates), without its cost: `structuredClone`
+ * serializes the whole value and reads it back, and the indexer copies every record it writes. Records are trees
+ * (no value is shared or cyclic). Any other object (a Map, a class instance) is refused, never copied into something
+ * else.
  */
 export function plainCopy<T>(value: T): T {
   return copyValue(value) as T;

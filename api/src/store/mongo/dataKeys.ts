@@ -1,7 +1,7 @@
 import type { Collection } from "mongodb";
 import { DuplicateKeyError } from "../../errors";
-import type { DataKeyRecord, DataKeyStore } from "../../doors/data/access/keys";
-import type { Scope } from "../../doors/data/access/scopes";
+import type { DataKeyRecord, DataKeyStore } from "../../usecases/dataKeys/keys";
+import type { Scope } from "../../usecases/dataKeys/scopes";
 import { isDuplicate } from "./duplicate";
 
 /** Data API keys in MongoDB: `_id` is the key id, a unique index on the hash finds a key by its hash. */

@@ -1,6 +1,6 @@
 import type { Collection } from "mongodb";
 import { DuplicateKeyError } from "../../errors";
-import type { NodeRecord, NodeRole, NodeStore } from "../../doors/data/access/nodes";
+import type { NodeRecord, NodeRole, NodeStore } from "../../usecases/nodes";
 import { isDuplicate } from "./duplicate";
 
 /**

@@ -15,8 +15,8 @@ import { isDuplicate } from "./duplicate";
 /**
  * MongoDB journal and leases, written for what FerretDB v1 serves correctly and fast.
  *
- * FerretDB v1 (SQLite backend, measured 2026-11-22) does NOT apply a conditional update atomically: of 50
- * concurrent `updateOne({ _id, state: "a" }, { $set: { state: "b" } })` up to 8 report a modification, and
+ * FerretDB v1 (SQLite backend) does NOT apply a conditional update atomically: of concurrent
+ * `updateOne({ _id, state: "a" }, { $set: { state: "b" } })` calls, several may report a modification, and
  * `findOneAndUpdate` behaves the same. An insert into the unique `_id` is atomic, and lookups by `_id` are the
  * only ones it answers without scanning the collection. So:
  * - The journal is append-only. `tx_intents` holds each intent as recorded (`_id` = intent key). Each transition

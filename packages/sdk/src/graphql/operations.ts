@@ -1,7 +1,7 @@
 /**
  * The GraphQL operations the SDK sends, one per query and subscription of the data API's schema. Their variables'
  * and results' types (types.ts) are generated from these documents and the schema by `npm run sdk:types`
- * (packages/sdk/scripts/graphqlTypes.ts), which also refuses a document the schema does not validate.
+ * (scripts/sdk/graphqlTypes.ts), which also refuses a document the schema does not validate.
  */
 
 const APY = "apy { current day7 day30 inception }";

@@ -4,7 +4,6 @@ import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import Koa from "koa";
 import { clientIp } from "../../../../api/src/doors/sockets/clientIp";
-import { OwnerCounts } from "../../../../api/src/doors/sockets/ownerCounts";
 
 /** An upgrade request as Node gives it: headers and a socket with a remote address. */
 function request(remoteAddress: string | undefined, forwardedFor: string | undefined): IncomingMessage {
@@ -47,17 +46,5 @@ describe("socket doors: the client IP and the owner counts", () => {
     expect(clientIp(spoofed, 1)).to.equal("203.0.113.7");
     expect(clientIp(spoofed, 2)).to.equal("6.6.6.6");
     expect(clientIp(spoofed, 0)).to.equal("10.0.0.9");
-  });
-
-  it("counts per owner and forgets an owner whose last socket closed", () => {
-    const counts = new OwnerCounts();
-    counts.add("ip:1.2.3.4");
-    counts.add("ip:1.2.3.4");
-    counts.add("key:k1");
-    expect([counts.count("ip:1.2.3.4"), counts.count("key:k1"), counts.count("ip:9.9.9.9")]).to.deep.equal([2, 1, 0]);
-    counts.release("ip:1.2.3.4");
-    counts.release("ip:1.2.3.4");
-    counts.release("key:k1");
-    expect([counts.count("ip:1.2.3.4"), counts.count("key:k1")]).to.deep.equal([0, 0]);
   });
 });

@@ -1,8 +1,9 @@
 import { expect } from "chai";
 import { EventEmitter } from "node:events";
 import { loadConfig } from "../../../../api/src/config";
-import { DataAccessError, type DataKeyRecord, type DataKeyService } from "../../../../api/src/doors/data/access";
-import { ConnectionCaps } from "../../../../api/src/doors/ws/caps";
+import type { DataKeyRecord, DataKeyService } from "../../../../api/src/doors/data/access";
+import { AuthenticationError } from "../../../../api/src/errors";
+import { SocketCaps } from "../../../../api/src/doors/sockets/caps";
 import { Connection, type WsSocket } from "../../../../api/src/doors/ws/connection";
 import { createLogger } from "../../../../api/src/logger";
 import { EventFeed } from "../../../../api/src/readmodel/feed";
@@ -89,12 +90,12 @@ const until = async (condition: () => boolean) => {
 describe("/ws connection: backpressure, heartbeat, key checks", function () {
   let store: MemoryStore;
   let feed: EventFeed;
-  let caps: ConnectionCaps;
+  let caps: SocketCaps;
   let keyValid: boolean;
   const key = { keyId: "dk_1", tier: "authenticated", scopes: ["vaults:read"], expiresAt: new Date(0) };
   const keys = {
     authenticate: async () => {
-      if (!keyValid) throw new DataAccessError("UNAUTHORIZED", "API key revoked at 2026-11-22T00:00:00.000Z");
+      if (!keyValid) throw new AuthenticationError("API key revoked at 2026-11-22T00:00:00.000Z");
       return key as unknown as DataKeyRecord;
     },
   } as unknown as DataKeyService;
@@ -125,7 +126,7 @@ describe("/ws connection: backpressure, heartbeat, key checks", function () {
     await store.readModel.setCursor({ height: 5, hash: "0x05" });
     await store.readModel.appendEventLog([{ action: "added", event: sampleEvent(5, 0) }]);
     feed = new EventFeed(store.readModel, { pollMs: 10 });
-    caps = new ConnectionCaps(20, 50);
+    caps = new SocketCaps(20, 50);
     keyValid = true;
   });
 
@@ -307,7 +308,7 @@ describe("/ws connection: backpressure, heartbeat, key checks", function () {
   });
 
   it("attack: keys multiply the per-IP socket budget: an authenticated socket still counts against its IP", async function () {
-    caps = new ConnectionCaps(2, 50);
+    caps = new SocketCaps(2, 50);
     const first = open();
     const second = open();
     expect(caps.ipHasRoom("10.0.0.1")).to.equal(false);

@@ -1,18 +1,21 @@
-import type Router from "@koa/router";
+import Router from "@koa/router";
 import type Redis from "ioredis";
-import type { Context, Middleware } from "koa";
+import type { Middleware } from "koa";
 import type { Config } from "../../../config";
 import type { Logger } from "../../../logger";
 import type { AgentRecord } from "../../../usecases/agents";
+import { DataKeyService } from "../../../usecases/dataKeys/issuance";
+import type { DataKeyStore } from "../../../usecases/dataKeys/keys";
+import { NodeRegistry, type NodeStore } from "../../../usecases/nodes";
 import type { NonceStore, SignatureVerifier } from "../../../usecases/registration";
-import { DataKeyService } from "./keyService";
-import type { DataKeyStore } from "./keys";
+import { routeHandler, type RouteDefinition } from "../../route";
+import { dataErrorHandler } from "../errors";
+import { dataInput } from "../input";
 import { TIER_LIMITS, createTierLimiter, type DataTier, type TierLimit, type TierLimiter } from "./limits";
 import { createIssuanceLimiter } from "./issuanceLimits";
 import { accessMiddleware } from "./middleware";
-import type { NodeStore } from "./nodes";
 import { RouteScopes } from "./routeScopes";
-import { accessRoutes } from "./routes";
+import { accessRouteDeclarations } from "./routes";
 
 /**
  * The data API's access layer: keys (Bearer, scoped, hashed, expiring, revocable), tiers and their rate limits, and
@@ -21,7 +24,7 @@ import { accessRoutes } from "./routes";
  *
  *   const access = createDataAccess({ ... });
  *   app.use(access.middleware);            // every /v1 request: credential, scope, limits, X-RateLimit-* headers
- *   app.use(access.routes.routes());       // its own routes
+ *   app.use(access.routes.routes());       // its own routes (access.declarations: their declarations)
  *   app.use(access.routes.allowedMethods());
  *   app.use(dataRoutes...);                // the read routes, which find the caller in ctx.state.dataCaller
  *
@@ -60,6 +63,8 @@ export interface DataAccess {
   middleware: Middleware;
   /** The access routes (mount routes() and allowedMethods()); their errors are answered in the data API's shape. */
   routes: Router;
+  /** The declarations `routes` serves (the data API's OpenAPI document is built from them). */
+  declarations: RouteDefinition[];
   keys: DataKeyService;
   /** The tiers' limiter (absent when RATE_LIMITS_DISABLED), for doors that count requests themselves (/ws, GraphQL subscriptions). */
   limiter?: TierLimiter;
@@ -73,43 +78,53 @@ export interface DataAccess {
 export function createDataAccess(deps: DataAccessDeps): DataAccess {
   const clock = deps.clock ?? (() => new Date());
   const limits = deps.limits ?? TIER_LIMITS;
-  const keys = new DataKeyService(
-    deps.stores.dataKeys,
-    deps.stores.nonces,
-    deps.verifySignature,
-    { domain: deps.config.serviceDomain, uri: deps.config.publicUrl, chainId: deps.chainId },
-    deps.config.operatorApiKeys,
-    clock,
-  );
-  const limiter = deps.config.rateLimitsDisabled
-    ? undefined
-    : createTierLimiter({ redis: deps.redis, prefix: deps.redisPrefix, clock, limits });
-  const scopes = new RouteScopes();
-  const routes = accessRoutes({
-    keys,
-    scopes,
-    issuance: createIssuanceLimiter({
+  const keys = new DataKeyService({
+    store: deps.stores.dataKeys,
+    nonces: deps.stores.nonces,
+    verifySignature: deps.verifySignature,
+    signIn: { domain: deps.config.serviceDomain, uri: deps.config.publicUrl, chainId: deps.chainId },
+    operatorApiKeys: deps.config.operatorApiKeys,
+    agents: deps.agents,
+    gate: createIssuanceLimiter({
       redis: deps.config.rateLimitsDisabled ? undefined : deps.redis,
       prefix: deps.redisPrefix,
       clock,
       disabled: deps.config.rateLimitsDisabled,
     }),
-    nodes: deps.stores.nodes,
-    agents: deps.agents,
     clock,
-    bodyLimitBytes: deps.config.bodyLimitBytes,
-    limits,
-    logError: (error: unknown, ctx: Context) =>
-      deps.logger.error({ err: error, requestId: ctx.state.requestId }, "data access: unhandled error"),
   });
+  const limiter = deps.config.rateLimitsDisabled
+    ? undefined
+    : createTierLimiter({ redis: deps.redis, prefix: deps.redisPrefix, clock, limits });
+  const declarations = accessRouteDeclarations({
+    keys,
+    nodes: new NodeRegistry(deps.stores.nodes, clock),
+    clock,
+    limits,
+  });
+  // Paths match as documented, letter case included.
+  const routes = new Router({ sensitive: true });
+  // Router middleware runs only for requests one of these routes matches: the other /v1 routes keep their handler.
+  routes.use(dataErrorHandler(deps.logger));
+  const scopes = new RouteScopes();
+  const input = dataInput(deps.config.bodyLimitBytes);
+  for (const route of declarations) {
+    scopes.route(routes, route.method, route.path, route.scope ?? null, routeHandler(route, input));
+  }
   scopes.answeredBy(routes);
-  return { middleware: accessMiddleware({ keys, limiter, scopes }), routes, keys, limiter, scopes };
+  return {
+    middleware: accessMiddleware({ keys, limiter, scopes }),
+    routes,
+    declarations,
+    keys,
+    limiter,
+    scopes,
+  };
 }
 
-export { DataAccessError, renderError } from "./errors";
-export type { AccessErrorCode } from "./errors";
-export { DATA_KEY_PREFIX, describeKey, type DataKeyRecord, type DataKeyStore } from "./keys";
-export { DATA_KEY_STATEMENT, DataKeyService } from "./keyService";
+export { DATA_KEY_PREFIX, type DataKeyRecord, type DataKeyStore } from "../../../usecases/dataKeys/keys";
+export { DATA_KEY_STATEMENT, DataKeyService } from "../../../usecases/dataKeys/issuance";
+export { describeKey, describeNode } from "./views";
 export {
   TIER_LIMITS,
   WINDOW_MS,
@@ -127,8 +142,7 @@ export {
   type NodeHeartbeat,
   type NodeRecord,
   type NodeStore,
-} from "./nodes";
-export { DEFAULT_SCOPES, SCOPES, type Scope } from "./scopes";
+} from "../../../usecases/nodes";
+export { DEFAULT_SCOPES, SCOPES, type Scope } from "../../../usecases/dataKeys/scopes";
 export { RouteScopes, type RouteScope } from "./routeScopes";
 export { ISSUANCE_LIMITS, type IssuanceLimiter } from "./issuanceLimits";
-export { accessOpenApi } from "./openapi";

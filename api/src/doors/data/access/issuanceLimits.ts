@@ -1,7 +1,7 @@
 import type Redis from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { RateLimiterUnavailableError } from "../../../errors";
-import { DataAccessError, unavailable } from "./errors";
+import { RateLimiterUnavailableError, RateLimitError } from "../../../errors";
+import type { IssuanceGate } from "../../../usecases/dataKeys/issuance";
 
 /**
  * How many data keys may be issued, per client IP and per owner (a wallet or a live API agent), so that free keys
@@ -24,10 +24,8 @@ export const ISSUANCE_LIMITS: Readonly<Record<IssuanceSubject, Readonly<Record<I
   owner: { hour: 5, day: 10 },
 };
 
-export interface IssuanceLimiter {
-  /** Counts one issuance for `subject` (`ip:<address>` or the key owner); throws the 429 when a window is full. */
-  admit(kind: IssuanceSubject, subject: string): Promise<void>;
-}
+/** Counts one issuance for `subject` (`ip:<address>` or the key owner); throws the 429 when a window is full. */
+export type IssuanceLimiter = IssuanceGate;
 
 export function createIssuanceLimiter(options: {
   redis?: Redis;
@@ -86,17 +84,16 @@ export function createIssuanceLimiter(options: {
       const retryAfter = Math.max(1, Math.ceil((binding.reset - nowMs) / 1000));
       const limit = limits[kind][binding.window];
       const per = kind === "ip" ? "per IP address" : "per owner";
-      throw new DataAccessError(
-        "RATE_LIMITED",
+      throw new RateLimitError(
         `key issuance limit reached: ${limit} keys per ${binding.window} ${per}; retry in ${retryAfter} s`,
+        retryAfter,
         { limited: "key_issuance", counted_by: kind, window: binding.window, limit, reset: binding.reset / 1000 },
-        { "Retry-After": String(retryAfter) },
       );
     },
   };
 }
 
-function limiterUnavailable(): DataAccessError {
+function limiterUnavailable(): RateLimiterUnavailableError {
   // The limiter's store failing is answered 503, never as "unlimited".
-  return unavailable(new RateLimiterUnavailableError());
+  return new RateLimiterUnavailableError();
 }

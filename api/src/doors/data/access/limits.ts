@@ -1,8 +1,7 @@
 import type Redis from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { RateLimiterUnavailableError } from "../../../errors";
-import { DataAccessError, unavailable } from "./errors";
-import type { DataKeyRecord } from "./keys";
+import type { DataKeyRecord } from "../../../usecases/dataKeys/keys";
 
 /**
  * The data API's tiers and their limits, counted by rate-limiter-flexible in memory or, when a Redis client is given,
@@ -215,7 +214,7 @@ export function createTierLimiter(options: TierLimiterOptions): TierLimiter {
   };
 }
 
-function limiterUnavailable(): DataAccessError {
+function limiterUnavailable(): RateLimiterUnavailableError {
   // The limiter's store failing (Redis unreachable) is answered 503, never as "unlimited".
-  return unavailable(new RateLimiterUnavailableError());
+  return new RateLimiterUnavailableError();
 }

@@ -1,9 +1,10 @@
 import type { Context, Middleware, Next } from "koa";
-import { DataAccessError, renderError, unauthorized } from "./errors";
-import type { DataKeyService } from "./keyService";
-import type { DataKeyRecord } from "./keys";
+import { AppError, RateLimiterUnavailableError, RateLimitError } from "../../../errors";
+import type { DataKeyService } from "../../../usecases/dataKeys/issuance";
+import type { DataKeyRecord } from "../../../usecases/dataKeys/keys";
+import type { Scope } from "../../../usecases/dataKeys/scopes";
+import { insufficientScope as scopeRefusal, isCredentialRefusal, unauthorized, writeDataError } from "../errors";
 import { refusalMessage, type DataTier, type LimitDecision, type TierLimiter } from "./limits";
-import type { Scope } from "./scopes";
 import type { RouteScopes } from "./routeScopes";
 
 /**
@@ -48,7 +49,7 @@ export function isDataApiPath(path: string): boolean {
 const BEARER = /^Bearer +(\S+)$/i;
 
 /** The Bearer token, undefined without credentials, or the 401 a malformed credential gets. */
-export function readBearer(ctx: Context): string | undefined | DataAccessError {
+export function readBearer(ctx: Context): string | undefined | AppError {
   // Read from Node's header object directly: every /v1 request passes here, most without credentials.
   const headers = ctx.req.headers;
   const authorization = headers.authorization?.trim() ?? "";
@@ -70,13 +71,12 @@ export function readBearer(ctx: Context): string | undefined | DataAccessError {
 }
 
 /** The 401 of a key used outside its scopes (RFC 6750's insufficient_scope). */
-export function insufficientScope(key: DataKeyRecord, scope: Scope, what: string): DataAccessError {
-  return new DataAccessError(
-    "INSUFFICIENT_SCOPE",
-    `this key lacks the scope ${scope} that ${what} needs; its scopes: ${key.scopes.join(", ")}`,
-    { required_scope: scope, key_scopes: key.scopes, key_id: key.keyId },
-    { "WWW-Authenticate": `Bearer realm="nap-data", error="insufficient_scope", scope="${scope}"` },
-  );
+export function insufficientScope(key: DataKeyRecord, scope: Scope, what: string): AppError {
+  return scopeRefusal(`this key lacks the scope ${scope} that ${what} needs; its scopes: ${key.scopes.join(", ")}`, {
+    required_scope: scope,
+    key_scopes: key.scopes,
+    key_id: key.keyId,
+  });
 }
 
 export function setLimitHeaders(ctx: Context, decision: LimitDecision): void {
@@ -93,17 +93,17 @@ export function accessMiddleware(options: {
   scopes: RouteScopes;
 }): Middleware {
   const { keys, limiter, scopes } = options;
-  const guard = async (ctx: Context, next: Next, token: string | undefined | DataAccessError) => {
+  const guard = async (ctx: Context, next: Next, token: string | undefined | AppError) => {
     const caller: DataCaller = { tier: "public", subject: `ip:${ctx.ip}` };
-    let refusal: DataAccessError | undefined;
+    let refusal: AppError | undefined;
     try {
-      if (token instanceof DataAccessError) refusal = token;
+      if (token instanceof AppError) refusal = token;
       else if (token !== undefined) {
         const key = await keys.authenticate(token).catch((error: unknown) => {
-          if (error instanceof DataAccessError) return error;
+          if (isCredentialRefusal(error)) return error;
           throw error;
         });
-        if (key instanceof DataAccessError) refusal = key;
+        if (key instanceof AppError) refusal = key;
         else {
           Object.assign(caller, { tier: key.tier, subject: `key:${key.keyId}`, key });
           const scope = scopes.of(ctx.method, ctx.path);
@@ -117,19 +117,19 @@ export function accessMiddleware(options: {
         if (!caller.limit.allowed) {
           const { binding, retryAfterSeconds } = caller.limit;
           const details = { tier: caller.tier, window: binding.window, limit: binding.limit, reset: binding.reset };
-          refusal = new DataAccessError(
-            "RATE_LIMITED",
+          refusal = new RateLimitError(
             refusalMessage(caller.limit),
+            retryAfterSeconds,
             caller.limit.boundBy === "keys_of_ip" ? { ...details, counted_by: "keys_of_ip" } : details,
-            { "Retry-After": String(retryAfterSeconds) },
           );
         }
       }
     } catch (error) {
-      if (error instanceof DataAccessError) return renderError(ctx, error);
+      // The limiter's store away: 503 UNAVAILABLE here, on every guarded path (the key store's failures go on).
+      if (error instanceof RateLimiterUnavailableError) return void writeDataError(ctx, error);
       throw error;
     }
-    if (refusal) return renderError(ctx, refusal);
+    if (refusal) return void writeDataError(ctx, refusal);
 
     ctx.state.dataCaller = caller;
     try {

@@ -1,6 +1,7 @@
 import type Router from "@koa/router";
 import type { Middleware } from "koa";
-import type { Scope } from "./scopes";
+import { LRUCache } from "lru-cache";
+import type { Scope } from "../../../usecases/dataKeys/scopes";
 
 /**
  * The one rule that decides what a request with a key needs: the scope declared by the route that will answer it,
@@ -16,13 +17,13 @@ export type RouteScope = Scope | null;
 
 type Layer = Router["stack"][number];
 
-/** Distinct method and path pairs whose decision is kept; past it the decisions are made again. */
+/** Distinct method and path pairs whose decision is kept (the least recently used go first). */
 const KEPT_DECISIONS = 1_024;
 
 export class RouteScopes {
   readonly #declared = new WeakMap<Layer, RouteScope>();
   readonly #routers: Router[] = [];
-  readonly #decisions = new Map<string, RouteScope>();
+  readonly #decisions = new LRUCache<string, { scope: RouteScope }>({ max: KEPT_DECISIONS });
 
   /** Registers a route on `router` with the scope it needs, the only way a route gets one. */
   route(router: Router, method: string, path: string, scope: RouteScope, handler: Middleware): Layer {
@@ -58,10 +59,9 @@ export class RouteScopes {
   of(method: string, path: string): RouteScope {
     const key = `${method} ${path}`;
     const kept = this.#decisions.get(key);
-    if (kept !== undefined) return kept;
+    if (kept !== undefined) return kept.scope;
     const decided = this.#decide(method, path);
-    if (this.#decisions.size >= KEPT_DECISIONS) this.#decisions.clear();
-    this.#decisions.set(key, decided);
+    this.#decisions.set(key, { scope: decided });
     return decided;
   }
 

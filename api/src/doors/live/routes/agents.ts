@@ -2,7 +2,6 @@ import { z } from "zod";
 import { usdcNumber } from "../../../domain/units";
 import type { AgentRecord } from "../../../usecases/agents";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-import { SerializedJson } from "../serializedJson";
 
 export const leaderboardQuery = z.strictObject({
   limit: z.coerce.number<string>().int().min(1).max(100).default(50).meta({ description: "default 50, maximum 100" }),
@@ -32,8 +31,7 @@ export const statsResponse = z
   .meta({ id: "AgentStats" });
 
 export function agentRoutes({ useCases }: RouteContext): RouteDefinition[] {
-  // The service hands out the same array while its one-second cache holds, so the serialized page can be reused.
-  const leaderboardBody = new SerializedJson((agents: AgentRecord[]): z.input<typeof leaderboardResponse> => ({
+  const leaderboardBody = (agents: AgentRecord[]): z.input<typeof leaderboardResponse> => ({
     agents: agents.map((agent) => ({
       agent_name: agent.agentName,
       tier: agent.tier,
@@ -41,7 +39,7 @@ export function agentRoutes({ useCases }: RouteContext): RouteDefinition[] {
       strategies_submitted: agent.strategiesSubmitted,
     })),
     count: agents.length,
-  }));
+  });
   return [
     defineRoute({
       method: "get",
@@ -52,11 +50,12 @@ export function agentRoutes({ useCases }: RouteContext): RouteDefinition[] {
       rateLimit: "public",
       query: leaderboardQuery,
       responses: { 200: { description: "leaderboard", schema: leaderboardResponse } },
-      handler: ({ query, ctx }) => {
-        const kept = useCases.agents.keptLeaderboard(query.limit);
-        if (kept) return leaderboardBody.send(ctx, kept);
-        return useCases.agents.leaderboard(query.limit).then((agents) => leaderboardBody.send(ctx, agents));
+      // The service hands out the same array while its one-second cache holds, so the serialized page is reused.
+      cache: {
+        kept: ({ query }: { query: z.output<typeof leaderboardQuery> }) => useCases.agents.keptLeaderboard(query.limit),
+        body: leaderboardBody,
       },
+      handler: ({ query }) => useCases.agents.leaderboard(query.limit),
     }),
     defineRoute({
       method: "get",

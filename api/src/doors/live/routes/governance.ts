@@ -6,7 +6,7 @@ import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
 import type { Proposal, Vote } from "../../../usecases/governance";
 import { authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-import { decimalString, idempotencyHeaders, textSchema, txHash } from "../schemas";
+import { decimalString, idempotencyHeaders, txHash, voteBody } from "../../../../../packages/wire/src/live";
 
 /** Governance: the open proposals (public) and votes from the agent's server wallet (tier established). */
 
@@ -30,16 +30,6 @@ const proposalSchema = z
 export const proposalsResponse = z
   .object({ proposals: z.array(proposalSchema), total: z.number().int() })
   .meta({ id: "ProposalList" });
-
-export const voteBody = z
-  .strictObject({
-    proposal_id: z
-      .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^[1-9][0-9]{0,77}$/)])
-      .meta({ description: "integer, or a decimal string for ids beyond 2^53" }),
-    support: z.union([z.literal(0), z.literal(1), z.literal(2)]).meta({ description: "0 against, 1 for, 2 abstain" }),
-    reason: textSchema(0, 1000, { multiline: true }).default(""),
-  })
-  .meta({ id: "VoteRequest" });
 
 export const voteResponse = z
   .object({

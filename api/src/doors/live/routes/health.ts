@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { ServiceHealth } from "../../../usecases/health";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-import { SerializedJson } from "../serializedJson";
 
 export const healthResponse = z
   .object({
@@ -24,9 +23,24 @@ export const healthResponse = z
   })
   .meta({ id: "Health" });
 
+export const readinessResponse = z
+  .object({
+    ready: z.boolean().meta({ description: "true when every check passes: send this instance traffic" }),
+    checks: z.object({
+      serving: z.boolean().meta({ description: "false once a shutdown has begun" }),
+      store: z.boolean(),
+      rpc: z.boolean(),
+      redis: z.boolean().optional().meta({ description: "present when REDIS_URL is set" }),
+      indexer: z
+        .boolean()
+        .optional()
+        .meta({ description: "the read model within READY_MAX_LAG_BLOCKS of the head and not halted" }),
+    }),
+  })
+  .meta({ id: "Readiness" });
+
 export function healthRoutes({ useCases }: RouteContext): RouteDefinition[] {
-  // One snapshot per second, so its body is serialized once per second, not once per request.
-  const healthBody = new SerializedJson((health: ServiceHealth): z.input<typeof healthResponse> => ({
+  const healthBody = (health: ServiceHealth): z.input<typeof healthResponse> => ({
     status: health.status,
     version: health.version,
     chain_id: health.chainId,
@@ -44,7 +58,7 @@ export function healthRoutes({ useCases }: RouteContext): RouteDefinition[] {
           },
         }
       : {}),
-  }));
+  });
   return [
     defineRoute({
       method: "get",
@@ -54,10 +68,26 @@ export function healthRoutes({ useCases }: RouteContext): RouteDefinition[] {
       auth: null,
       rateLimit: "public",
       responses: { 200: { description: "health (also when degraded)", schema: healthResponse } },
-      handler: ({ ctx }) => {
-        const kept = useCases.health.keptSnapshot();
-        if (kept) return healthBody.send(ctx, kept);
-        return useCases.health.snapshot().then((health) => healthBody.send(ctx, health));
+      // One snapshot per second, so its body is serialized once per second, not once per request.
+      cache: { kept: () => useCases.health.keptSnapshot(), body: healthBody },
+      handler: () => useCases.health.snapshot(),
+    }),
+    defineRoute({
+      method: "get",
+      path: "/ready",
+      tag: "service",
+      summary: "Readiness: whether this instance should get traffic now (liveness is /health)",
+      auth: null,
+      rateLimit: "public",
+      responses: {
+        200: { description: "ready", schema: readinessResponse },
+        503: { description: "not ready: a check failed, or the instance is shutting down", schema: readinessResponse },
+      },
+      handler: async ({ ctx }) => {
+        const report = await useCases.readiness.check();
+        ctx.set("Cache-Control", "no-store");
+        ctx.status = report.ready ? 200 : 503;
+        ctx.body = report;
       },
     }),
   ];

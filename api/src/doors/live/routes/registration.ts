@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AGENT_TYPES } from "../../../domain/model";
 import { NONCE_TTL_SECONDS } from "../../../usecases/registration";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-import { addressSchema, isoTimestamp, textSchema } from "../schemas";
+import { addressSchema, isoTimestamp, textSchema } from "../../../../../packages/wire/src/live";
 
 export const nonceQuery = z.strictObject({ wallet: addressSchema });
 

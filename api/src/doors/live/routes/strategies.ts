@@ -1,61 +1,16 @@
 import { z } from "zod";
 import { STRATEGY_STATUSES } from "../../../domain/model";
-import { RISK_PARAMS, type RiskParamName } from "../../../domain/strategyRules";
 import { PERMISSIONS } from "../../../domain/tiers";
 import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
 import type { OnchainRiskParams } from "../../../chain/events";
 import type { SubmittedStrategy } from "../../../usecases/strategies";
 import { authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-import { hex, idempotencyHeaders, textSchema, txHash } from "../schemas";
+import { hex, idempotencyHeaders, submitBody, txHash } from "../../../../../packages/wire/src/live";
 
 /** Strategies: submission to StrategyRegistryV3 from the agent's server wallet, and the agent's list. */
 
 const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
-
-const riskField = (name: RiskParamName) => {
-  const { min, max, fallback, description } = RISK_PARAMS[name];
-  const bounds = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `${min}-${max}`;
-  return z
-    .number()
-    .int()
-    .min(min)
-    .max(max)
-    .default(fallback)
-    .meta({ description: `${description}; default ${fallback}; ${bounds}` });
-};
-
-export const riskParamsShape = {
-  max_position_size_percent: riskField("max_position_size_percent"),
-  max_leverage: riskField("max_leverage"),
-  stop_loss_percent: riskField("stop_loss_percent"),
-  slippage_tolerance_bps: riskField("slippage_tolerance_bps"),
-  correlation_threshold: riskField("correlation_threshold"),
-  velocity_limit: riskField("velocity_limit"),
-  flash_loans_enabled: z.boolean().default(false).meta({ description: "default false" }),
-};
-
-export const submitBody = z
-  .strictObject({
-    name: textSchema(3, 100).meta({
-      description:
-        "3-100 characters (and 3-100 bytes of UTF-8, the registry's bound); valid Unicode without control or bidirectional control characters",
-    }),
-    description: textSchema(10, 2000, { multiline: true }).meta({
-      description:
-        "10-2000 characters (and 10-2000 bytes of UTF-8); valid Unicode without control characters (line feeds and tabs allowed) or bidirectional control characters",
-    }),
-    dna_string: z
-      .string()
-      .regex(/^(0x)?[0-9a-fA-F]{64}$/, { message: "must be 64 hex characters (32 bytes), 0x prefix optional" })
-      .optional()
-      .meta({
-        description:
-          "32 bytes hex; when omitted: keccak256(abi.encode(string name, address agent_address, uint256 unix_seconds_of_the_request))",
-      }),
-    ...riskParamsShape,
-  })
-  .meta({ id: "StrategySubmission" });
 
 const riskParamsResponse = z
   .object({

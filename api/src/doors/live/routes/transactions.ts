@@ -3,18 +3,11 @@ import { PERMISSIONS } from "../../../domain/tiers";
 import type { TxJournalEntry } from "../../../tx";
 import { authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-import { isoTimestamp, txHash } from "../schemas";
+import { isoTimestamp, txHash, txHashParams } from "../../../../../packages/wire/src/live";
 
 /** Status of the transactions the service sent for the agent, from the transaction journal. */
 
 const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
-
-export const txHashParams = z.strictObject({
-  tx_hash: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex transaction hash")
-    .meta({ description: "transaction hash" }),
-});
 
 export const transactionSchema = z
   .object({

@@ -1,13 +1,18 @@
 import { z } from "zod";
-import { VAULT_IDS } from "../../../domain/model";
 import { PERMISSIONS } from "../../../domain/tiers";
 import { decimalString as formatDecimal, usdcNumber, usdcString } from "../../../domain/units";
 import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
 import type { Deposit, VaultInfo, VaultPosition } from "../../../usecases/vaults";
 import { authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-import { addressSchema, decimalString, idempotencyHeaders, txHash, usdcAmountSchema } from "../schemas";
-import { SerializedJson } from "../serializedJson";
+import {
+  decimalString,
+  depositBody,
+  idempotencyHeaders,
+  txHash,
+  vaultIdSchema,
+  walletLookupBody,
+} from "../../../../../packages/wire/src/live";
 
 /** Vaults: the public list, the agent's positions and deposits, and the public positions lookup of any wallet. */
 
@@ -43,16 +48,12 @@ export const vaultPositionSchema = z
   })
   .meta({ id: "VaultPosition" });
 
-export const depositBody = z
-  .strictObject({ vault_id: z.enum(VAULT_IDS), amount_usdc: usdcAmountSchema })
-  .meta({ id: "DepositRequest" });
-
 export const depositResponse = z
   .object({
     success: z.literal(true),
     agent_address: z.string(),
     vault: z.string().meta({ description: "vault display name" }),
-    vault_id: z.enum(VAULT_IDS),
+    vault_id: vaultIdSchema,
     vault_address: z.string(),
     amount_usdc: z.number(),
     approve_tx: txHash,
@@ -63,14 +64,12 @@ export const depositResponse = z
   })
   .meta({ id: "DepositResult" });
 
-export const walletLookupBody = z.strictObject({ wallet_address: addressSchema }).meta({ id: "WalletLookup" });
-
 export const positionsLookupResponse = z
   .object({
     wallet_address: z.string(),
     positions: z.array(
       z.object({
-        vault_id: z.enum(VAULT_IDS),
+        vault_id: vaultIdSchema,
         vault_address: z.string(),
         vault_name: z.string(),
         shares: decimalString("decimal shares held (not counting shares in redemption requests)"),
@@ -131,8 +130,6 @@ function depositBodyOf(deposit: Deposit): z.input<typeof depositResponse> {
 
 export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
   const { vaults, idempotency } = useCases;
-  // The use case hands out one array per block, so its body is serialized once per block, not once per request.
-  const listBody = new SerializedJson(vaultListBody);
   return [
     defineRoute({
       method: "get",
@@ -143,11 +140,9 @@ export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
       rateLimit: "public",
       responses: { 200: { description: "vaults", schema: vaultListResponse } },
       errors: [...ONCHAIN_READ],
-      handler: ({ ctx }) => {
-        const kept = vaults.keptList();
-        if (kept) return listBody.send(ctx, kept);
-        return vaults.list().then((list) => listBody.send(ctx, list));
-      },
+      // The use case hands out one array per block, so its body is serialized once per block, not once per request.
+      cache: { kept: () => vaults.keptList(), body: vaultListBody },
+      handler: () => vaults.list(),
     }),
     defineRoute({
       method: "get",

@@ -8,8 +8,14 @@ import type { FaucetOutcome } from "../../../usecases/faucet";
 import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
 import { authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-import { decimalString, errorBodySchema, idempotencyHeaders, txHash } from "../schemas";
-import { positionBody, vaultPositionSchema, walletLookupBody } from "./vaults";
+import {
+  decimalString,
+  errorBodySchema,
+  idempotencyHeaders,
+  txHash,
+  walletLookupBody,
+} from "../../../../../packages/wire/src/live";
+import { positionBody, vaultPositionSchema } from "./vaults";
 
 /** The agent's server wallet (status, faucet) and the public NFT lookup of any wallet. */
 

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { VAULT_IDS } from "../../../domain/model";
 import type { ErrorCode } from "../../../errors";
 import { PERMISSIONS } from "../../../domain/tiers";
 import { decimalString as formatDecimal, usdcNumber } from "../../../domain/units";
@@ -7,7 +6,14 @@ import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
 import type { Cancelation, Claim, RedeemRequest, Withdrawal } from "../../../usecases/withdrawals";
 import { authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-import { idempotencyHeaders, txHash, usdcAmountSchema } from "../schemas";
+import {
+  idempotencyHeaders,
+  redeemRequestBody,
+  txHash,
+  vaultActionBody,
+  vaultIdSchema,
+  withdrawBody,
+} from "../../../../../packages/wire/src/live";
 
 /**
  * Exits from the vaults from the agent's server wallet: withdraw or redeem from the synchronous vaults (ERC-4626);
@@ -17,47 +23,6 @@ import { idempotencyHeaders, txHash, usdcAmountSchema } from "../schemas";
 
 const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
 const ONCHAIN_WRITE: ErrorCode[] = ["CONFLICT", "TX_REJECTED", "CHAIN_UNAVAILABLE", "NOT_CONFIGURED"];
-
-/** Raw shares (an integer in the share token's smallest unit) or "all"; output: bigint or "all". */
-export const sharesSchema = z
-  .string()
-  .regex(/^(all|[1-9][0-9]{0,76})$/, {
-    message: 'must be "all" or a positive whole number of raw shares (as a string)',
-  })
-  .transform((value) => (value === "all" ? ("all" as const) : BigInt(value)))
-  .meta({
-    description: 'raw shares (the share token\'s smallest unit, as in shares_raw of POST /api/v1/positions) or "all"',
-    example: "all",
-  });
-
-const vaultIdSchema = z.enum(VAULT_IDS);
-
-export const withdrawBody = z
-  .strictObject({
-    vault_id: vaultIdSchema,
-    amount_usdc: usdcAmountSchema.optional(),
-    shares: sharesSchema.optional(),
-  })
-  .superRefine((body, ctx) => {
-    const given = Number(body.amount_usdc !== undefined) + Number(body.shares !== undefined);
-    if (given !== 1) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["amount_usdc"],
-        message: given === 0 ? "give amount_usdc or shares" : "give amount_usdc or shares, not both",
-      });
-    }
-  })
-  .meta({
-    id: "WithdrawRequest",
-    description: "amount_usdc (withdraw that much USDC) or shares (redeem that many shares, or all of them)",
-  });
-
-export const redeemRequestBody = z
-  .strictObject({ vault_id: vaultIdSchema, shares: sharesSchema })
-  .meta({ id: "RedeemRequestRequest" });
-
-export const vaultActionBody = z.strictObject({ vault_id: vaultIdSchema }).meta({ id: "VaultAction" });
 
 const vaultFields = {
   success: z.literal(true),

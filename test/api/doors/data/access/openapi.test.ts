@@ -1,10 +1,15 @@
 import { expect } from "chai";
-import { accessOpenApi } from "../../../../../api/src/doors/data/access";
 import { createDataAccess } from "../../../../../api/src/doors/data/access";
+import { dataOpenApiDocumentFor } from "../../../../../api/src/doors/data";
 import { createLogger } from "../../../../../api/src/logger";
 import { createMemoryStore } from "../../../../../api/src/store/memory";
 
-/** The OpenAPI 3.1 fragments of the access layer: one entry per route, and every reference resolves. */
+/**
+ * The access routes in the data API's OpenAPI document, which is generated from the same declarations the access
+ * router serves: one operation per route, every reference resolves, limits and refusals are described.
+ */
+
+type Json = Record<string, unknown>;
 
 function refs(node: unknown, out: string[] = []): string[] {
   if (Array.isArray(node)) node.forEach((item) => refs(item, out));
@@ -17,8 +22,16 @@ function refs(node: unknown, out: string[] = []): string[] {
   return out;
 }
 
-describe("data API access layer: OpenAPI fragments", function () {
-  const fragment = accessOpenApi();
+describe("data API access layer: OpenAPI", function () {
+  const document = dataOpenApiDocumentFor("http://api.nap.test") as {
+    paths: Record<string, Record<string, { tags: string[]; responses: Record<string, Json> }>>;
+    components: Record<string, Record<string, unknown>>;
+  };
+  const accessOperations = Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations)
+      .filter(([, operation]) => operation.tags.includes("access"))
+      .map(([method, operation]) => ({ key: `${method} ${path}`, operation })),
+  );
 
   it("documents exactly the routes the access router serves", function () {
     const access = createDataAccess({
@@ -43,38 +56,42 @@ describe("data API access layer: OpenAPI fragments", function () {
           .map((method) => `${method.toLowerCase()} ${String(layer.path).replace(/:([A-Za-z0-9_]+)/g, "{$1}")}`),
       )
       .sort();
-    const documented = Object.entries(fragment.paths as Record<string, Record<string, unknown>>)
-      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`))
-      .sort();
-    expect(documented).to.deep.equal(served);
+    expect(accessOperations.map(({ key }) => key).sort()).to.deep.equal(served);
+    expect(served).to.have.length(8);
   });
 
   it("resolves every $ref inside its own components", function () {
-    const components = fragment.components as Record<string, Record<string, unknown>>;
-    const found = refs(fragment);
+    const found = refs(document);
     expect(found.length).to.be.greaterThan(10);
     for (const ref of found) {
       const [, , kind, name] = ref.split("/");
-      expect(components[kind], ref).to.have.property(name);
+      expect(document.components[kind], ref).to.have.property(name);
     }
   });
 
   it("describes every operation's 429 with Retry-After and every success with the X-RateLimit headers", function () {
-    const operations = Object.values(fragment.paths as Record<string, Record<string, { responses: Json }>>).flatMap(
-      (path) => Object.values(path),
-    );
-    for (const operation of operations) {
-      expect(operation.responses["429"]).to.deep.equal({ $ref: "#/components/responses/AccessRateLimited" });
-      const success = Object.entries(operation.responses).find(([status]) => status.startsWith("2"))![1] as Json;
-      expect(Object.keys(success.headers as Json)).to.deep.equal([
+    for (const { key, operation } of accessOperations) {
+      expect(operation.responses["429"], key).to.deep.include({ description: "RATE_LIMITED" });
+      expect(Object.keys(operation.responses["429"].headers as Json), key).to.deep.equal(["Retry-After"]);
+      const success = Object.entries(operation.responses).find(([status]) => status.startsWith("2"))![1];
+      expect(Object.keys(success.headers as Json), key).to.deep.equal([
         "X-RateLimit-Limit",
         "X-RateLimit-Remaining",
         "X-RateLimit-Reset",
       ]);
     }
-    const limited = (fragment.components as Record<string, Record<string, Json>>).responses.AccessRateLimited;
-    expect(Object.keys(limited.headers as Json)).to.include("Retry-After");
+  });
+
+  it("lists each refusal's codes under its status, from the routes' declarations", function () {
+    const issue = document.paths["/v1/auth/keys"].post.responses;
+    expect(issue["409"]).to.deep.include({ description: "KEY_LIMIT_REACHED" });
+    expect(issue["401"]).to.deep.include({ description: "UNAUTHORIZED, INSUFFICIENT_SCOPE" });
+    expect(issue["413"]).to.deep.include({ description: "PAYLOAD_TOO_LARGE" });
+    expect(document.paths["/v1/nodes/heartbeat"].post.responses["409"]).to.deep.include({
+      description: "NODE_ID_TAKEN",
+    });
+    expect(document.paths["/v1/auth/keys/{id}"].delete.responses["404"]).to.deep.include({
+      description: "KEY_NOT_FOUND",
+    });
   });
 });
-
-type Json = Record<string, unknown>;

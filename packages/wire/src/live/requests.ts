@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { addressSchema, textSchema, usdcAmountSchema } from "./schemas";
+import { RISK_PARAMS, VAULT_IDS, type RiskParamName } from "./vocabulary";
+
+/**
+ * The live API's request schemas that clients send: the routes validate with them, the OpenAPI document shows them,
+ * and the MCP server hands them to models as its tools' input schemas.
+ */
+
+/** Raw shares (an integer in the share token's smallest unit) or "all"; output: bigint or "all". */
+export const sharesSchema = z
+  .string()
+  .regex(/^(all|[1-9][0-9]{0,76})$/, {
+    message: 'must be "all" or a positive whole number of raw shares (as a string)',
+  })
+  .transform((value) => (value === "all" ? ("all" as const) : BigInt(value)))
+  .meta({
+    description: 'raw shares (the share token\'s smallest unit, as in shares_raw of POST /api/v1/positions) or "all"',
+    example: "all",
+  });
+
+/** One of the deployment's vaults, by the name the API gives it. */
+export const vaultIdSchema = z.enum(VAULT_IDS);
+
+export const withdrawBody = z
+  .strictObject({
+    vault_id: vaultIdSchema,
+    amount_usdc: usdcAmountSchema.optional(),
+    shares: sharesSchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    const given = Number(body.amount_usdc !== undefined) + Number(body.shares !== undefined);
+    if (given !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["amount_usdc"],
+        message: given === 0 ? "give amount_usdc or shares" : "give amount_usdc or shares, not both",
+      });
+    }
+  })
+  .meta({
+    id: "WithdrawRequest",
+    description: "amount_usdc (withdraw that much USDC) or shares (redeem that many shares, or all of them)",
+  });
+
+export const redeemRequestBody = z
+  .strictObject({ vault_id: vaultIdSchema, shares: sharesSchema })
+  .meta({ id: "RedeemRequestRequest" });
+
+export const vaultActionBody = z.strictObject({ vault_id: vaultIdSchema }).meta({ id: "VaultAction" });
+
+export const depositBody = z
+  .strictObject({ vault_id: vaultIdSchema, amount_usdc: usdcAmountSchema })
+  .meta({ id: "DepositRequest" });
+
+export const walletLookupBody = z.strictObject({ wallet_address: addressSchema }).meta({ id: "WalletLookup" });
+
+export const voteBody = z
+  .strictObject({
+    proposal_id: z
+      .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^[1-9][0-9]{0,77}$/)])
+      .meta({ description: "integer, or a decimal string for ids beyond 2^53" }),
+    support: z.union([z.literal(0), z.literal(1), z.literal(2)]).meta({ description: "0 against, 1 for, 2 abstain" }),
+    reason: textSchema(0, 1000, { multiline: true }).default(""),
+  })
+  .meta({ id: "VoteRequest" });
+
+const riskField = (name: RiskParamName) => {
+  const { min, max, fallback, description } = RISK_PARAMS[name];
+  const bounds = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `${min}-${max}`;
+  return z
+    .number()
+    .int()
+    .min(min)
+    .max(max)
+    .default(fallback)
+    .meta({ description: `${description}; default ${fallback}; ${bounds}` });
+};
+
+export const riskParamsShape = {
+  max_position_size_percent: riskField("max_position_size_percent"),
+  max_leverage: riskField("max_leverage"),
+  stop_loss_percent: riskField("stop_loss_percent"),
+  slippage_tolerance_bps: riskField("slippage_tolerance_bps"),
+  correlation_threshold: riskField("correlation_threshold"),
+  velocity_limit: riskField("velocity_limit"),
+  flash_loans_enabled: z.boolean().default(false).meta({ description: "default false" }),
+};
+
+export const submitBody = z
+  .strictObject({
+    name: textSchema(3, 100).meta({
+      description:
+        "3-100 characters (and 3-100 bytes of UTF-8, the registry's bound); valid Unicode without control or bidirectional control characters",
+    }),
+    description: textSchema(10, 2000, { multiline: true }).meta({
+      description:
+        "10-2000 characters (and 10-2000 bytes of UTF-8); valid Unicode without control characters (line feeds and tabs allowed) or bidirectional control characters",
+    }),
+    dna_string: z
+      .string()
+      .regex(/^(0x)?[0-9a-fA-F]{64}$/, { message: "must be 64 hex characters (32 bytes), 0x prefix optional" })
+      .optional()
+      .meta({
+        description:
+          "32 bytes hex; when omitted: keccak256(abi.encode(string name, address agent_address, uint256 unix_seconds_of_the_request))",
+      }),
+    ...riskParamsShape,
+  })
+  .meta({ id: "StrategySubmission" });
+
+export const txHashParams = z.strictObject({
+  tx_hash: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex transaction hash")
+    .meta({ description: "transaction hash" }),
+});
