@@ -34,7 +34,7 @@ export default tseslint.config(
     languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
   },
   {
-    // The CLI and MCP entry points: CommonJS that loads the TypeScript sources through ts-node.
+    // The CLI and MCP entry points: CommonJS that loads the package's compiled dist/.
     files: ["packages/*/bin/*.js"],
     languageOptions: { globals: { process: "readonly", __dirname: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },

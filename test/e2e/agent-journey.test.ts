@@ -5,7 +5,7 @@ import { getAddress, HDNodeWallet, parseUnits, Wallet } from "ethers";
 import type { Deployment } from "../../api/src/chain/deployment";
 import { deriveDna } from "../../api/src/usecases/strategies";
 import { registerAgent, request } from "../api/helpers/app";
-import { NapApiError, NapClient } from "../../packages/sdk/src";
+import { NapApiError, NapClient } from "@nap/sdk";
 import { deployTestSystem } from "../api/helpers/system";
 import {
   AgentBadges__factory,

@@ -1,5 +1,5 @@
 import { formatUnits } from "ethers";
-import type { NapClient, NapDataClient } from "../../sdk/src";
+import type { NapClient, NapDataClient } from "@nap/sdk";
 import type { Output } from "./output";
 
 /**
