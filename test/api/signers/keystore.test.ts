@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { inspect } from "node:util";
 import { encryptKeystoreJson, HDNodeWallet, Mnemonic, Wallet } from "ethers";
 import { KeystoreUnlockError } from "../../../api/src/chain/signers/keystore";
 import { ServerWallets, ServerWalletsNotOpenError, type Eip1559Transaction } from "../../../api/src/chain/wallets";
@@ -75,6 +76,30 @@ describe("Signer boundary: the keystore mode (Web3 Secret Storage, unlocked at s
     const signed = await wallets.signTransaction({ kind: "agent", index: 3 }, TX);
     expect(signed).to.equal(await fromMnemonic.signTransaction({ kind: "agent", index: 3 }, TX));
     expect(wallets.signsRemotely).to.equal(false);
+  });
+
+  it("never prints the passphrase, the seed or a key through JSON, inspect or pino, before and after unlocking", async () => {
+    const file = await writeKeystore(dir, DEV_MNEMONIC, PASSPHRASE, "printing.json");
+    const wallets = new ServerWallets({ mode: "keystore", file, passphrase: PASSPHRASE });
+    const secrets = [
+      PASSPHRASE,
+      Mnemonic.fromPhrase(DEV_MNEMONIC).computeSeed().slice(2),
+      HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, "m/44'/60'/1'/0/0").privateKey.slice(2),
+      ...DEV_MNEMONIC.split(" ").filter((w) => w.length > 5),
+    ];
+    const printed = () => {
+      let logged = "";
+      const sink = new Writable({ write: (chunk, _enc, done) => ((logged += String(chunk)), done()) });
+      createLogger("info", sink).info({ wallets }, "wallets");
+      return [JSON.stringify(wallets), inspect(wallets, { showHidden: true, depth: 10 }), `${wallets}`, logged];
+    };
+    const before = printed();
+    await wallets.open(31337);
+    wallets.agentAddress(0);
+    for (const output of [...before, ...printed()]) {
+      for (const secret of secrets) expect(output.toLowerCase()).to.not.contain(secret.toLowerCase());
+    }
+    expect(JSON.parse(JSON.stringify(wallets))).to.deep.equal({ configured: true });
   });
 
   it("a wrong passphrase refuses start-up with a clear message, no key or passphrase in the message or the logs", async () => {

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { inspect } from "node:util";
 import { ethers, network } from "hardhat";
 import { getAddress, toBeHex, Wallet } from "ethers";
 import { AgentWalletUnavailableError, RemoteSignerUnavailableError } from "../../../api/src/chain/signers/errors";
@@ -71,6 +72,10 @@ describe("Signer boundary: a remote signer over JSON-RPC (engine, in-process Har
     expect(wallets.agentAddress(0)).to.equal(keys[1].address);
     expect(wallets.agentAddress(1)).to.equal(keys[2].address);
     expect(() => wallets.signer(agent(0))).to.throw("internal: a remote signer's keys are not in this process");
+    // The signer's URL may carry a token: the wallets never print it.
+    for (const printed of [JSON.stringify(wallets), inspect(wallets, { showHidden: true, depth: 10 }), `${wallets}`]) {
+      expect(printed).to.not.contain(signer.url);
+    }
     expect(() => wallets.agentAddress(2))
       .to.throw(AgentWalletUnavailableError)
       .with.property(
