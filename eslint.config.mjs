@@ -4,14 +4,15 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    // .tools/ holds the slither venv that npm run analyze makes; .nap/ is npm start's local state.
+    // .tools/ holds the slither venv that npm run analyze makes; .nap/ is npm start's local state; each workspace
+    // package compiles into a dist/ of its own.
     ignores: [
       "node_modules/",
       "artifacts/",
       "cache/",
       "typechain-types/",
       "coverage/",
-      "dist/",
+      "**/dist/",
       "deployments/",
       "build/",
       ".tools/",
