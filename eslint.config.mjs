@@ -4,14 +4,15 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    // .tools/ holds the slither venv that npm run analyze makes; .nap/ is npm start's local state.
+    // .tools/ holds the slither venv that npm run analyze makes; .nap/ is npm start's local state; each workspace
+    // package compiles into a dist/ of its own.
     ignores: [
       "node_modules/",
       "artifacts/",
       "cache/",
       "typechain-types/",
       "coverage/",
-      "dist/",
+      "**/dist/",
       "deployments/",
       "build/",
       ".tools/",
@@ -34,7 +35,7 @@ export default tseslint.config(
     languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
   },
   {
-    // The CLI and MCP entry points: CommonJS that loads the TypeScript sources through ts-node.
+    // The CLI and MCP entry points: CommonJS that loads the package's compiled dist/.
     files: ["packages/*/bin/*.js"],
     languageOptions: { globals: { process: "readonly", __dirname: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },

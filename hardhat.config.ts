@@ -1,5 +1,10 @@
 import { subtask, vars, type HardhatUserConfig } from "hardhat/config";
-import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, TASK_TEST_GET_TEST_FILES } from "hardhat/builtin-tasks/task-names";
+import {
+  TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD,
+  TASK_TEST_GET_TEST_FILES,
+  TASK_TEST_SETUP_TEST_ENVIRONMENT,
+} from "hardhat/builtin-tasks/task-names";
+import { spawnSync } from "node:child_process";
 import { join, relative, sep } from "node:path";
 import "@nomicfoundation/hardhat-toolbox";
 
@@ -34,6 +39,19 @@ subtask(TASK_TEST_GET_TEST_FILES).setAction(async (args: { testFiles: string[] }
     return index === -1 ? TEST_ORDER.length : index;
   };
   return files.filter((file) => file.endsWith(".test.ts")).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+});
+
+// Tests load the client packages by name, that is from their compiled dist/ (and spawn their bins, which run it): build
+// what changed first (`tsc -b` is incremental), so a test never runs a stale build of sources just edited. Type
+// errors are shown but do not stop the run (tsc still emits, as ts-node's transpile-only did); `npm run lint:ts` and
+// `npm ci` (its prepare script) fail on them.
+subtask(TASK_TEST_SETUP_TEST_ENVIRONMENT).setAction(async (_args, _hre, runSuper) => {
+  const build = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-b", "packages"], {
+    cwd: __dirname,
+    stdio: "inherit",
+  });
+  if (build.status !== 0) console.warn("tsc -b packages reported the errors above; the tests run what it emitted");
+  return runSuper();
 });
 
 const config: HardhatUserConfig = {

@@ -8,7 +8,7 @@
  * test/e2e/developer-tools.test.ts runs it against a spawned stack, so it stays true.
  */
 import { Wallet } from "ethers";
-import { NapApiError, NapClient } from "../packages/sdk/src";
+import { NapApiError, NapClient } from "@nap/sdk";
 
 async function main(): Promise<void> {
   const nap = new NapClient({ baseUrl: process.env.NAP_API_URL ?? "http://127.0.0.1:3000" });

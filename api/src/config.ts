@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { SCREENING_MODES, type ScreeningMode } from "./domain/screening";
@@ -81,6 +82,10 @@ const envSchema = z.object({
   RATE_LIMITS_DISABLED: booleanSetting.default(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SERVER_WALLET_MNEMONIC: mnemonicSetting,
+  SERVER_WALLET_KEYSTORE: optionalString,
+  SERVER_WALLET_KEYSTORE_PASSPHRASE: z.string().optional(),
+  SERVER_WALLET_KEYSTORE_PASSPHRASE_FILE: optionalString,
+  REMOTE_SIGNER_URL: optionalString.pipe(urlSetting(["http:", "https:"]).optional()),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
   // Default: one per core beyond the one serving HTTP, at most 2 (1 on a 2-core machine).
   SIGNATURE_WORKERS: z.coerce
@@ -159,6 +164,10 @@ export interface Config {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** Never logged; only chain/wallets derives keys from it. */
   serverWalletMnemonic?: string;
+  /** Keystore mode: the encrypted seed's file and its passphrase (never logged). */
+  serverWalletKeystore?: { file: string; passphrase: string };
+  /** Remote signer mode: its JSON-RPC endpoint (may carry a token: never logged). */
+  remoteSignerUrl?: string;
   /** Largest accepted request body. */
   bodyLimitBytes: number;
   /** Exact origins CORS allows (CORS_ALLOWED_ORIGINS); empty: no CORS headers at all. */
@@ -243,6 +252,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       );
     }
   }
+  const serverWalletKeystore = keystoreSetting(e);
+  const signers = [e.SERVER_WALLET_MNEMONIC, serverWalletKeystore, e.REMOTE_SIGNER_URL].filter((s) => s !== undefined);
+  if (signers.length > 1) {
+    throw new ConfigError(
+      "Invalid configuration: set only one of SERVER_WALLET_MNEMONIC, SERVER_WALLET_KEYSTORE, REMOTE_SIGNER_URL",
+    );
+  }
   const publicHost = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
   const publicUrl = (e.PUBLIC_URL ?? `http://${publicHost}:${e.PORT}`).replace(/\/+$/, "");
   return {
@@ -264,6 +280,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitsDisabled: e.RATE_LIMITS_DISABLED,
     logLevel: e.LOG_LEVEL,
     serverWalletMnemonic: e.SERVER_WALLET_MNEMONIC,
+    serverWalletKeystore,
+    remoteSignerUrl: e.REMOTE_SIGNER_URL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS,
     signatureWorkers: e.SIGNATURE_WORKERS,
@@ -301,4 +319,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBacklog: e.GRAPHQL_WS_MAX_BACKLOG,
     },
   };
+}
+
+/** The keystore file and its passphrase, from the setting or from a file (neither is ever echoed). */
+function keystoreSetting(e: z.infer<typeof envSchema>): { file: string; passphrase: string } | undefined {
+  const inline = e.SERVER_WALLET_KEYSTORE_PASSPHRASE;
+  const fromFile = e.SERVER_WALLET_KEYSTORE_PASSPHRASE_FILE;
+  if (e.SERVER_WALLET_KEYSTORE === undefined) {
+    if (inline !== undefined || fromFile !== undefined) {
+      throw new ConfigError("Invalid configuration: SERVER_WALLET_KEYSTORE_PASSPHRASE needs SERVER_WALLET_KEYSTORE");
+    }
+    return undefined;
+  }
+  if ((inline === undefined) === (fromFile === undefined)) {
+    throw new ConfigError(
+      "Invalid configuration: SERVER_WALLET_KEYSTORE needs exactly one of SERVER_WALLET_KEYSTORE_PASSPHRASE and " +
+        "SERVER_WALLET_KEYSTORE_PASSPHRASE_FILE",
+    );
+  }
+  let passphrase = inline;
+  if (fromFile !== undefined) {
+    try {
+      // One trailing line break is what an editor or `echo` leaves; it is not part of the passphrase.
+      passphrase = readFileSync(fromFile, "utf8").replace(/\r?\n$/, "");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+      throw new ConfigError(
+        `Invalid configuration: SERVER_WALLET_KEYSTORE_PASSPHRASE_FILE: cannot read ${fromFile} (${code})`,
+      );
+    }
+  }
+  if (!passphrase) throw new ConfigError("Invalid configuration: the keystore passphrase is empty");
+  return { file: e.SERVER_WALLET_KEYSTORE, passphrase };
 }

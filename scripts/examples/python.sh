@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
-# Runs the Python quickstart (examples/quickstart.py) against a stack of its own: installs eth-account (PyPI,
-# pinned) into ~/.cache/nap unless it is there, then scripts/examples/python.ts starts a Hardhat node, deploys, starts
-# the API on free ports, runs the example with that folder on PYTHONPATH, checks what it prints and stops everything.
+# The Python SDK's proof, from the artifact rather than the repository: builds the wheel of packages/python, installs
+# it into a fresh virtual environment in a temporary folder (its dependencies from PyPI, nothing else from here),
+# runs the Python quickstart (examples/quickstart.py) with that environment's Python against a stack of its own
+# (scripts/examples/python.ts), then the SDK's pytest tests with the same installed package.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-VERSION=0.14.0
-TARGET="${NAP_CACHE:-$HOME/.cache/nap}/eth-account-$VERSION"
+PYTEST_VERSION=9.2.0
+work=$(mktemp -d "${TMPDIR:-/tmp}/nap-python-sdk-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pip_quiet=(--quiet --disable-pip-version-check --no-input)
 
-if ! PYTHONPATH="$TARGET" python3 -c "import eth_account, sys; sys.exit(eth_account.__version__ != '$VERSION')" 2>/dev/null; then
-  echo "installing eth-account $VERSION into $TARGET ..."
-  rm -rf "$TARGET"
-  # A folder of its own: what the machine's Python already has installed is neither used nor changed.
-  python3 -m pip install --quiet --disable-pip-version-check --no-warn-conflicts --root-user-action=ignore \
-    --target "$TARGET" "eth-account==$VERSION"
-fi
+echo "building the wheel of packages/python ..."
+python3 -m pip wheel "${pip_quiet[@]}" --no-deps packages/python --wheel-dir "$work/dist"
+wheel=$(ls "$work"/dist/*.whl)
+echo "wheel: $(basename "$wheel"), $(stat -c %s "$wheel") bytes"
 
-ETH_ACCOUNT_PATH="$TARGET" exec node -r ts-node/register/transpile-only scripts/examples/python.ts
+echo "installing it into a fresh virtual environment ($work/venv) ..."
+python3 -m venv "$work/venv"
+python="$work/venv/bin/python"
+"$python" -m pip install "${pip_quiet[@]}" "$wheel"
+# What the quickstart imports is the installed wheel, never the source tree.
+"$python" -c 'import nap, sys; assert nap.__file__.startswith(sys.prefix), nap.__file__; print(f"nap {nap.__version__} from {nap.__file__}")'
+
+NAP_PYTHON="$python" node -r ts-node/register/transpile-only scripts/examples/python.ts
+
+echo "the SDK's tests (pytest $PYTEST_VERSION) against the installed wheel ..."
+"$python" -m pip install "${pip_quiet[@]}" "pytest==$PYTEST_VERSION"
+"$python" -m pytest -p no:cacheprovider --import-mode=importlib packages/python/tests

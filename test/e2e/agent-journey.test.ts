@@ -5,7 +5,7 @@ import { getAddress, HDNodeWallet, parseUnits, Wallet } from "ethers";
 import type { Deployment } from "../../api/src/chain/deployment";
 import { deriveDna } from "../../api/src/usecases/strategies";
 import { registerAgent, request } from "../api/helpers/app";
-import { NapApiError, NapClient } from "../../packages/sdk/src";
+import { NapApiError, NapClient } from "@nap/sdk";
 import { deployTestSystem } from "../api/helpers/system";
 import {
   AgentBadges__factory,
@@ -16,6 +16,7 @@ import {
 } from "../../typechain-types";
 import type { SendRequest } from "../../api/src/tx";
 import { impersonate } from "../api/indexer/activity";
+import { SIGNER_MODES, type SignerMode } from "../helpers/signerModes";
 import { client, DEV_MNEMONIC, OPERATOR_KEY, startE2eApp, type E2eSystem } from "./helpers";
 
 type Body = Record<string, unknown>;
@@ -50,7 +51,14 @@ const BOUNDS: [keyof typeof DEFAULT_RISK, number | null, number | null, string, 
   ["velocity_limit", 999, null, "at least 1000", ""],
 ];
 
-describe("E2E: one agent's journey through the SDK (Hardhat chain, MongoDB store)", function () {
+// The same journey with the server wallets' keys held each way the service offers (docs/operations.md).
+for (const signer of SIGNER_MODES) {
+  describe(`E2E: one agent's journey through the SDK (Hardhat chain, MongoDB store, ${signer} signer)`, function () {
+    journey.call(this, signer);
+  });
+}
+
+function journey(this: Mocha.Suite, signer: SignerMode) {
   this.timeout(180_000);
 
   let deployment: Deployment;
@@ -63,7 +71,7 @@ describe("E2E: one agent's journey through the SDK (Hardhat chain, MongoDB store
   before(async function () {
     deployment = await deployTestSystem();
     // These tests are about submissions themselves (strategies stay in shadow): automated screening is off.
-    system = await startE2eApp("journey", deployment, { STRATEGY_SCREENING: "off" });
+    system = await startE2eApp("journey", deployment, { STRATEGY_SCREENING: "off" }, signer);
     base = system.app.url;
     // No retries: a 429 or 503 must show in the test, not be waited out.
     nap = new NapClient({ baseUrl: base, maxRetries: 0 });
@@ -602,7 +610,21 @@ describe("E2E: one agent's journey through the SDK (Hardhat chain, MongoDB store
     expect(refused.body).to.deep.equal({ error: message(resetsAt, seconds) });
     expect(await ethers.provider.getTransactionCount(deployment.roles.relayer)).to.equal(relayerNonce);
   });
-});
+
+  it("held the keys as its mode says: no mnemonic in the service otherwise, every transaction signed remotely", async function () {
+    expect(system.app.config.serverWalletMnemonic).to.equal(signer === "mnemonic" ? DEV_MNEMONIC : undefined);
+    const remote = system.signer.signer;
+    expect(remote !== undefined).to.equal(signer === "remote");
+    if (remote) {
+      // The relayer's and the agent's transactions of the journey, all through eth_signTransaction.
+      const froms = new Set(remote.signRequests.map((request) => request.from));
+      expect(froms).to.include(getAddress(deployment.roles.relayer));
+      expect(froms).to.include(agentAddress);
+      const agentTransactions = await ethers.provider.getTransactionCount(agentAddress);
+      expect(remote.signRequests.filter((request) => request.from === agentAddress)).to.have.length(agentTransactions);
+    }
+  });
+}
 
 describe("E2E: without SERVER_WALLET_MNEMONIC", function () {
   this.timeout(120_000);

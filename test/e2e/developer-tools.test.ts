@@ -16,7 +16,7 @@ import {
   NapValidationError,
   type SubscriptionEvent,
   type SubscriptionTypes,
-} from "../../packages/sdk/src";
+} from "@nap/sdk";
 import { freePort } from "../helpers/services";
 import { DEV_MNEMONIC } from "./helpers";
 import { deployTo, kill, spawnApi, spawnHardhatNode, type Spawned } from "./processes";

@@ -3,6 +3,7 @@ import type { Deployment } from "../../api/src/chain/deployment";
 import type { MongoStore } from "../../api/src/store/mongo";
 import { startTestApp, request, type JsonResponse, type TestApp } from "../api/helpers/app";
 import { freshMongoStore, dropMongoStore } from "../api/helpers/mongo";
+import { signerSetup, type SignerMode, type SignerSetup } from "../helpers/signerModes";
 
 /** The public development mnemonic of the project (never for a real chain); the deployment's relayer comes from it. */
 export const DEV_MNEMONIC = "myth like bonus scare over problem client lizard pioneer submit female collect";
@@ -11,30 +12,39 @@ export const OPERATOR_KEY = "operator-key-e2e-0123456789";
 export interface E2eSystem {
   app: TestApp;
   store: MongoStore;
+  /** How the service holds the dev server wallets' keys (the mnemonic unless asked otherwise). */
+  signer: SignerSetup;
   close(): Promise<void>;
 }
 
-/** The API on the in-process Hardhat chain with the deployed system, a MongoDB store and the dev server wallets. */
+/**
+ * The API on the in-process Hardhat chain with the deployed system, a MongoDB store and the dev server wallets, held
+ * as `signer` says: the mnemonic in the environment, a keystore, or a remote signer (same addresses in every mode).
+ */
 export async function startE2eApp(
   label: string,
   deployment: Deployment,
   env: Record<string, string> = {},
+  signer: SignerMode = "mnemonic",
 ): Promise<E2eSystem> {
   const store = await freshMongoStore(label);
+  const keys = await signerSetup(signer, DEV_MNEMONIC, 16);
   const app = await startTestApp({
     store,
     deployment,
-    env: { SERVER_WALLET_MNEMONIC: DEV_MNEMONIC, AGENT_API_KEYS: OPERATOR_KEY, ...env },
+    env: { ...keys.env, AGENT_API_KEYS: OPERATOR_KEY, ...env },
     extra: { engineOptions: { pollIntervalMs: 20 } },
   });
   await app.app.useCases.start();
   return {
     app,
     store,
+    signer: keys,
     async close() {
       await app.app.useCases.settled();
       await app.close();
       await dropMongoStore(store);
+      await keys.close();
     },
   };
 }

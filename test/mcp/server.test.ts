@@ -7,7 +7,7 @@ import { z } from "zod";
 import { depositBody } from "../../packages/wire/src/live";
 import { createNapMcpServer } from "../../packages/mcp/src/server";
 import { TOOLS } from "../../packages/mcp/src/tools";
-import { NapClient } from "../../packages/sdk/src";
+import { NapClient } from "@nap/sdk";
 import { NapVault__factory } from "../../typechain-types";
 import { deployTestSystem } from "../api/helpers/system";
 import { startE2eApp, type E2eSystem } from "../e2e/helpers";

@@ -12,7 +12,7 @@ import {
   NapUnavailableError,
   NapValidationError,
   type ViemLikeAccount,
-} from "../../packages/sdk/src";
+} from "@nap/sdk";
 import { startTestApp, type TestApp } from "../api/helpers/app";
 
 /** A fetch that answers from a script and records what it was asked. */

@@ -16,7 +16,7 @@ import {
   NapRedirectError,
   NapResponseTooLargeError,
   NapTimeoutError,
-} from "../../packages/sdk/src";
+} from "@nap/sdk";
 
 /**
  * The SDK as the client of a hostile or broken server: a redirect to another origin, a server that never answers

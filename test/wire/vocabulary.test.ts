@@ -1,19 +1,45 @@
 import { expect } from "chai";
 import { INTERVALS, PERIODS } from "../../packages/wire/src/data";
 import { DATA_ERROR_STATUS, LIVE_ERROR_CODES } from "../../packages/wire/src/codes";
+import * as wireData from "../../packages/wire/src/data";
+import * as live from "../../packages/wire/src/live";
 import { RISK_PARAMS, VAULT_IDS } from "../../packages/wire/src/live";
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from "../../packages/wire/src/idempotency";
-import { VAULT_IDS as DOMAIN_VAULT_IDS } from "../../api/src/domain/model";
-import { RISK_PARAMS as DOMAIN_RISK_PARAMS } from "../../api/src/domain/strategyRules";
+import * as model from "../../api/src/domain/model";
+import * as strategyRules from "../../api/src/domain/strategyRules";
+import { DEFAULT_KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS } from "../../api/src/usecases/dataKeys/keys";
+import { DEFAULT_SCOPES, SCOPES } from "../../api/src/usecases/dataKeys/scopes";
+import { NONCE_TTL_SECONDS } from "../../api/src/usecases/registration";
 import { ERROR_CODES } from "../../api/src/errors";
 
 /**
- * The wire package carries its own copy of the names a client sends (it needs nothing from the service): these
- * tests fail the moment the service's lists and the package's differ.
+ * The names, value sets and bounds are defined once, in the wire package (which needs nothing from the service), and
+ * the service's domain and use cases take them from it: these tests fail the moment either side holds its own copy.
  */
 describe("wire vocabulary against the service", () => {
+  it("is the very list the service's domain uses, not a copy", () => {
+    for (const name of [
+      "VAULT_IDS",
+      "TIERS",
+      "AGENT_TYPES",
+      "AGENT_STATUSES",
+      "STRATEGY_STATUSES",
+      "PROPOSAL_STATES",
+      "MILESTONES",
+      "VOTE_SUPPORT",
+    ] as const) {
+      expect(model[name], name).to.equal(live[name]);
+    }
+    expect(strategyRules.RISK_PARAMS).to.equal(live.RISK_PARAMS);
+    expect(strategyRules.TEXT_BYTES).to.equal(live.TEXT_BYTES);
+    expect(NONCE_TTL_SECONDS).to.equal(live.NONCE_TTL_SECONDS);
+    expect(SCOPES).to.equal(wireData.SCOPES);
+    expect(DEFAULT_SCOPES).to.equal(wireData.DEFAULT_SCOPES);
+    expect(DEFAULT_KEY_LIFETIME_DAYS).to.equal(wireData.DEFAULT_KEY_LIFETIME_DAYS);
+    expect(MAX_KEY_LIFETIME_DAYS).to.equal(wireData.MAX_KEY_LIFETIME_DAYS);
+  });
+
   it("names the vaults the service knows, in its order", () => {
-    expect([...VAULT_IDS]).to.deep.equal([...DOMAIN_VAULT_IDS]);
     expect([...VAULT_IDS]).to.deep.equal([
       "conservative",
       "moderate",
@@ -24,8 +50,78 @@ describe("wire vocabulary against the service", () => {
     ]);
   });
 
-  it("bounds and defaults each risk parameter as the service's domain does", () => {
-    expect(RISK_PARAMS).to.deep.equal(DOMAIN_RISK_PARAMS);
+  it("bounds and defaults each risk parameter as the registry and the spec do", () => {
+    expect(RISK_PARAMS).to.deep.equal({
+      max_position_size_percent: { min: 1, max: 100, fallback: 10, description: "percent of AUM" },
+      max_leverage: { min: 100, max: 1000, fallback: 200, description: "100 = 1x" },
+      stop_loss_percent: { min: 50, max: 5000, fallback: 500, description: "basis points" },
+      slippage_tolerance_bps: { min: 1, max: 1000, fallback: 100, description: "basis points" },
+      correlation_threshold: { min: 0, max: 100, fallback: 70, description: "70 = 0.7" },
+      velocity_limit: {
+        min: 1000,
+        max: 9007199254740991,
+        fallback: 1000000,
+        description: "max capital movement per period, USDC base units",
+      },
+    });
+    expect(live.TEXT_BYTES).to.deep.equal({ name: { min: 3, max: 100 }, description: { min: 10, max: 2000 } });
+  });
+
+  it("lists the tiers, agent types and lifecycle states in the order the service and the contracts use", () => {
+    expect([...live.TIERS]).to.deep.equal(["unverified", "registered", "established", "core_contributor"]);
+    expect([...live.AGENT_TYPES]).to.deep.equal([
+      "trading",
+      "governance",
+      "analytics",
+      "custom",
+      "quant",
+      "cfo",
+      "research",
+    ]);
+    expect([...live.AGENT_STATUSES]).to.deep.equal(["active", "suspended"]);
+    expect([...live.STRATEGY_STATUSES]).to.deep.equal([
+      "shadow",
+      "guardian_review",
+      "paper_trading",
+      "pending_oracle_approval",
+      "live",
+      "paused",
+      "deprecated",
+    ]);
+    expect([...live.PROPOSAL_STATES]).to.deep.equal([
+      "pending",
+      "active",
+      "canceled",
+      "defeated",
+      "succeeded",
+      "queued",
+      "expired",
+      "executed",
+    ]);
+    expect([...live.MILESTONES]).to.deep.equal(["registered", "established", "core_contributor"]);
+    expect([...live.VOTE_SUPPORT]).to.deep.equal(["against", "for", "abstain"]);
+    expect(live.CAMPAIGN_ID).to.equal("nap-galaxy-season-1");
+    expect([...live.CAMPAIGN_CRITERIA]).to.deep.equal([
+      "registered",
+      "tier_registered",
+      "strategy_submitted",
+      "vault_deposit",
+    ]);
+    expect(live.NONCE_TTL_SECONDS).to.equal(600);
+  });
+
+  it("gives data keys their scopes, default scopes and lifetimes", () => {
+    expect([...wireData.SCOPES]).to.deep.equal([
+      "vaults:read",
+      "vaults:write",
+      "users:read",
+      "nodes:read",
+      "nodes:write",
+      "keys:manage",
+    ]);
+    expect([...wireData.DEFAULT_SCOPES]).to.deep.equal(["vaults:read", "users:read", "nodes:read"]);
+    expect(wireData.DEFAULT_KEY_LIFETIME_DAYS).to.equal(90);
+    expect(wireData.MAX_KEY_LIFETIME_DAYS).to.equal(365);
   });
 
   it("lists the live API's error codes the service throws", () => {

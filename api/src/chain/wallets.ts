@@ -1,244 +1,139 @@
 import { inspect } from "node:util";
+import type { Provider } from "ethers";
+import type { DerivedSigner } from "./signers/derived";
+import { HdSigner } from "./signers/hd";
+import { unlockKeystore } from "./signers/keystore";
+import { refusePublicAccounts, refusePublicPhrase } from "./signers/publicKeys";
+import { RemoteSigner } from "./signers/remote";
 import {
-  AbstractSigner,
-  getBytes,
-  HDNodeWallet,
-  isHexString,
-  Mnemonic,
-  Wallet,
-  type Provider,
-  type TransactionRequest,
-  type TypedDataDomain,
-  type TypedDataField,
-} from "ethers";
-import { serializeTransaction, type Hex, type TransactionSerializableEIP1559 } from "viem";
-import { NotConfiguredError } from "../errors";
-import { keccak256Bytes } from "./keccak";
-import { curve } from "./secp256k1";
+  agentWallet,
+  ServerWalletsNotConfiguredError,
+  type Eip1559Transaction,
+  type SignerBackend,
+  type WalletRef,
+} from "./signers/refs";
+
+export { DerivedSigner } from "./signers/derived";
+export {
+  AGENT_PATH_PREFIX,
+  agentWallet,
+  InvalidServerWalletMnemonicError,
+  MAX_AGENT_INDEX,
+  RELAYER_PATH,
+  ServerWalletsNotConfiguredError,
+  walletLabel,
+  walletPath,
+  type Eip1559Transaction,
+  type SignerBackend,
+  type WalletRef,
+} from "./signers/refs";
 
 /**
- * Server-side wallets, all derived from one BIP-39 mnemonic (SERVER_WALLET_MNEMONIC):
- * - the relayer (faucet drips, ERC-7540 fulfilment, badge minting, screening): m/44'/60'/0'/0/0
- * - agent number i (the index stored with the agent): m/44'/60'/1'/0/i
+ * Server-side wallets: the relayer (faucet drips, ERC-7540 fulfilment, badge minting, screening) and one wallet per
+ * agent (the index stored with the agent). Who signs is chosen by the settings (docs/operations.md, "Server
+ * wallets and the signer"):
+ * - mnemonic (SERVER_WALLET_MNEMONIC): derived in this process, relayer m/44'/60'/0'/0/0, agent i m/44'/60'/1'/0/i;
+ * - keystore (SERVER_WALLET_KEYSTORE + passphrase): the same derivation from a seed kept encrypted at rest;
+ * - remote (REMOTE_SIGNER_URL): a JSON-RPC signer holds the keys; this process holds none.
  *
  * Key material lives only in JavaScript private fields (#...), which JSON.stringify, util.inspect and pino never
  * read, and every object handed out prints as its address and path only. Nothing here writes a key anywhere.
  */
 
-/** HD path of the service's relayer wallet. */
-export const RELAYER_PATH = "m/44'/60'/0'/0/0";
-/** HD path prefix of the agent wallets; the agent's index is the last component. */
-export const AGENT_PATH_PREFIX = "m/44'/60'/1'/0";
+/** How the server wallets sign, from the settings. */
+export type ServerWalletSettings =
+  | { readonly mode: "mnemonic"; readonly mnemonic: string }
+  | { readonly mode: "keystore"; readonly file: string; readonly passphrase: string }
+  | { readonly mode: "remote"; readonly url: string; readonly timeoutMs?: number };
 
-/** Largest agent index: BIP-32 non-hardened child numbers are below 2^31. */
-export const MAX_AGENT_INDEX = 2 ** 31 - 1;
+export type ServerWalletMode = "none" | ServerWalletSettings["mode"];
 
-/** The fields of an EIP-1559 (type 2) transaction, all given; no access list. */
-export interface Eip1559Transaction {
-  chainId: bigint;
-  nonce: number;
-  /** 0x address. */
-  to: string;
-  /** 0x hex calldata. */
-  data: string;
-  value: bigint;
-  gasLimit: bigint;
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
-}
-
-/** A serialisable reference to a server wallet, as stored in the transaction journal. */
-export type WalletRef = { readonly kind: "relayer" } | { readonly kind: "agent"; readonly index: number };
-
-/** The reference of agent number `index`'s wallet. */
-export function agentWallet(index: number): WalletRef {
-  return { kind: "agent", index };
-}
-
-/** Path of the wallet a reference names. */
-export function walletPath(ref: WalletRef): string {
-  return ref.kind === "relayer" ? RELAYER_PATH : `${AGENT_PATH_PREFIX}/${checkIndex(ref.index)}`;
-}
-
-/** Short label for logs and messages ("relayer", "agent#3"). */
-export function walletLabel(ref: WalletRef): string {
-  return ref.kind === "relayer" ? "relayer" : `agent#${ref.index}`;
-}
-
-/** Thrown when an onchain operation needs a server wallet and no mnemonic is configured (503). */
-export class ServerWalletsNotConfiguredError extends NotConfiguredError {
-  constructor() {
-    super("server wallets are not configured: set SERVER_WALLET_MNEMONIC");
-  }
-}
-
-/** Thrown at start-up when SERVER_WALLET_MNEMONIC is set but is not a valid BIP-39 phrase (never echoes it). */
-export class InvalidServerWalletMnemonicError extends Error {
-  constructor() {
-    super("SERVER_WALLET_MNEMONIC is not a valid BIP-39 mnemonic (12-24 English words with a valid checksum)");
-    this.name = "InvalidServerWalletMnemonicError";
-  }
-}
-
-function checkIndex(index: number): number {
-  if (!Number.isSafeInteger(index) || index < 0 || index > MAX_AGENT_INDEX) {
-    throw new RangeError(`agent wallet index must be an integer from 0 to ${MAX_AGENT_INDEX}, got ${index}`);
-  }
-  return index;
+/** Thrown when a keystore or remote signer is used before `open` (start-up) unlocked or listed it (503). */
+export class ServerWalletsNotOpenError extends ServerWalletsNotConfiguredError {
+  override readonly message = "server wallets are not unlocked yet: the service is starting";
 }
 
 /**
- * A signer for one derived wallet. It signs like an ethers Wallet but holds the key in a private field and
- * prints (JSON, util.inspect, template strings) as `{ address, path }` only.
- */
-export class DerivedSigner extends AbstractSigner {
-  readonly address: string;
-  readonly path: string;
-  readonly #wallet: Wallet;
-  readonly #privateKey: Uint8Array;
-
-  constructor(wallet: Wallet, path: string, provider: Provider | null) {
-    super(provider);
-    this.#wallet = provider ? wallet.connect(provider) : wallet;
-    this.#privateKey = getBytes(wallet.privateKey);
-    this.address = wallet.address;
-    this.path = path;
-  }
-
-  override async getAddress(): Promise<string> {
-    return this.address;
-  }
-
-  override connect(provider: Provider | null): DerivedSigner {
-    return new DerivedSigner(this.#wallet, this.path, provider);
-  }
-
-  override async signTransaction(tx: TransactionRequest): Promise<string> {
-    return this.#wallet.signTransaction(tx);
-  }
-
-  /**
-   * Signs an EIP-1559 transaction synchronously (no provider round trip); returns the raw signed bytes, byte for byte
-   * what ethers' Wallet produces (test/api/chain/wallets.test.ts checks it for any fields). viem's
-   * `serializeTransaction` encodes the transaction, once without the signature (its Keccak is the digest, hashed by
-   * the WebAssembly Keccak) and once with it; the ECDSA signature is made by libsecp256k1 (chain/secp256k1.ts,
-   * RFC 6979 nonces and low s), which replaces ethers' JavaScript curve on the engine's path (bench/chain.ts).
-   */
-  signPopulated(fields: Eip1559Transaction): string {
-    if (!isHexString(fields.to, 20)) throw new TypeError(`transaction to ${fields.to}: not an address`);
-    if (!isHexString(fields.data, true)) throw new TypeError("transaction data: not hex bytes");
-    const transaction: TransactionSerializableEIP1559 = {
-      type: "eip1559",
-      chainId: Number(fields.chainId),
-      nonce: fields.nonce,
-      maxPriorityFeePerGas: fields.maxPriorityFeePerGas,
-      maxFeePerGas: fields.maxFeePerGas,
-      gas: fields.gasLimit,
-      to: fields.to as Hex,
-      value: fields.value,
-      data: fields.data as Hex,
-    };
-    const digest = keccak256Bytes(Buffer.from(serializeTransaction(transaction).slice(2), "hex"));
-    const { signature, recoveryId } = curve.signRecoverable(digest, this.#privateKey);
-    return serializeTransaction(transaction, {
-      r: `0x${Buffer.from(signature.subarray(0, 32)).toString("hex")}`,
-      s: `0x${Buffer.from(signature.subarray(32)).toString("hex")}`,
-      yParity: recoveryId & 1,
-    });
-  }
-
-  override async signMessage(message: string | Uint8Array): Promise<string> {
-    return this.#wallet.signMessage(message);
-  }
-
-  override async signTypedData(
-    domain: TypedDataDomain,
-    types: Record<string, TypedDataField[]>,
-    value: Record<string, unknown>,
-  ): Promise<string> {
-    return this.#wallet.signTypedData(domain, types, value);
-  }
-
-  toJSON(): { address: string; path: string } {
-    return { address: this.address, path: this.path };
-  }
-
-  override toString(): string {
-    return `DerivedSigner(${this.address} at ${this.path})`;
-  }
-
-  [inspect.custom](): string {
-    return this.toString();
-  }
-}
-
-/**
- * The service's wallets. Construct once at start-up from the configuration; `configured` is false when no
- * mnemonic is set, and then every request for an address or signer throws ServerWalletsNotConfiguredError.
+ * The service's wallets. Construct once at start-up; `configured` is false without any signer setting, and then every
+ * request for an address or signer throws ServerWalletsNotConfiguredError. A keystore or remote signer answers once
+ * `open` has unlocked or listed it; a mnemonic answers at once.
  */
 export class ServerWallets {
   readonly configured: boolean;
-  readonly #agents: HDNodeWallet | null;
-  readonly #relayer: Wallet | null;
-  readonly #agentWallets = new Map<number, Wallet>();
-  readonly #signers = new Map<string, DerivedSigner>();
+  readonly mode: ServerWalletMode;
+  #settings: ServerWalletSettings | null;
+  #backend: SignerBackend | null = null;
 
-  /** @param mnemonic BIP-39 phrase, or undefined/empty when the service runs without server wallets. */
-  constructor(mnemonic: string | undefined | null) {
-    const phrase = mnemonic?.trim().replace(/\s+/g, " ");
-    if (!phrase) {
-      this.configured = false;
-      this.#agents = null;
-      this.#relayer = null;
-      return;
+  /** @param settings a BIP-39 phrase (mnemonic mode), the settings of a mode, or undefined/empty for none. */
+  constructor(settings: ServerWalletSettings | string | undefined | null) {
+    const given = typeof settings === "string" ? mnemonicSettings(settings) : (settings ?? null);
+    this.configured = given !== null;
+    this.mode = given?.mode ?? "none";
+    this.#settings = given;
+    if (given?.mode === "mnemonic") {
+      this.#backend = HdSigner.fromPhrase(given.mnemonic);
     }
-    let root: HDNodeWallet;
-    try {
-      // From the seed rather than the phrase: the derived nodes then carry no `mnemonic` field to leak.
-      root = HDNodeWallet.fromSeed(Mnemonic.fromPhrase(phrase).computeSeed());
-    } catch {
-      throw new InvalidServerWalletMnemonicError();
+  }
+
+  /**
+   * Start-up: unlocks the keystore or lists the remote signer's accounts, then refuses published development keys
+   * when the chain is not a local one. The passphrase and phrase are dropped once used.
+   */
+  async open(chainId: number): Promise<void> {
+    const settings = this.#settings;
+    this.#settings = null;
+    if (settings === null) return;
+    if (settings.mode === "mnemonic") {
+      refusePublicPhrase(settings.mnemonic, chainId);
+    } else if (settings.mode === "keystore") {
+      const phrase = await unlockKeystore(settings.file, settings.passphrase);
+      refusePublicPhrase(phrase, chainId);
+      this.#backend = HdSigner.fromPhrase(phrase);
+    } else {
+      const remote = new RemoteSigner(settings.url, { timeoutMs: settings.timeoutMs });
+      refusePublicAccounts(await remote.listAccounts(), chainId);
+      this.#backend = remote;
     }
-    this.configured = true;
-    this.#agents = root.derivePath(AGENT_PATH_PREFIX);
-    this.#relayer = new Wallet(root.derivePath(RELAYER_PATH).privateKey);
+  }
+
+  /** True when signatures come from outside this process: the engine then checks each before broadcast. */
+  get signsRemotely(): boolean {
+    return this.mode === "remote";
   }
 
   /** Address of agent number `index` (checksummed). */
   agentAddress(index: number): string {
-    return this.#agentWallet(index).address;
+    return this.#open().address(agentWallet(index));
   }
 
   /** Address of the relayer (checksummed). */
   relayerAddress(): string {
-    return this.#relayerWallet().address;
+    return this.#open().address({ kind: "relayer" });
   }
 
   /** Address of the wallet a reference names. */
   address(ref: WalletRef): string {
-    return ref.kind === "relayer" ? this.relayerAddress() : this.agentAddress(ref.index);
+    return this.#open().address(ref);
   }
 
-  /** Signer of agent number `index`; only the transaction engine (api/src/tx) should call this. */
+  /** Signs an EIP-1559 transaction from the wallet a reference names; only the transaction engine should call this. */
+  signTransaction(ref: WalletRef, tx: Eip1559Transaction): string | Promise<string> {
+    return this.#open().signTransaction(ref, tx);
+  }
+
+  /** Signer of agent number `index` (keys in this process only); only the transaction engine should call this. */
   agentSigner(index: number, provider: Provider | null = null): DerivedSigner {
-    return new DerivedSigner(this.#agentWallet(index), `${AGENT_PATH_PREFIX}/${index}`, provider);
+    return this.#local().signer(agentWallet(index), provider);
   }
 
-  /** Signer of the relayer; only the transaction engine (api/src/tx) should call this. */
+  /** Signer of the relayer (keys in this process only); only the transaction engine should call this. */
   relayerSigner(provider: Provider | null = null): DerivedSigner {
-    return new DerivedSigner(this.#relayerWallet(), RELAYER_PATH, provider);
+    return this.#local().signer({ kind: "relayer" }, provider);
   }
 
   /** Signer of the wallet a reference names (without a provider: one per wallet, kept). */
   signer(ref: WalletRef, provider: Provider | null = null): DerivedSigner {
-    if (provider) return ref.kind === "relayer" ? this.relayerSigner(provider) : this.agentSigner(ref.index, provider);
-    const label = walletLabel(ref);
-    let signer = this.#signers.get(label);
-    if (!signer) {
-      signer = ref.kind === "relayer" ? this.relayerSigner() : this.agentSigner(ref.index);
-      this.#signers.set(label, signer);
-    }
-    return signer;
+    return this.#local().signer(ref, provider);
   }
 
   toJSON(): { configured: boolean } {
@@ -249,19 +144,20 @@ export class ServerWallets {
     return `ServerWallets { configured: ${this.configured} }`;
   }
 
-  #agentWallet(index: number): Wallet {
-    checkIndex(index);
-    if (!this.#agents) throw new ServerWalletsNotConfiguredError();
-    let wallet = this.#agentWallets.get(index);
-    if (!wallet) {
-      wallet = new Wallet(this.#agents.deriveChild(index).privateKey);
-      this.#agentWallets.set(index, wallet);
-    }
-    return wallet;
+  #open(): SignerBackend {
+    if (!this.configured) throw new ServerWalletsNotConfiguredError();
+    if (!this.#backend) throw new ServerWalletsNotOpenError();
+    return this.#backend;
   }
 
-  #relayerWallet(): Wallet {
-    if (!this.#relayer) throw new ServerWalletsNotConfiguredError();
-    return this.#relayer;
+  #local(): HdSigner {
+    const backend = this.#open();
+    if (!(backend instanceof HdSigner)) throw new Error("internal: a remote signer's keys are not in this process");
+    return backend;
   }
+}
+
+function mnemonicSettings(phrase: string): ServerWalletSettings | null {
+  const mnemonic = phrase.trim().replace(/\s+/g, " ");
+  return mnemonic ? { mode: "mnemonic", mnemonic } : null;
 }

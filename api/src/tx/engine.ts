@@ -15,6 +15,8 @@ import {
 import { providerJsonRpc, type JsonRpc } from "../chain/rpc/jsonRpc";
 import { findRevertData, RevertDecoder } from "../chain/reverts";
 import { isInsufficientFunds, isNetworkError, isNonceTooLow, isRevert, shortMessage } from "../chain/rpcErrors";
+import { SignerAnswerRefusedError } from "../chain/signers/errors";
+import { checkSignedTransaction } from "../chain/signers/signedTransaction";
 import { ServerWallets, walletLabel, type WalletRef } from "../chain/wallets";
 import { AppError, ChainUnavailableError, type JsonValue } from "../errors";
 import {
@@ -29,7 +31,7 @@ import {
   TxRevertedError,
 } from "./errors";
 import { stepKey } from "./intentKey";
-import { FINAL_STATES, type TxJournalEntry, type TxJournalStore } from "./journal";
+import { FINAL_STATES, type TxExpectation, type TxJournalEntry, type TxJournalStore } from "./journal";
 import { WalletLane, sleep } from "./lane";
 
 /**
@@ -578,7 +580,13 @@ export class TxEngine {
       lane.nextNonce = await this.#call(() => getTransactionCount(this.#rpc, lane.address, "pending"));
     }
     const nonce = lane.nextNonce;
-    const rawTx = this.#sign(entry, nonce, prepared.gasLimit, prepared.fees);
+    let rawTx: string;
+    try {
+      rawTx = await this.#sign(entry, nonce, prepared.gasLimit, prepared.fees);
+    } catch (err) {
+      if (!(err instanceof SignerAnswerRefusedError)) throw err;
+      return this.#refuseSignature(entry, { states: ["intent"], hash: null }, err);
+    }
     const hash = hashOf(rawTx);
     // The conditional update is what makes "never sign one intent twice" hold: only the writer that moves the
     // entry out of "intent" may broadcast; a loser drops its signature unsent.
@@ -641,12 +649,12 @@ export class TxEngine {
     return { gasLimit, fees, cost };
   }
 
-  #sign(entry: TxJournalEntry, nonce: number, gasLimit: bigint, fees: FeeData): string {
-    const signer = this.#wallets.signer(entry.wallet);
-    if (signer.address.toLowerCase() !== entry.from) {
-      throw new Error(`internal: ${walletLabel(entry.wallet)} derives ${signer.address}, journal says ${entry.from}`);
+  async #sign(entry: TxJournalEntry, nonce: number, gasLimit: bigint, fees: FeeData): Promise<string> {
+    const address = this.#wallets.address(entry.wallet);
+    if (address.toLowerCase() !== entry.from) {
+      throw new Error(`internal: ${walletLabel(entry.wallet)} is ${address}, journal says ${entry.from}`);
     }
-    return signer.signPopulated({
+    const fields = {
       chainId: BigInt(entry.chainId),
       nonce,
       to: entry.to,
@@ -655,7 +663,28 @@ export class TxEngine {
       gasLimit,
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    };
+    const rawTx = await this.#wallets.signTransaction(entry.wallet, fields);
+    // A signer in another process is trusted with nothing: its bytes must be this very transaction, by this wallet.
+    if (this.#wallets.signsRemotely) checkSignedTransaction(rawTx, fields, entry.from);
+    return rawTx;
+  }
+
+  /** Fails an entry whose signature was refused (never broadcast): journaled, logged, its nonce left unused. */
+  async #refuseSignature(
+    entry: TxJournalEntry,
+    expected: TxExpectation,
+    failure: SignerAnswerRefusedError,
+  ): Promise<TxJournalEntry> {
+    this.#log.error(
+      { intentKey: entry.intentKey, kind: entry.kind, wallet: entry.from, reason: failure.message },
+      "signer's answer refused: not broadcast",
+    );
+    const failed = await this.#journal.transition(entry.intentKey, expected, {
+      state: "failed",
+      error: toJournal(failure),
     });
+    return failed ?? ((await this.#journal.get(entry.intentKey)) as TxJournalEntry);
   }
 
   /**
@@ -750,7 +779,14 @@ export class TxEngine {
       lane.nextNonce = await this.#call(() => getTransactionCount(this.#rpc, lane.address, "pending"));
     }
     const nonce = Math.max(lane.nextNonce, floor);
-    const rawTx = this.#sign(entry, nonce, prepared.gasLimit, prepared.fees);
+    let rawTx: string;
+    try {
+      rawTx = await this.#sign(entry, nonce, prepared.gasLimit, prepared.fees);
+    } catch (err) {
+      if (!(err instanceof SignerAnswerRefusedError)) throw err;
+      lane.pendingCost.delete(oldHash);
+      return this.#refuseSignature(entry, { states: ["signed", "broadcast"], hash: oldHash }, err);
+    }
     const hash = hashOf(rawTx);
     const resigned = await this.#journal.transition(
       entry.intentKey,
@@ -791,7 +827,7 @@ export class TxEngine {
     });
     try {
       const fees = await this.#head.fees();
-      const rawTx = this.#sign(filler.entry, nonce, 21_000n, fees);
+      const rawTx = await this.#sign(filler.entry, nonce, 21_000n, fees);
       if (lane.available !== null) lane.available -= 21_000n * fees.maxFeePerGas;
       const signed = await this.#journal.transition(
         filler.entry.intentKey,

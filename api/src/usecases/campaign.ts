@@ -4,14 +4,12 @@ import type { ServerWallets } from "../chain/wallets";
 import { tierAtLeast } from "../domain/tiers";
 import { usdcNumber } from "../domain/units";
 import type { AgentRecord } from "./agents";
+import { CAMPAIGN_ID, type CampaignCriterion } from "../../../packages/wire/src/live/vocabulary";
 
 /** Campaign eligibility: whether an agent meets the criteria of the quest campaign, each one measured. */
 
-export const CAMPAIGN_ID = "nap-galaxy-season-1";
-export const CAMPAIGN_CRITERIA = ["registered", "tier_registered", "strategy_submitted", "vault_deposit"] as const;
-
 export interface Criterion {
-  id: (typeof CAMPAIGN_CRITERIA)[number];
+  id: CampaignCriterion;
   description: string;
   met: boolean;
   /** The measured value. */

@@ -2,7 +2,7 @@ import { parseEther } from "ethers";
 import type { ChainAccess } from "../chain";
 import { RecoveryPool } from "../chain/recoveryPool";
 import { verifyWalletSignature } from "../chain/signatures";
-import { ServerWallets } from "../chain/wallets";
+import { ServerWallets, type ServerWalletSettings } from "../chain/wallets";
 import type { Config } from "../config";
 import type { Logger } from "../logger";
 import { TxEngine, type TxEngineOptions, type TxJournalStore } from "../tx";
@@ -85,7 +85,7 @@ export interface UseCases {
 export function createUseCases(deps: UseCaseDeps): UseCases {
   const { config, logger, stores, chain } = deps;
   const clock = deps.clock ?? (() => new Date());
-  const serverWallets = new ServerWallets(config.serverWalletMnemonic);
+  const serverWallets = new ServerWallets(serverWalletSettings(config));
   const recoveryPool = new RecoveryPool(deps.signatureVerifier ? 0 : config.signatureWorkers);
   const verifier: SignatureVerifier =
     deps.signatureVerifier ??
@@ -136,6 +136,9 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
     engine,
     verifySignature: verifier,
     async start() {
+      // First: a wrong passphrase, an unreachable signer or public keys on a real chain stop the start here.
+      await serverWallets.open(chain.chainId);
+      if (serverWallets.configured) logger.info({ mode: serverWallets.mode }, "server wallets ready");
       await stores.journal.init();
       await stores.idempotency.init();
       if (!serverWallets.configured) {
@@ -156,4 +159,12 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
       await recoveryPool.close();
     },
   };
+}
+
+/** Which signer the settings choose (config.ts allows at most one); undefined: no server wallets. */
+function serverWalletSettings(config: Config): ServerWalletSettings | undefined {
+  if (config.remoteSignerUrl) return { mode: "remote", url: config.remoteSignerUrl };
+  if (config.serverWalletKeystore) return { mode: "keystore", ...config.serverWalletKeystore };
+  if (config.serverWalletMnemonic) return { mode: "mnemonic", mnemonic: config.serverWalletMnemonic };
+  return undefined;
 }

@@ -4,14 +4,15 @@ import type { AgentType } from "../domain/model";
 import { buildSignInMessage } from "../domain/signInMessage";
 import { ConflictError, DuplicateKeyError, ValidationError } from "../errors";
 import type { AgentRecord, AgentStore } from "./agents";
+import { NONCE_TTL_SECONDS } from "../../../packages/wire/src/live/vocabulary";
 
 /**
  * Registration: a single-use nonce, the signature of the sign-in message, the agent record and its API key. The
  * nonce store interface below is what this use case needs; adapters in store/ implement it.
  */
 
-/** Nonce lifetime of the spec. */
-export const NONCE_TTL_SECONDS = 600;
+/** Nonce lifetime of the spec (the wire contract's, which tells clients). */
+export { NONCE_TTL_SECONDS };
 
 /** A sign-in nonce as stored. */
 export interface NonceRecord {

@@ -1,13 +1,13 @@
 import { parseArgs } from "node:util";
 import { Wallet } from "ethers";
-import { NapApiError, NapClient, NapDataClient, NapNetworkError, type TransportOptions } from "../../sdk/src";
+import { NapApiError, NapClient, NapDataClient, NapNetworkError, type TransportOptions } from "@nap/sdk";
 import {
   assertWritable,
   defaultCredentialsFile,
   MissingCredentialsError,
   readCredentials,
   writeCredentials,
-} from "./credentials";
+} from "@nap/sdk/credentials";
 import { Output } from "./output";
 import { showActivity, showLeaderboard, showStats, showVault } from "./reads";
 import { watch } from "./watch";

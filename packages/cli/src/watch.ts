@@ -1,4 +1,4 @@
-import type { NapDataClient, Subscription } from "../../sdk/src";
+import type { NapDataClient, Subscription } from "@nap/sdk";
 import type { Output } from "./output";
 import { usdc, vaultAddress } from "./reads";
 

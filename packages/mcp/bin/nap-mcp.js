@@ -1,9 +1,7 @@
 #!/usr/bin/env node
-// The `nap-mcp` command: the NAP MCP server over stdio (TypeScript sources through ts-node, transpile only).
+// The `nap-mcp` command: the NAP MCP server over stdio, compiled to dist/ by `tsc -b`.
 "use strict";
-const path = require("node:path");
-require("ts-node").register({ transpileOnly: true, project: path.join(__dirname, "..", "..", "..", "tsconfig.json") });
-require("../src/main")
+require("../dist/main.js")
   .main()
   .catch((error) => {
     process.stderr.write(`nap-mcp: ${error.message}\n`);

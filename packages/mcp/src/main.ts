@@ -1,6 +1,6 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { defaultCredentialsFile, readCredentials } from "../../cli/src/credentials";
-import { NapClient } from "../../sdk/src";
+import { defaultCredentialsFile, readCredentials } from "@nap/sdk/credentials";
+import { NapClient } from "@nap/sdk";
 import { createNapMcpServer } from "./server";
 
 /**

@@ -1,7 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { NAP_PACKAGES_VERSION, validationMessage } from "../../wire/src";
-import { NapApiError, NapClient, NapNetworkError } from "../../sdk/src";
+import { NAP_PACKAGES_VERSION, validationMessage } from "@nap/wire";
+import { NapApiError, NapClient, NapNetworkError } from "@nap/sdk";
 import { inputJsonSchema, TOOLS } from "./tools";
 
 /**

@@ -7,8 +7,8 @@ import {
   vaultActionBody,
   voteBody,
   withdrawBody,
-} from "../../wire/src/live";
-import type { NapClient } from "../../sdk/src";
+} from "@nap/wire/live";
+import type { NapClient } from "@nap/sdk";
 
 /**
  * The agent operations as MCP tools. Each input schema is the live API's own zod request schema (the one its route

@@ -13,8 +13,8 @@ export const DATA_KEY_PATTERN = /^napd-[0-9A-Za-z]{32}$/;
 /** Keys of the live API (X-API-Key), recognised to tell a caller who sends one here what to do instead. */
 export const LIVE_KEY_PATTERN = /^nap-[0-9A-Za-z]{32}$/;
 
-export const DEFAULT_KEY_LIFETIME_DAYS = 90;
-export const MAX_KEY_LIFETIME_DAYS = 365;
+/** A key's default and longest lifetime, in days (the wire contract's, which tells clients). */
+export { DEFAULT_KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS } from "../../../../packages/wire/src/data/vocabulary";
 /** Live (unexpired, unrevoked) keys one owner may hold: a leaked issuing credential cannot flood the store. */
 export const MAX_LIVE_KEYS_PER_OWNER = 10;
 

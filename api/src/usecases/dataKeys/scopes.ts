@@ -1,3 +1,5 @@
+import type { Scope } from "../../../../packages/wire/src/data/vocabulary";
+
 /**
  * Scopes of data API keys. Each route declares the scope it needs (routeScopes.ts decides a request's from the route
  * that answers it).
@@ -7,15 +9,7 @@
  * 401"); the caller can always drop the key and read on the Public tier.
  */
 
-export const SCOPES = [
-  "vaults:read",
-  "vaults:write",
-  "users:read",
-  "nodes:read",
-  "nodes:write",
-  "keys:manage",
-] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from "../../../../packages/wire/src/data/vocabulary";
 
 export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   "vaults:read": "vaults, their history, strategies, protocol statistics, status, POST /v1/vaults/batch",
@@ -27,7 +21,7 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
 };
 
 /** Granted when a key is issued without a `scopes` list: every read; managing keys must be asked for. */
-export const DEFAULT_SCOPES: readonly Scope[] = ["vaults:read", "users:read", "nodes:read"];
+export { DEFAULT_SCOPES } from "../../../../packages/wire/src/data/vocabulary";
 
 /** Scopes only a Node Operator key (issued with an operator key) may hold. */
 export const OPERATOR_ONLY_SCOPES: readonly Scope[] = ["nodes:write"];

@@ -1,2 +1,3 @@
+export * from "./access";
 export * from "./schemas";
 export * from "./vocabulary";

@@ -1,3 +1,4 @@
 export * from "./requests";
+export * from "./responses";
 export * from "./schemas";
 export * from "./vocabulary";

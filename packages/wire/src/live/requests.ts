@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { addressSchema, textSchema, usdcAmountSchema } from "./schemas";
-import { RISK_PARAMS, VAULT_IDS, type RiskParamName } from "./vocabulary";
+import { AGENT_TYPES, RISK_PARAMS, TIERS, VAULT_IDS, type RiskParamName } from "./vocabulary";
 
 /**
  * The live API's request schemas that clients send: the routes validate with them, the OpenAPI document shows them,
@@ -115,3 +115,39 @@ export const txHashParams = z.strictObject({
     .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex transaction hash")
     .meta({ description: "transaction hash" }),
 });
+
+/** The wallet a sign-in nonce is asked for, or whose registration is looked up. */
+export const nonceQuery = z.strictObject({ wallet: addressSchema });
+
+export const registerBody = z
+  .strictObject({
+    wallet_address: addressSchema,
+    signature: z
+      .string()
+      .regex(/^0x([0-9a-fA-F]{2})+$/, { message: "must be 0x-prefixed hex bytes", abort: true })
+      .max(2 + 2 * 4096, "must be at most 4096 bytes")
+      .meta({ description: "EIP-191 signature of `message` from the nonce step (EIP-1271 for contract wallets)" }),
+    nonce: z
+      .string()
+      .regex(/^[0-9a-fA-F]{32}$/, "must be 32 hex characters")
+      .transform((value) => value.toLowerCase()),
+    agent_name: textSchema(3, 100),
+    agent_type: z.enum(AGENT_TYPES).default("custom"),
+    description: textSchema(0, 500, { multiline: true }).optional(),
+    operator_address: addressSchema,
+    operator_email: z.email({ message: "must be an email address" }).max(254).optional(),
+    operator_name: textSchema(1, 100).optional(),
+    framework: textSchema(1, 50).optional(),
+    repo_url: z
+      .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
+      .max(2048)
+      .optional(),
+  })
+  .meta({ id: "RegisterRequest" });
+
+export const leaderboardQuery = z.strictObject({
+  limit: z.coerce.number<string>().int().min(1).max(100).default(50).meta({ description: "default 50, maximum 100" }),
+});
+
+export const grantTierParams = z.strictObject({ agent_id: z.uuid({ message: "must be a UUID" }) });
+export const grantTierBody = z.strictObject({ tier: z.enum(TIERS) }).meta({ id: "TierGrant" });

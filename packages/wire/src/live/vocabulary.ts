@@ -1,11 +1,60 @@
 /**
- * The names and bounds a client sends to the live API. The service's domain holds the same lists (the registry's
- * bounds, the deployment's vaults); test/wire/vocabulary.test.ts fails when the two differ, so the package needs
- * nothing from the service.
+ * The names, value sets and bounds of the live API. Defined here once: the service's domain imports them (its model,
+ * its strategy rules), so what a client is told and what the service enforces cannot differ.
  */
 
+/** The six vault identifiers of the API, keys of `vaults` in the deployment file. */
 export const VAULT_IDS = ["conservative", "moderate", "aggressive", "inverse", "hedged", "configurable"] as const;
 export type VaultId = (typeof VAULT_IDS)[number];
+
+/** Tiers in ascending order of trust. */
+export const TIERS = ["unverified", "registered", "established", "core_contributor"] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const AGENT_TYPES = ["trading", "governance", "analytics", "custom", "quant", "cfo", "research"] as const;
+export type AgentType = (typeof AGENT_TYPES)[number];
+
+export const AGENT_STATUSES = ["active", "suspended"] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
+/** Strategy lifecycle states of the spec, in the registry's order. */
+export const STRATEGY_STATUSES = [
+  "shadow",
+  "guardian_review",
+  "paper_trading",
+  "pending_oracle_approval",
+  "live",
+  "paused",
+  "deprecated",
+] as const;
+export type StrategyStatus = (typeof STRATEGY_STATUSES)[number];
+
+/** Governance proposal states, in the governor's order. */
+export const PROPOSAL_STATES = [
+  "pending",
+  "active",
+  "canceled",
+  "defeated",
+  "succeeded",
+  "queued",
+  "expired",
+  "executed",
+] as const;
+export type ProposalState = (typeof PROPOSAL_STATES)[number];
+
+/** Badge milestones: the tiers above unverified, in the badge contract's order. */
+export const MILESTONES = ["registered", "established", "core_contributor"] as const satisfies readonly Tier[];
+export type Milestone = (typeof MILESTONES)[number];
+
+/** Vote support values (0, 1, 2) of the governor and the vote endpoint. */
+export const VOTE_SUPPORT = ["against", "for", "abstain"] as const;
+export type VoteSupport = 0 | 1 | 2;
+
+/** Byte lengths of a strategy's UTF-8 texts (StrategyRegistryV3's NAME_* and DESCRIPTION_* bounds). */
+export const TEXT_BYTES = {
+  name: { min: 3, max: 100 },
+  description: { min: 10, max: 2000 },
+} as const;
 
 /** The risk parameters in the API's names and units, with their defaults (the spec's) and bounds (the registry's). */
 export const RISK_PARAMS = {
@@ -23,3 +72,11 @@ export const RISK_PARAMS = {
   },
 } as const;
 export type RiskParamName = keyof typeof RISK_PARAMS;
+
+/** Lifetime of a sign-in nonce (the spec's). */
+export const NONCE_TTL_SECONDS = 600;
+
+/** The quest campaign and the criteria its eligibility answer measures, in the answer's order. */
+export const CAMPAIGN_ID = "nap-galaxy-season-1";
+export const CAMPAIGN_CRITERIA = ["registered", "tier_registered", "strategy_submitted", "vault_deposit"] as const;
+export type CampaignCriterion = (typeof CAMPAIGN_CRITERIA)[number];

@@ -5,11 +5,11 @@ import { DEFAULT_SCOPES, type Scope } from "../../../usecases/dataKeys/scopes";
 import { NODE_HEARTBEAT_INTERVAL_MS, nodeStatus, type NodeRegistry } from "../../../usecases/nodes";
 import { invalidField } from "../../../errors";
 import { defineRoute, type RouteDefinition } from "../../route";
+import * as schemas from "../../../../../packages/wire/src/data/access";
 import { unauthorized } from "../errors";
 import { ISSUANCE_LIMITS } from "./issuanceLimits";
 import type { TierLimit } from "./limits";
 import { dataCallerOf, insufficientScope, type DataCaller } from "./middleware";
-import * as schemas from "./schemas";
 import { describeKey, describeNode } from "./views";
 
 /**

@@ -2,33 +2,7 @@ import { z } from "zod";
 import { usdcNumber } from "../../../domain/units";
 import type { AgentRecord } from "../../../usecases/agents";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-
-export const leaderboardQuery = z.strictObject({
-  limit: z.coerce.number<string>().int().min(1).max(100).default(50).meta({ description: "default 50, maximum 100" }),
-});
-
-export const leaderboardResponse = z
-  .object({
-    agents: z.array(
-      z.object({
-        agent_name: z.string(),
-        tier: z.string(),
-        performance_score: z.number(),
-        strategies_submitted: z.number().int(),
-      }),
-    ),
-    count: z.number().int(),
-  })
-  .meta({ id: "Leaderboard" });
-
-export const statsResponse = z
-  .object({
-    total_agents: z.number().int(),
-    active_agents: z.number().int(),
-    strategies_submitted: z.number().int(),
-    total_deposits_usdc: z.number(),
-  })
-  .meta({ id: "AgentStats" });
+import { leaderboardQuery, leaderboardResponse, statsResponse } from "../../../../../packages/wire/src/live";
 
 export function agentRoutes({ useCases }: RouteContext): RouteDefinition[] {
   const leaderboardBody = (agents: AgentRecord[]): z.input<typeof leaderboardResponse> => ({

@@ -1,26 +1,9 @@
-import { z } from "zod";
 import { PERMISSIONS } from "../../../domain/tiers";
-import { CAMPAIGN_CRITERIA, CAMPAIGN_ID } from "../../../usecases/campaign";
 import { authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
+import { eligibilityResponse } from "../../../../../packages/wire/src/live";
 
 /** Campaign eligibility of the agent, criterion by criterion. */
-
-export const eligibilityResponse = z
-  .object({
-    campaign_id: z.literal(CAMPAIGN_ID),
-    agent_address: z.string(),
-    eligible: z.boolean().meta({ description: "every criterion met" }),
-    criteria: z.array(
-      z.object({
-        id: z.enum(CAMPAIGN_CRITERIA),
-        description: z.string(),
-        met: z.boolean(),
-        value: z.union([z.string(), z.number()]).meta({ description: "the measured value" }),
-      }),
-    ),
-  })
-  .meta({ id: "CampaignEligibility" });
 
 export function campaignRoutes({ useCases }: RouteContext): RouteDefinition[] {
   return [

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { DOCS_CSP, DOCS_PAGE } from "../docsPage";
 import { defineRoute, type RouteDefinition } from "../route";
+import { htmlPageResponse, openApiDocumentResponse } from "../../../../../packages/wire/src/live";
 
 /**
  * /openapi.json and /docs. The document is built once by the door from all routes (these included). Neither spends
@@ -16,7 +16,7 @@ export function docsRoutes(document: () => Record<string, unknown>): RouteDefini
       summary: "This OpenAPI 3.1 document",
       auth: null,
       rateLimit: null,
-      responses: { 200: { description: "OpenAPI 3.1 document", schema: z.record(z.string(), z.unknown()) } },
+      responses: { 200: { description: "OpenAPI 3.1 document", schema: openApiDocumentResponse } },
       handler: () => document(),
     }),
     defineRoute({
@@ -27,7 +27,7 @@ export function docsRoutes(document: () => Record<string, unknown>): RouteDefini
         "API reference: Swagger UI over /openapi.json (served from the service, works offline; try calls with a key)",
       auth: null,
       rateLimit: null,
-      responses: { 200: { description: "HTML page", schema: z.string(), contentType: "text/html" } },
+      responses: { 200: { description: "HTML page", schema: htmlPageResponse, contentType: "text/html" } },
       handler: ({ ctx }) => {
         ctx.type = "text/html; charset=utf-8";
         ctx.set("Content-Security-Policy", DOCS_CSP);

@@ -1,20 +1,6 @@
-import { z } from "zod";
-import { TIERS } from "../../../domain/model";
 import { principalOf } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-
-export const grantTierParams = z.strictObject({ agent_id: z.uuid({ message: "must be a UUID" }) });
-export const grantTierBody = z.strictObject({ tier: z.enum(TIERS) }).meta({ id: "TierGrant" });
-export const grantTierResponse = z
-  .object({
-    agent_id: z.string(),
-    agent_name: z.string(),
-    tier: z.enum(TIERS),
-    tier_granted_by: z
-      .string()
-      .meta({ description: "id of the operator key (operator:N, N = position in AGENT_API_KEYS)" }),
-  })
-  .meta({ id: "TierGrantResult" });
+import { grantTierBody, grantTierParams, grantTierResponse } from "../../../../../packages/wire/src/live";
 
 export function operatorRoutes({ useCases, logger }: RouteContext): RouteDefinition[] {
   return [

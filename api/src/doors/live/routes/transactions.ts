@@ -3,33 +3,11 @@ import { PERMISSIONS } from "../../../domain/tiers";
 import type { TxJournalEntry } from "../../../tx";
 import { authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
-import { isoTimestamp, txHash, txHashParams } from "../../../../../packages/wire/src/live";
+import { transactionListResponse, transactionSchema, txHashParams } from "../../../../../packages/wire/src/live";
 
 /** Status of the transactions the service sent for the agent, from the transaction journal. */
 
 const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
-
-export const transactionSchema = z
-  .object({
-    tx_hash: txHash.nullable().meta({ description: "null while not signed yet" }),
-    operation: z.string().meta({ description: "e.g. vault.deposit, vault.withdraw, vault.fulfill, faucet.drip" }),
-    status: z.enum(["pending", "confirmed", "reverted", "failed"]).meta({
-      description:
-        "pending: not mined yet; confirmed: mined successfully; reverted: mined and reverted; failed: never mined (error says why)",
-    }),
-    from: z.string().meta({ description: "the signing wallet: the agent's, or the service's relayer" }),
-    to: z.string(),
-    nonce: z.number().int().nullable(),
-    block_number: z.number().int().nullable(),
-    gas_used: z.string().nullable(),
-    error: z.string().nullable(),
-    replaced_hashes: z.array(z.string()).meta({
-      description: "earlier signatures of this transaction whose nonce another transaction took (never mined)",
-    }),
-    created_at: isoTimestamp,
-    updated_at: isoTimestamp,
-  })
-  .meta({ id: "Transaction" });
 
 function statusOf(entry: TxJournalEntry): z.input<typeof transactionSchema>["status"] {
   if (entry.state === "mined") return entry.status === 1 ? "confirmed" : "reverted";
@@ -66,7 +44,7 @@ export function transactionRoutes({ useCases }: RouteContext): RouteDefinition[]
       responses: {
         200: {
           description: "transactions",
-          schema: z.object({ transactions: z.array(transactionSchema) }).meta({ id: "TransactionList" }),
+          schema: transactionListResponse,
         },
       },
       handler: async ({ ctx }) => {

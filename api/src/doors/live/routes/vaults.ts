@@ -6,11 +6,13 @@ import type { Deposit, VaultInfo, VaultPosition } from "../../../usecases/vaults
 import { authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
 import {
-  decimalString,
   depositBody,
+  depositResponse,
   idempotencyHeaders,
-  txHash,
-  vaultIdSchema,
+  positionsLookupResponse,
+  vaultListResponse,
+  vaultPositionSchema,
+  vaultPositionsResponse,
   walletLookupBody,
 } from "../../../../../packages/wire/src/live";
 
@@ -20,72 +22,6 @@ const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
 /** What an onchain write can answer besides validation, auth and limits. */
 const ONCHAIN_WRITE = ["CONFLICT", "TX_REJECTED", "CHAIN_UNAVAILABLE", "NOT_CONFIGURED"] as const;
 const ONCHAIN_READ = ["CHAIN_UNAVAILABLE", "NOT_CONFIGURED"] as const;
-
-export const vaultItem = z
-  .object({
-    address: z.string().meta({ description: "0x address" }),
-    name: z.string(),
-    asset: z.string().meta({ description: "asset symbol", example: "USDC" }),
-    total_assets: z.string().meta({ description: "decimal, whole asset units", example: "1250.5" }),
-    apy: z.number().meta({
-      description:
-        "percent per year: the rate at which reported profit is unlocking now, gross of fees (VaultLens apyBps / 100)",
-    }),
-    status: z.enum(["active", "paused"]),
-  })
-  .meta({ id: "Vault" });
-
-export const vaultListResponse = z
-  .object({ vaults: z.array(vaultItem), total: z.number().int() })
-  .meta({ id: "VaultList" });
-
-export const vaultPositionSchema = z
-  .object({
-    vault_address: z.string(),
-    vault_name: z.string(),
-    shares: decimalString("decimal shares"),
-    value_usdc: decimalString("decimal USDC (convertToAssets of the shares, rounded down)"),
-  })
-  .meta({ id: "VaultPosition" });
-
-export const depositResponse = z
-  .object({
-    success: z.literal(true),
-    agent_address: z.string(),
-    vault: z.string().meta({ description: "vault display name" }),
-    vault_id: vaultIdSchema,
-    vault_address: z.string(),
-    amount_usdc: z.number(),
-    approve_tx: txHash,
-    deposit_tx: txHash,
-    status: z.literal("confirmed").meta({ description: "both transactions mined successfully" }),
-    block_number: z.number().int(),
-    shares_balance: z.string().meta({ description: "raw integer: the wallet's shares after the deposit" }),
-  })
-  .meta({ id: "DepositResult" });
-
-export const positionsLookupResponse = z
-  .object({
-    wallet_address: z.string(),
-    positions: z.array(
-      z.object({
-        vault_id: vaultIdSchema,
-        vault_address: z.string(),
-        vault_name: z.string(),
-        shares: decimalString("decimal shares held (not counting shares in redemption requests)"),
-        shares_raw: z.string(),
-        value_usdc: decimalString("decimal USDC value of the shares"),
-        pending_redeem_shares: decimalString("shares in redemption requests not yet filled"),
-        claimable_redeem_shares: decimalString("shares of filled requests not yet claimed"),
-        claimable_usdc: decimalString("USDC of filled requests not yet claimed"),
-        claimable_cancel_shares: decimalString(
-          "shares of a canceled request (ERC-7887) not yet claimed back (POST /api/v1/agent/vault/redeem-cancel claims them)",
-        ),
-      }),
-    ),
-    total: z.number().int(),
-  })
-  .meta({ id: "OnchainPositions" });
 
 /** The vault list as the spec gives it. */
 function vaultListBody(vaults: VaultInfo[]): z.input<typeof vaultListResponse> {
@@ -155,7 +91,7 @@ export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
       responses: {
         200: {
           description: "positions (vaults with shares or open redemption requests)",
-          schema: z.object({ positions: z.array(vaultPositionSchema) }).meta({ id: "VaultPositions" }),
+          schema: vaultPositionsResponse,
         },
       },
       errors: [...ONCHAIN_READ],

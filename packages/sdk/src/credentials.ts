@@ -3,8 +3,8 @@ import { homedir } from "node:os";
 import path from "node:path";
 
 /**
- * The CLI's credentials file: the API key (returned once at registration) and the owner wallet the CLI generated
- * for it, written with mode 0600 (in a folder created 0700). Nothing prints the key after registration; commands
+ * The credentials file that `nap register` writes and the CLI and the MCP server read: the API key (returned once
+ * at registration) and the owner wallet the CLI generated for it, written with mode 0600 (in a folder created 0700). Nothing prints the key after registration; commands
  * read it from here.
  *
  * Like ssh with a private key, a file that group or others may read or write is refused: they could take the key,

@@ -1,9 +1,11 @@
 import { z } from "zod";
-import { addressSchema, textSchema } from "../../../../../packages/wire/src/live";
-import { DEFAULT_KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS } from "../../../usecases/dataKeys/keys";
-import { DEFAULT_SCOPES, SCOPES } from "../../../usecases/dataKeys/scopes";
+import { addressSchema, textSchema } from "../live/schemas";
+import { DEFAULT_KEY_LIFETIME_DAYS, DEFAULT_SCOPES, MAX_KEY_LIFETIME_DAYS, SCOPES } from "./vocabulary";
 
-/** The access routes' request and response schemas (docs/data-api-access.md); the OpenAPI document is built from them. */
+/**
+ * The request and response schemas of the data API's access routes (/v1/auth/*, /v1/rate-limit, /v1/nodes): keys,
+ * their limits, the nodes of the network. The data API's OpenAPI document is built from them.
+ */
 
 const ownerLabel = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 . _ -");
 

@@ -1,0 +1,335 @@
+"""The live API's clients: NapClient (synchronous) and AsyncNapClient (asyncio), both sending the operations of
+operations.py through the shared transport (transport.py). Every call answers the generated model of its 200 body or
+raises a NapApiError carrying the API's message and status; every call that moves value sends an Idempotency-Key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import BaseModel
+from typing_extensions import Self
+
+from . import operations as ops
+from .errors import NapAuthError
+from .models import live as m
+from .signing import MessageSigner, as_signer, sign_text
+from .transport import DEFAULT_TIMEOUT_SECONDS, AsyncTransport, HttpRequest, OnRetry, RetryPolicy, SyncTransport
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class _Calls:
+    """What both clients do the same way: the API key on a request, and the registration body from a signature."""
+
+    api_key: str | None
+
+    def _keyed(self, call: ops.Call[T]) -> HttpRequest:
+        request = call.request
+        if not call.needs_key:
+            return request
+        if not self.api_key:
+            label = f"{request.method} {request.path}"
+            raise NapAuthError("no API key: register first, or pass api_key", status=401, request=label)
+        return dataclasses.replace(request, headers={**request.headers, "X-API-Key": self.api_key})
+
+    @staticmethod
+    def _registration(
+        signer: MessageSigner, nonce: m.Nonce, agent_name: str, fields: dict[str, Any]
+    ) -> m.RegisterRequest:
+        return m.RegisterRequest(
+            wallet_address=signer.address,
+            signature=sign_text(signer, nonce.message),
+            nonce=nonce.nonce,
+            agent_name=agent_name,
+            operator_address=fields.pop("operator_address", None) or signer.address,
+            **{name: value for name, value in fields.items() if value is not None},
+        )
+
+
+class NapClient(_Calls):
+    """The live API, synchronously. ``with NapClient(url) as nap:`` closes its connections at the end."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        retry: RetryPolicy | None = None,
+        on_retry: OnRetry | None = None,
+        http: httpx.Client | None = None,
+    ) -> None:
+        self.api_key = api_key
+        self._transport = SyncTransport(base_url, timeout=timeout, retry=retry, on_retry=on_retry, http=http)
+        self.base_url = self._transport.base_url
+
+    def _send(self, call: ops.Call[T]) -> T:
+        return call.answer.model_validate(self._transport.request(self._keyed(call)))
+
+    def close(self) -> None:
+        self._transport.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------------------------------ registration
+
+    def register(
+        self,
+        wallet: MessageSigner | str,
+        agent_name: str,
+        *,
+        agent_type: str | None = None,
+        operator_address: str | None = None,
+        description: str | None = None,
+        operator_email: str | None = None,
+        operator_name: str | None = None,
+        framework: str | None = None,
+        repo_url: str | None = None,
+    ) -> m.RegisterResponse:
+        """Registers an agent owned by `wallet` (a LocalAccount or a private key): asks for a nonce, signs its message
+        (EIP-191) and registers. The API key is returned once (and set on this client): store it."""
+        signer = as_signer(wallet)
+        fields = dict(locals())
+        for name in ("self", "wallet", "agent_name", "signer"):
+            fields.pop(name)
+        request = self._registration(signer, self.nonce(signer.address), agent_name, fields)
+        registered = self._send(ops.register(request))
+        self.api_key = registered.api_key
+        return registered
+
+    def nonce(self, wallet: str) -> m.Nonce:
+        return self._send(ops.nonce(wallet))
+
+    def lookup(self, wallet: str) -> m.LookupResponse:
+        return self._send(ops.lookup(wallet))
+
+    # ------------------------------------------------------------------------------------------------ public reads
+
+    def health(self) -> m.Health:
+        return self._send(ops.health())
+
+    def vaults(self) -> m.VaultList:
+        return self._send(ops.vaults())
+
+    def agents(self, **query: Any) -> m.Leaderboard:
+        return self._send(ops.agents(query))
+
+    def proposals(self) -> m.ProposalList:
+        return self._send(ops.proposals())
+
+    def positions_of(self, wallet_address: str) -> m.OnchainPositions:
+        return self._send(ops.positions_of(wallet_address))
+
+    # ------------------------------------------------------------------------------------------------ the agent
+
+    def wallet(self) -> m.WalletStatus:
+        return self._send(ops.wallet())
+
+    def positions(self) -> m.VaultPositions:
+        return self._send(ops.positions())
+
+    def strategies(self) -> m.StrategyList:
+        return self._send(ops.strategies())
+
+    def transactions(self) -> m.TransactionList:
+        return self._send(ops.transactions())
+
+    def transaction(self, tx_hash: str) -> m.Transaction:
+        """The status of one of the agent's transactions."""
+        return self._send(ops.transaction(tx_hash))
+
+    # ------------------------------------------------------------------------------------------------ value-moving
+
+    def faucet(self, *, idempotency_key: str | None = None) -> m.FaucetDrip:
+        return self._send(ops.faucet(idempotency_key))
+
+    def deposit(self, vault_id: str, amount_usdc: float, *, idempotency_key: str | None = None) -> m.DepositResult:
+        request = m.DepositRequest.model_validate({"vault_id": vault_id, "amount_usdc": amount_usdc})
+        return self._send(ops.deposit(request, idempotency_key))
+
+    def withdraw(
+        self,
+        vault_id: str,
+        *,
+        amount_usdc: float | None = None,
+        shares: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> m.WithdrawResult:
+        """Withdraws `amount_usdc`, or `shares` (raw, or "all")."""
+        request = m.WithdrawRequest.model_validate({"vault_id": vault_id, "amount_usdc": amount_usdc, "shares": shares})
+        return self._send(ops.withdraw(request, idempotency_key))
+
+    def request_redeem(
+        self, vault_id: str, shares: str, *, idempotency_key: str | None = None
+    ) -> m.RedeemRequestResult:
+        request = m.RedeemRequestRequest.model_validate({"vault_id": vault_id, "shares": shares})
+        return self._send(ops.request_redeem(request, idempotency_key))
+
+    def claim(self, vault_id: str, *, idempotency_key: str | None = None) -> m.ClaimResult:
+        return self._send(ops.claim(m.VaultAction.model_validate({"vault_id": vault_id}), idempotency_key))
+
+    def cancel_redeem(self, vault_id: str, *, idempotency_key: str | None = None) -> m.RedeemCancelResult:
+        return self._send(ops.cancel_redeem(m.VaultAction.model_validate({"vault_id": vault_id}), idempotency_key))
+
+    def submit_strategy(
+        self, name: str, description: str, *, idempotency_key: str | None = None, **risk: Any
+    ) -> m.StrategySubmitResult:
+        """Submits a strategy; `risk` takes the optional fields of StrategySubmission (dna_string, max_leverage ...)."""
+        request = m.StrategySubmission.model_validate({"name": name, "description": description, **risk})
+        return self._send(ops.submit_strategy(request, idempotency_key))
+
+    def vote(
+        self, proposal_id: int | str, support: int, *, reason: str | None = None, idempotency_key: str | None = None
+    ) -> m.VoteResult:
+        request = m.VoteRequest.model_validate({"proposal_id": proposal_id, "support": support, "reason": reason})
+        return self._send(ops.vote(request, idempotency_key))
+
+
+class AsyncNapClient(_Calls):
+    """The live API, with asyncio. ``async with AsyncNapClient(url) as nap:`` closes its connections at the end."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        retry: RetryPolicy | None = None,
+        on_retry: OnRetry | None = None,
+        http: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.api_key = api_key
+        self._transport = AsyncTransport(base_url, timeout=timeout, retry=retry, on_retry=on_retry, http=http)
+        self.base_url = self._transport.base_url
+
+    async def _send(self, call: ops.Call[T]) -> T:
+        return call.answer.model_validate(await self._transport.request(self._keyed(call)))
+
+    async def aclose(self) -> None:
+        await self._transport.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
+
+    # ------------------------------------------------------------------------------------------------ registration
+
+    async def register(
+        self,
+        wallet: MessageSigner | str,
+        agent_name: str,
+        *,
+        agent_type: str | None = None,
+        operator_address: str | None = None,
+        description: str | None = None,
+        operator_email: str | None = None,
+        operator_name: str | None = None,
+        framework: str | None = None,
+        repo_url: str | None = None,
+    ) -> m.RegisterResponse:
+        """As NapClient.register."""
+        signer = as_signer(wallet)
+        fields = dict(locals())
+        for name in ("self", "wallet", "agent_name", "signer"):
+            fields.pop(name)
+        request = self._registration(signer, await self.nonce(signer.address), agent_name, fields)
+        registered = await self._send(ops.register(request))
+        self.api_key = registered.api_key
+        return registered
+
+    async def nonce(self, wallet: str) -> m.Nonce:
+        return await self._send(ops.nonce(wallet))
+
+    async def lookup(self, wallet: str) -> m.LookupResponse:
+        return await self._send(ops.lookup(wallet))
+
+    # ------------------------------------------------------------------------------------------------ public reads
+
+    async def health(self) -> m.Health:
+        return await self._send(ops.health())
+
+    async def vaults(self) -> m.VaultList:
+        return await self._send(ops.vaults())
+
+    async def agents(self, **query: Any) -> m.Leaderboard:
+        return await self._send(ops.agents(query))
+
+    async def proposals(self) -> m.ProposalList:
+        return await self._send(ops.proposals())
+
+    async def positions_of(self, wallet_address: str) -> m.OnchainPositions:
+        return await self._send(ops.positions_of(wallet_address))
+
+    # ------------------------------------------------------------------------------------------------ the agent
+
+    async def wallet(self) -> m.WalletStatus:
+        return await self._send(ops.wallet())
+
+    async def positions(self) -> m.VaultPositions:
+        return await self._send(ops.positions())
+
+    async def strategies(self) -> m.StrategyList:
+        return await self._send(ops.strategies())
+
+    async def transactions(self) -> m.TransactionList:
+        return await self._send(ops.transactions())
+
+    async def transaction(self, tx_hash: str) -> m.Transaction:
+        return await self._send(ops.transaction(tx_hash))
+
+    # ------------------------------------------------------------------------------------------------ value-moving
+
+    async def faucet(self, *, idempotency_key: str | None = None) -> m.FaucetDrip:
+        return await self._send(ops.faucet(idempotency_key))
+
+    async def deposit(
+        self, vault_id: str, amount_usdc: float, *, idempotency_key: str | None = None
+    ) -> m.DepositResult:
+        request = m.DepositRequest.model_validate({"vault_id": vault_id, "amount_usdc": amount_usdc})
+        return await self._send(ops.deposit(request, idempotency_key))
+
+    async def withdraw(
+        self,
+        vault_id: str,
+        *,
+        amount_usdc: float | None = None,
+        shares: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> m.WithdrawResult:
+        request = m.WithdrawRequest.model_validate({"vault_id": vault_id, "amount_usdc": amount_usdc, "shares": shares})
+        return await self._send(ops.withdraw(request, idempotency_key))
+
+    async def request_redeem(
+        self, vault_id: str, shares: str, *, idempotency_key: str | None = None
+    ) -> m.RedeemRequestResult:
+        request = m.RedeemRequestRequest.model_validate({"vault_id": vault_id, "shares": shares})
+        return await self._send(ops.request_redeem(request, idempotency_key))
+
+    async def claim(self, vault_id: str, *, idempotency_key: str | None = None) -> m.ClaimResult:
+        return await self._send(ops.claim(m.VaultAction.model_validate({"vault_id": vault_id}), idempotency_key))
+
+    async def cancel_redeem(self, vault_id: str, *, idempotency_key: str | None = None) -> m.RedeemCancelResult:
+        return await self._send(
+            ops.cancel_redeem(m.VaultAction.model_validate({"vault_id": vault_id}), idempotency_key)
+        )
+
+    async def submit_strategy(
+        self, name: str, description: str, *, idempotency_key: str | None = None, **risk: Any
+    ) -> m.StrategySubmitResult:
+        request = m.StrategySubmission.model_validate({"name": name, "description": description, **risk})
+        return await self._send(ops.submit_strategy(request, idempotency_key))
+
+    async def vote(
+        self, proposal_id: int | str, support: int, *, reason: str | None = None, idempotency_key: str | None = None
+    ) -> m.VoteResult:
+        request = m.VoteRequest.model_validate({"proposal_id": proposal_id, "support": support, "reason": reason})
+        return await self._send(ops.vote(request, idempotency_key))

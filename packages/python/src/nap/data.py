@@ -1,0 +1,338 @@
+"""The public data API's clients: NapDataClient (synchronous) and AsyncNapDataClient (asyncio). REST /v1 answers
+the generated models (models/data.py), GraphQL queries answer their `data` (a NapGraphQLError when the answer has
+errors), and subscriptions (GraphQL's, or the /ws channel's) resume from the last seq after a dropped socket.
+Reads need no key (the Public tier); a data API key (`napd-...`, sent as `Authorization: Bearer`) raises the limits.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import BaseModel
+from typing_extensions import Self
+
+from . import data_operations as ops
+from .errors import NapGraphQLError
+from .graphql_operations import QUERIES, SUBSCRIPTIONS
+from .models import data as d
+from .operations import Call
+from .signing import MessageSigner, as_signer, sign_text
+from .subscriptions import ChannelSubscription, GraphQLSubscription, Subscription, SyncSubscription
+from .transport import DEFAULT_TIMEOUT_SECONDS, AsyncTransport, HttpRequest, OnRetry, RetryPolicy, SyncTransport
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class _DataCalls:
+    api_key: str | None
+    base_url: str
+
+    def _authorized(self, request: HttpRequest, with_key: bool = True) -> HttpRequest:
+        if not self.api_key or not with_key:
+            return request
+        return dataclasses.replace(request, headers={**request.headers, "authorization": f"Bearer {self.api_key}"})
+
+    @staticmethod
+    def _graphql_data(answer: Any, name: str) -> Any:
+        if answer.get("errors"):
+            raise NapGraphQLError(answer["errors"], answer.get("data"), name)
+        return answer.get("data")
+
+    def _socket_url(self, path: str) -> str:
+        return ("ws" + self.base_url[4:] if self.base_url.startswith("http") else self.base_url) + path
+
+    def _subscription(
+        self, name: str, variables: dict[str, Any], after_seq: int | None, min_block: int | None, options: Any
+    ) -> Subscription:
+        """A GraphQL subscription by name (vaultUpdated, transactionCreated) from after_seq."""
+        return GraphQLSubscription(
+            self._socket_url("/graphql"),
+            SUBSCRIPTIONS[name],
+            variables,
+            min_block=min_block,
+            after_seq=after_seq,
+            token=self.api_key,
+            **options,
+        )
+
+    def _channel(
+        self, channel: str, parameters: dict[str, Any], after_seq: int | None, min_block: int | None, options: Any
+    ) -> Subscription:
+        return ChannelSubscription(
+            self._socket_url("/ws"),
+            channel,
+            parameters,
+            min_block=min_block,
+            after_seq=after_seq,
+            token=self.api_key,
+            **options,
+        )
+
+
+class NapDataClient(_DataCalls):
+    """The data API, synchronously. ``with NapDataClient(url) as data:`` closes its connections at the end."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        retry: RetryPolicy | None = None,
+        on_retry: OnRetry | None = None,
+        http: httpx.Client | None = None,
+    ) -> None:
+        self.api_key = api_key
+        self._transport = SyncTransport(base_url, timeout=timeout, retry=retry, on_retry=on_retry, http=http)
+        self.base_url = self._transport.base_url
+
+    def _send(self, call: Call[T]) -> T:
+        return call.answer.model_validate(self._transport.request(self._authorized(call.request, call.needs_key)))
+
+    def close(self) -> None:
+        self._transport.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------------------------------ REST /v1
+
+    def vaults(self, *, min_block: int | None = None) -> d.VaultList:
+        return self._send(ops.vaults(min_block))
+
+    def vault(self, address: str, *, min_block: int | None = None) -> d.VaultDetail:
+        """A vault by address."""
+        return self._send(ops.vault(address, min_block))
+
+    def vault_history(self, address: str, *, period: str | None = None, interval: str | None = None) -> d.VaultHistory:
+        return self._send(ops.vault_history(address, period, interval))
+
+    def vaults_batch(self, vault_ids: list[str]) -> d.VaultBatch:
+        return self._send(ops.vaults_batch(vault_ids))
+
+    def strategies(self) -> d.StrategyList:
+        return self._send(ops.strategies())
+
+    def strategy_performance(self, strategy_id: str) -> d.StrategyPerformance:
+        return self._send(ops.strategy_performance(strategy_id))
+
+    def user_positions(self, address: str, *, min_block: int | None = None) -> d.UserPositions:
+        return self._send(ops.user_positions(address, min_block))
+
+    def user_transactions(
+        self,
+        address: str,
+        *,
+        limit: int | None = None,
+        offset: int | None = None,
+        type: str | None = None,
+        min_block: int | None = None,
+    ) -> d.UserTransactions:
+        return self._send(ops.user_transactions(address, limit, offset, type, min_block))
+
+    def protocol_stats(self) -> d.ProtocolStats:
+        return self._send(ops.protocol_stats())
+
+    def status(self) -> d.DataStatus:
+        return self._send(ops.status())
+
+    def nodes(self) -> d.V1NodesGetResponse:
+        return self._send(ops.nodes())
+
+    def rate_limit_status(self) -> d.AccessRateLimitStatus:
+        return self._send(ops.rate_limit_status())
+
+    def token_info(self) -> d.AccessTokenInfo:
+        return self._send(ops.token_info())
+
+    def issue_key(
+        self, *, agent_api_key: str | None = None, wallet: MessageSigner | str | None = None, **fields: Any
+    ) -> d.AccessIssuedKey:
+        """Issues a data API key, proven by a live API agent key or by a wallet's signature of a single-use nonce.
+        The key is returned once (and set on this client): store it. `fields`: name, scopes, expires_in_days."""
+        if wallet is not None:
+            signer = as_signer(wallet)
+            nonce = self._send(ops.key_nonce(signer.address))
+            fields.update(wallet=signer.address, nonce=nonce.nonce, signature=sign_text(signer, nonce.message))
+        body = d.V1AuthKeysPostRequest(**fields)
+        issued = self._send(ops.issue_key(body, agent_api_key))
+        self.api_key = issued.key
+        return issued
+
+    # ------------------------------------------------------------------------------------------------ GraphQL
+
+    def query(self, name: str, variables: dict[str, Any] | None = None, *, min_block: int | None = None) -> Any:
+        """Runs one of the SDK's GraphQL queries (graphql_operations.QUERIES) and answers its `data`."""
+        return self.query_document(QUERIES[name], variables, min_block=min_block, name=name)
+
+    def query_document(
+        self, document: str, variables: dict[str, Any] | None = None, *, min_block: int | None = None, name: str = ""
+    ) -> Any:
+        request = self._authorized(ops.graphql(document, variables, min_block))
+        return self._graphql_data(self._transport.request(request), f"query {name}".strip())
+
+    # ------------------------------------------------------------------------------------------------ live events
+
+    def subscribe(
+        self,
+        name: str,
+        variables: dict[str, Any] | None = None,
+        *,
+        after_seq: int | None = None,
+        min_block: int | None = None,
+        **options: Any,
+    ) -> SyncSubscription:
+        """A GraphQL subscription (vaultUpdated, transactionCreated) as an iterator of SubscriptionEvents."""
+        return SyncSubscription(self._subscription(name, variables or {}, after_seq, min_block, options))
+
+    def channel(
+        self,
+        channel: str,
+        *,
+        after_seq: int | None = None,
+        min_block: int | None = None,
+        vault: str | None = None,
+        user: str | None = None,
+        **options: Any,
+    ) -> SyncSubscription:
+        """A /ws channel (`vault`, `transactions`) as an iterator of SubscriptionEvents; with `min_block` (a live
+        write's block_number) the stream starts at that block, so the write's own event comes first."""
+        parameters = {"vault": vault, "user": user}
+        return SyncSubscription(self._channel(channel, parameters, after_seq, min_block, options))
+
+
+class AsyncNapDataClient(_DataCalls):
+    """The data API, with asyncio. ``async with AsyncNapDataClient(url) as data:``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        retry: RetryPolicy | None = None,
+        on_retry: OnRetry | None = None,
+        http: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.api_key = api_key
+        self._transport = AsyncTransport(base_url, timeout=timeout, retry=retry, on_retry=on_retry, http=http)
+        self.base_url = self._transport.base_url
+
+    async def _send(self, call: Call[T]) -> T:
+        return call.answer.model_validate(await self._transport.request(self._authorized(call.request, call.needs_key)))
+
+    async def aclose(self) -> None:
+        await self._transport.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
+
+    # ------------------------------------------------------------------------------------------------ REST /v1
+
+    async def vaults(self, *, min_block: int | None = None) -> d.VaultList:
+        return await self._send(ops.vaults(min_block))
+
+    async def vault(self, address: str, *, min_block: int | None = None) -> d.VaultDetail:
+        return await self._send(ops.vault(address, min_block))
+
+    async def vault_history(
+        self, address: str, *, period: str | None = None, interval: str | None = None
+    ) -> d.VaultHistory:
+        return await self._send(ops.vault_history(address, period, interval))
+
+    async def vaults_batch(self, vault_ids: list[str]) -> d.VaultBatch:
+        return await self._send(ops.vaults_batch(vault_ids))
+
+    async def strategies(self) -> d.StrategyList:
+        return await self._send(ops.strategies())
+
+    async def strategy_performance(self, strategy_id: str) -> d.StrategyPerformance:
+        return await self._send(ops.strategy_performance(strategy_id))
+
+    async def user_positions(self, address: str, *, min_block: int | None = None) -> d.UserPositions:
+        return await self._send(ops.user_positions(address, min_block))
+
+    async def user_transactions(
+        self,
+        address: str,
+        *,
+        limit: int | None = None,
+        offset: int | None = None,
+        type: str | None = None,
+        min_block: int | None = None,
+    ) -> d.UserTransactions:
+        return await self._send(ops.user_transactions(address, limit, offset, type, min_block))
+
+    async def protocol_stats(self) -> d.ProtocolStats:
+        return await self._send(ops.protocol_stats())
+
+    async def status(self) -> d.DataStatus:
+        return await self._send(ops.status())
+
+    async def nodes(self) -> d.V1NodesGetResponse:
+        return await self._send(ops.nodes())
+
+    async def rate_limit_status(self) -> d.AccessRateLimitStatus:
+        return await self._send(ops.rate_limit_status())
+
+    async def token_info(self) -> d.AccessTokenInfo:
+        return await self._send(ops.token_info())
+
+    async def issue_key(
+        self, *, agent_api_key: str | None = None, wallet: MessageSigner | str | None = None, **fields: Any
+    ) -> d.AccessIssuedKey:
+        """As NapDataClient.issue_key."""
+        if wallet is not None:
+            signer = as_signer(wallet)
+            nonce = await self._send(ops.key_nonce(signer.address))
+            fields.update(wallet=signer.address, nonce=nonce.nonce, signature=sign_text(signer, nonce.message))
+        body = d.V1AuthKeysPostRequest(**fields)
+        issued = await self._send(ops.issue_key(body, agent_api_key))
+        self.api_key = issued.key
+        return issued
+
+    # ------------------------------------------------------------------------------------------------ GraphQL
+
+    async def query(self, name: str, variables: dict[str, Any] | None = None, *, min_block: int | None = None) -> Any:
+        return await self.query_document(QUERIES[name], variables, min_block=min_block, name=name)
+
+    async def query_document(
+        self, document: str, variables: dict[str, Any] | None = None, *, min_block: int | None = None, name: str = ""
+    ) -> Any:
+        request = self._authorized(ops.graphql(document, variables, min_block))
+        return self._graphql_data(await self._transport.request(request), f"query {name}".strip())
+
+    # ------------------------------------------------------------------------------------------------ live events
+
+    def subscribe(
+        self,
+        name: str,
+        variables: dict[str, Any] | None = None,
+        *,
+        after_seq: int | None = None,
+        min_block: int | None = None,
+        **options: Any,
+    ) -> Subscription:
+        """A GraphQL subscription: ``async with data.subscribe(...) as events: async for event in events``."""
+        return self._subscription(name, variables or {}, after_seq, min_block, options)
+
+    def channel(
+        self,
+        channel: str,
+        *,
+        after_seq: int | None = None,
+        min_block: int | None = None,
+        vault: str | None = None,
+        user: str | None = None,
+        **options: Any,
+    ) -> Subscription:
+        """A /ws channel subscription (see NapDataClient.channel)."""
+        return self._channel(channel, {"vault": vault, "user": user}, after_seq, min_block, options)

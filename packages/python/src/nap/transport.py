@@ -1,0 +1,205 @@
+"""The HTTP transport every client shares: one request with bounded retries, over httpx (sync or async).
+
+- A 429 or 503 with Retry-After is resent after that many seconds, at most ``max_retries`` times and only when the
+  wait is at most ``max_retry_wait_seconds``; a longer one (a faucet cooldown of a day) is raised at once.
+- A request that never got an answer (refused, reset) is resent only when that is safe: reads, and writes that
+  carry an Idempotency-Key (kept the same on every attempt, so the server runs the operation once).
+- A timeout is not resent: the server may still be working on it. Redirects are not followed, so a key never
+  leaves the API's origin (the 3xx is raised as a NapApiError).
+
+The decisions live in ``Exchange``, the same for both transports; only the sending and the sleeping differ.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from .errors import NapNetworkError, NapTimeoutError, error_for
+from .version import __version__
+
+DEFAULT_TIMEOUT_SECONDS = 30.0
+RETRYABLE_STATUSES = frozenset({429, 503})
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    max_retries: int = 3
+    """Resends of a 429/503 with Retry-After and of a request that got no answer."""
+    max_retry_wait_seconds: float = 30
+    """Longest Retry-After honoured by waiting; longer ones are raised."""
+    network_retry_delay_seconds: float = 0.5
+    """First wait before resending a request that got no answer, doubled each time."""
+
+
+@dataclass(frozen=True)
+class HttpRequest:
+    method: str
+    path: str
+    query: Mapping[str, Any] | None = None
+    body: Any = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    idempotency_key: str | None = None
+    """Sent as Idempotency-Key; makes the request safe to resend after no answer."""
+
+
+@dataclass(frozen=True)
+class Retry:
+    wait_seconds: float
+    reason: str
+
+
+OnRetry = Callable[[int, float, str], None]
+"""Called before each resend with the attempt number (1-based), the wait in seconds and why."""
+
+
+def retry_after_seconds(value: str | None) -> int | None:
+    """Retry-After as seconds: a number of seconds or an HTTP date (RFC 9110)."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return int(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0, int(-(-(when.timestamp() - time.time()) // 1)))
+
+
+class Exchange:
+    """One call's attempts: what to send, and after each attempt whether to return, resend or raise."""
+
+    def __init__(self, request: HttpRequest, policy: RetryPolicy) -> None:
+        self.request = request
+        self.policy = policy
+        self.label = f"{request.method} {request.path}"
+        headers = {"accept": "application/json", "user-agent": f"nap-sdk-python/{__version__}", **request.headers}
+        if request.idempotency_key:
+            headers["Idempotency-Key"] = request.idempotency_key
+        content = None
+        if request.body is not None:
+            headers["content-type"] = "application/json"
+            content = json.dumps(request.body, separators=(",", ":")).encode()
+        query = {
+            name: str(value).lower() if isinstance(value, bool) else str(value)
+            for name, value in (request.query or {}).items()
+            if value is not None
+        }
+        self.send_args: dict[str, Any] = {
+            "method": request.method,
+            "url": request.path,
+            "params": query,
+            "headers": headers,
+            "content": content,
+        }
+        self.safe_to_resend = request.method == "GET" or request.idempotency_key is not None
+
+    def after_failure(self, attempt: int, error: httpx.TransportError, base_url: str) -> Retry:
+        """A request that got no answer: the wait before resending it, or the exception to raise."""
+        if isinstance(error, httpx.TimeoutException):
+            raise NapTimeoutError(f"{self.label}: no complete answer in time: {error}", self.label) from error
+        if self.safe_to_resend and attempt < self.policy.max_retries:
+            wait = self.policy.network_retry_delay_seconds * 2**attempt
+            return Retry(wait, f"no answer: {error}")
+        raise NapNetworkError(f"{self.label}: no answer from {base_url}: {error}", self.label) from error
+
+    def after_answer(self, attempt: int, response: httpx.Response) -> Any:
+        """The parsed 2xx body; a Retry for a 429/503 worth waiting for; else raises the API's error."""
+        text = response.text
+        body: Any = text
+        try:
+            body = None if text == "" else json.loads(text)
+        except ValueError:
+            pass  # not JSON: kept as text
+        if response.is_success:
+            return body
+        wait = retry_after_seconds(response.headers.get("retry-after"))
+        error = error_for(response.status_code, body, wait, self.label)
+        if (
+            response.status_code in RETRYABLE_STATUSES
+            and wait is not None
+            and wait <= self.policy.max_retry_wait_seconds
+            and attempt < self.policy.max_retries
+        ):
+            return Retry(wait, error.message)
+        raise error
+
+
+def _client_args(base_url: str, timeout: float) -> dict[str, Any]:
+    return {"base_url": base_url.rstrip("/"), "timeout": timeout, "follow_redirects": False}
+
+
+class SyncTransport:
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        retry: RetryPolicy | None = None,
+        on_retry: OnRetry | None = None,
+        http: httpx.Client | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.retry = retry or RetryPolicy()
+        self.on_retry = on_retry
+        self.http = http or httpx.Client(**_client_args(base_url, timeout))
+
+    def request(self, request: HttpRequest) -> Any:
+        exchange = Exchange(request, self.retry)
+        attempt = 0
+        while True:
+            try:
+                outcome = exchange.after_answer(attempt, self.http.request(**exchange.send_args))
+            except httpx.TransportError as error:
+                outcome = exchange.after_failure(attempt, error, self.base_url)
+            if not isinstance(outcome, Retry):
+                return outcome
+            attempt += 1
+            if self.on_retry:
+                self.on_retry(attempt, outcome.wait_seconds, outcome.reason)
+            time.sleep(outcome.wait_seconds)
+
+    def close(self) -> None:
+        self.http.close()
+
+
+class AsyncTransport:
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        retry: RetryPolicy | None = None,
+        on_retry: OnRetry | None = None,
+        http: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.retry = retry or RetryPolicy()
+        self.on_retry = on_retry
+        self.http = http or httpx.AsyncClient(**_client_args(base_url, timeout))
+
+    async def request(self, request: HttpRequest) -> Any:
+        exchange = Exchange(request, self.retry)
+        attempt = 0
+        while True:
+            try:
+                outcome = exchange.after_answer(attempt, await self.http.request(**exchange.send_args))
+            except httpx.TransportError as error:
+                outcome = exchange.after_failure(attempt, error, self.base_url)
+            if not isinstance(outcome, Retry):
+                return outcome
+            attempt += 1
+            if self.on_retry:
+                self.on_retry(attempt, outcome.wait_seconds, outcome.reason)
+            await asyncio.sleep(outcome.wait_seconds)
+
+    async def aclose(self) -> None:
+        await self.http.aclose()

@@ -1,0 +1,60 @@
+"""Registration: the nonce's message signed with eth-account (EIP-191), the key kept on the client."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+from eth_account import Account
+from eth_account.messages import encode_defunct
+from helpers import ScriptedApi, ok
+
+from nap import NapClient
+
+NONCE = "9f86d081884c7d659a2feaa0c55ad015"
+MESSAGE = "nap.test wants you to sign in with your Ethereum account:\nnonce " + NONCE
+
+
+def registered(request: httpx.Request) -> httpx.Response:
+    body = json.loads(request.content)
+    return ok(
+        {
+            "success": True,
+            "agent_id": "72b78b96-20a8-4f62-9671-3c1f36f9260b",
+            "agent_name": body["agent_name"],
+            "api_key": "nap-" + "k" * 32,
+            "api_key_prefix": "nap-kkkkkkkk",
+            "tier": "unverified",
+            "message": "store the key",
+        }
+    )
+
+
+def test_register_signs_the_nonce_message_with_the_owner_wallet_and_keeps_the_key():
+    owner = Account.create()
+    api = ScriptedApi(ok({"nonce": NONCE, "message": MESSAGE, "expires_in_seconds": 600}), registered)
+    nap = NapClient("http://api.test", http=api.sync_http())
+    agent = nap.register(owner, "python agent", framework="pytest")
+
+    nonce_request, register_request = api.requests
+    assert nonce_request.url.path == "/api/v1/agent/auth/nonce"
+    assert nonce_request.url.params["wallet"] == owner.address
+    body = json.loads(register_request.content)
+    assert set(body) == {"wallet_address", "signature", "nonce", "agent_name", "operator_address", "framework"}
+    assert (body["wallet_address"], body["operator_address"], body["nonce"]) == (owner.address, owner.address, NONCE)
+    assert Account.recover_message(encode_defunct(text=MESSAGE), signature=body["signature"]) == owner.address
+    assert body["signature"].startswith("0x") and len(body["signature"]) == 132
+    assert "x-api-key" not in register_request.headers
+    assert agent.api_key == nap.api_key == "nap-" + "k" * 32
+
+
+def test_register_takes_a_private_key_and_another_operator():
+    owner = Account.create()
+    operator = Account.create().address
+    api = ScriptedApi(ok({"nonce": NONCE, "message": MESSAGE, "expires_in_seconds": 600}), registered)
+    NapClient("http://api.test", http=api.sync_http()).register(
+        owner.key.hex(), "python agent", operator_address=operator
+    )
+    body = api.bodies()[1]
+    assert (body["wallet_address"], body["operator_address"]) == (owner.address, operator)
+    assert Account.recover_message(encode_defunct(text=MESSAGE), signature=body["signature"]) == owner.address
