@@ -189,6 +189,8 @@ library HolderLedger {
             // accumulator differences (< 2**48) the hurdle earned stays far below 2**256.
             uint256 heldValue = held * (raw >> _PRICE);
             uint256 joinedValue = heldValue + count * price;
+            // The blended entry price, rounded up, is what the position records (docs/slither-triage.md).
+            // slither-disable-next-line divide-before-multiply
             uint256 joinedPrice = (joinedValue + total - 1) / total;
             uint256 earned = heldValue * (markNow - ((raw >> _MARK) & _M48));
             if (mark != markNow) earned += count * price * (markNow - mark);
@@ -231,6 +233,8 @@ library HolderLedger {
             // its entry price, `price` the joined entry price (bounds as in joined).
             uint256 elapsed = mark - ((raw >> _MARK) & _M48);
             held *= raw >> _PRICE;
+            // The blended entry price, rounded up, is what the position records (docs/slither-triage.md).
+            // slither-disable-next-line divide-before-multiply
             price = (held + (count - (raw & _M96)) * price + count - 1) / count;
             raw = count * price;
             elapsed = raw == 0 ? 0 : (held * elapsed + raw - 1) / raw;
@@ -258,6 +262,8 @@ library HolderLedger {
             // (entry + 1) * supplyWithVirtual (< 2**113 * 2**97).
             uint256 entry = raw >> _PRICE;
             if (((total + 1) << PRICE_SHIFT) < (entry + 1) * supplyWithVirtual) return (p, 0, 0);
+            // The share price in fixed point, the unit every position records (docs/slither-triage.md).
+            // slither-disable-next-line divide-before-multiply
             uint256 price = ((total + 1) << PRICE_SHIFT) / supplyWithVirtual;
             uint256 mark =
                 ((sraw >> _SUPPLY_MARK) & _M64) + ((sraw >> _HURDLE) & _M16) * (block.timestamp - (sraw >> _MARKED_AT));
@@ -268,11 +274,18 @@ library HolderLedger {
             uint256 gained = held * price * HURDLE_DENOMINATOR;
             uint256 hurdle = held * entry * (HURDLE_DENOMINATOR + mark - ((raw >> _MARK) & _M48));
             if (gained <= hurdle) return (p, 0, 0);
+            // The fee in shares: a division by the price it was computed at, not a loss of precision to avoid
+            // (docs/slither-triage.md).
+            // slither-disable-next-line divide-before-multiply
             fee = ((gained - hurdle) * ((sraw >> _PERFORMANCE) & _M16)) / (price * HURDLE_DENOMINATOR * _BPS);
-            if (fee == 0) return (p, 0, 0);
-            // fee <= held <= supply: the assets are at most total.
-            feeAssets = (fee * (total + 1)) / supplyWithVirtual;
-            next = Position.wrap((held - fee) | (mark << _MARK) | (price << _PRICE));
+            // A position whose fee rounds to nothing is left as it is, so that the hurdle it earned carries on.
+            if (fee > 0) {
+                // fee <= held <= supply: the assets are at most total.
+                feeAssets = (fee * (total + 1)) / supplyWithVirtual;
+                next = Position.wrap((held - fee) | (mark << _MARK) | (price << _PRICE));
+            } else {
+                next = p;
+            }
         }
     }
 }

@@ -648,12 +648,14 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
             supply.totalSupply() + _VIRTUAL_SHARES,
             supply
         );
-        if (fee == 0) return 0;
-        _hot = s.withExit(feeAssets);
-        _holdings[holder].position = held;
-        _supply = supply.withBurnt(fee);
-        emit Transfer(holder, address(0), fee);
-        emit PerformanceFeeCharged(holder, fee, feeAssets);
+        // A position that owes nothing is left as it is, so that the hurdle it earned carries on.
+        if (fee > 0) {
+            _hot = s.withExit(feeAssets);
+            _holdings[holder].position = held;
+            _supply = supply.withBurnt(fee);
+            emit Transfer(holder, address(0), fee);
+            emit PerformanceFeeCharged(holder, fee, feeAssets);
+        }
     }
 
     /// @inheritdoc INapVault
@@ -884,11 +886,11 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         address owner,
         SupplyState supply
     ) private view returns (HotState s, uint256 total, uint256 supplyWithVirtual, Position held, uint256 fee) {
-        (s, total, , ) = _hot.accrue(0, _FEE_DENOMINATOR);
+        (s, total, , ) = _accrued(_hot, 0);
         supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
         uint256 feeAssets;
         (held, fee, feeAssets) = _holdings[owner].position.settledNow(supply, total, supplyWithVirtual);
-        if (fee == 0) return (s, total, supplyWithVirtual, held, 0);
+        // Nothing owed: fee and feeAssets are 0 and change nothing below.
         s = s.withExit(feeAssets);
         total -= feeAssets;
         supplyWithVirtual -= fee;
