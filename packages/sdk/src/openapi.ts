@@ -1200,6 +1200,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "ok",
+           *       "version": "0.1.0",
+           *       "chain_id": 31337,
+           *       "chain_name": "hardhat",
+           *       "rpc_connected": true,
+           *       "store": {
+           *         "kind": "memory",
+           *         "connected": true
+           *       },
+           *       "indexer": {
+           *         "role": "writer",
+           *         "indexed_block": 43,
+           *         "head_block": 43,
+           *         "lag_blocks": 0,
+           *         "halt": null
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["Health"];
         };
       };
@@ -1215,6 +1235,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1232,6 +1257,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1247,6 +1277,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1264,6 +1299,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1290,6 +1330,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ready": true,
+           *       "checks": {
+           *         "serving": true,
+           *         "store": true,
+           *         "rpc": true,
+           *         "indexer": true
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["Readiness"];
         };
       };
@@ -1305,6 +1356,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1322,6 +1378,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1337,6 +1398,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1354,6 +1420,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ready": false,
+           *       "checks": {
+           *         "serving": true,
+           *         "store": true,
+           *         "rpc": false,
+           *         "indexer": true
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["Readiness"];
         };
       };
@@ -1383,6 +1460,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "nonce": "e1475abce9dee2f73da04edd93a66b87",
+           *       "message": "127.0.0.1:33153 wants you to sign in with your Ethereum account:\n0xc57A1C06B39b37D147A68629f3A58757478A6a8d\n\nI authorize the NAP agent service to register this wallet as an agent and to issue an API key for it.\n\nURI: http://127.0.0.1:33153\nVersion: 1\nChain ID: 31337\nNonce: e1475abce9dee2f73da04edd93a66b87\nIssued At: 2026-11-26T16:21:53Z\nExpiration Time: 2026-11-26T16:31:53Z\nRequest ID: 1795710113",
+           *       "expires_in_seconds": 600
+           *     }
+           */
           "application/json": components["schemas"]["Nonce"];
         };
       };
@@ -1398,6 +1482,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1415,6 +1504,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1430,6 +1524,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1447,6 +1546,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1461,6 +1565,18 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "wallet_address": "0xc57A1C06B39b37D147A68629f3A58757478A6a8d",
+         *       "signature": "0xd6324ede8e757cd6aada4570421eb4ed8429d676d1c08e2a83f35f2867650a5a60ff69f9d45b7832e26884574017ba000ab5376b4c1e04803f3fd0236f6422d91c",
+         *       "nonce": "e1475abce9dee2f73da04edd93a66b87",
+         *       "agent_name": "yield-scout",
+         *       "agent_type": "trading",
+         *       "description": "Moves idle USDC between the NAP vaults by risk level.",
+         *       "operator_address": "0xc57A1C06B39b37D147A68629f3A58757478A6a8d",
+         *       "framework": "langchain"
+         *     }
+         */
         "application/json": components["schemas"]["RegisterRequest"];
       };
     };
@@ -1477,6 +1593,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_id": "543b502e-26a6-4137-b660-90cc7df8b857",
+           *       "agent_name": "yield-scout",
+           *       "api_key": "nap-HHOcvVEfzsfhptl7uYZrVTTLuHP6rcsF",
+           *       "api_key_prefix": "nap-HHOcvVEf",
+           *       "tier": "unverified",
+           *       "message": "Agent registered. Store the API key now: it is shown only once."
+           *     }
+           */
           "application/json": components["schemas"]["RegisterResponse"];
         };
       };
@@ -1492,6 +1619,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1509,6 +1641,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1524,6 +1661,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1541,6 +1683,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1556,6 +1703,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1573,6 +1725,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1602,6 +1759,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "registered": true,
+           *       "agent_name": "yield-scout",
+           *       "tier": "unverified",
+           *       "status": "active",
+           *       "strategies_submitted": 0,
+           *       "performance_score": 0,
+           *       "api_key_prefix": "nap-HHOcvVEf",
+           *       "created_at": "2026-11-26T16:21:53.845Z"
+           *     }
+           */
           "application/json": components["schemas"]["LookupResponse"];
         };
       };
@@ -1617,6 +1786,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1634,6 +1808,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1649,6 +1828,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1666,6 +1850,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1695,6 +1884,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "agents": [
+           *         {
+           *           "agent_name": "yield-scout",
+           *           "tier": "unverified",
+           *           "performance_score": 0,
+           *           "strategies_submitted": 0
+           *         }
+           *       ],
+           *       "count": 1
+           *     }
+           */
           "application/json": components["schemas"]["Leaderboard"];
         };
       };
@@ -1710,6 +1912,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1727,6 +1934,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1742,6 +1954,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1759,6 +1976,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1785,6 +2007,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "total_agents": 1,
+           *       "active_agents": 1,
+           *       "strategies_submitted": 0,
+           *       "total_deposits_usdc": 0
+           *     }
+           */
           "application/json": components["schemas"]["AgentStats"];
         };
       };
@@ -1800,6 +2030,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1817,6 +2052,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1832,6 +2072,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1849,6 +2094,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1875,6 +2125,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "vaults": [
+           *         {
+           *           "address": "0x84eA74d481Ee0A5332c457a4d796187F6Ba67fEB",
+           *           "name": "NAP Conservative USDC",
+           *           "asset": "USDC",
+           *           "total_assets": "0",
+           *           "apy": 0,
+           *           "status": "active"
+           *         },
+           *         {
+           *           "address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "name": "NAP Moderate USDC",
+           *           "asset": "USDC",
+           *           "total_assets": "0",
+           *           "apy": 0,
+           *           "status": "active"
+           *         }
+           *       ],
+           *       "total": 6
+           *     }
+           */
           "application/json": components["schemas"]["VaultList"];
         };
       };
@@ -1890,6 +2163,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1907,6 +2185,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1922,6 +2205,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1939,6 +2227,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1965,6 +2258,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "positions": [
+           *         {
+           *           "vault_address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "vault_name": "NAP Moderate USDC",
+           *           "shares": "250",
+           *           "value_usdc": "250"
+           *         },
+           *         {
+           *           "vault_address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "vault_name": "NAP Aggressive USDC",
+           *           "shares": "100",
+           *           "value_usdc": "100"
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": components["schemas"]["VaultPositions"];
         };
       };
@@ -1980,6 +2291,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1995,6 +2311,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2010,6 +2331,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2027,6 +2353,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2042,6 +2373,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2059,6 +2395,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2076,6 +2417,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "vault_id": "moderate",
+         *       "amount_usdc": 250
+         *     }
+         */
         "application/json": components["schemas"]["DepositRequest"];
       };
     };
@@ -2092,6 +2439,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "vault": "NAP Moderate USDC",
+           *       "vault_id": "moderate",
+           *       "vault_address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *       "amount_usdc": 250,
+           *       "approve_tx": "0xa70ac41f781ff9682020535d53976361703c0ae74f56babe5ec5c8d484bc628b",
+           *       "deposit_tx": "0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68",
+           *       "status": "confirmed",
+           *       "block_number": 46,
+           *       "shares_balance": "250000000000000"
+           *     }
+           */
           "application/json": components["schemas"]["DepositResult"];
         };
       };
@@ -2107,6 +2469,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2122,6 +2489,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2137,6 +2509,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2154,6 +2531,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2169,6 +2551,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2186,6 +2573,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2201,6 +2593,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2216,6 +2613,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2233,6 +2635,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2247,6 +2654,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "wallet_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095"
+         *     }
+         */
         "application/json": components["schemas"]["WalletLookup"];
       };
     };
@@ -2263,6 +2675,38 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "wallet_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "positions": [
+           *         {
+           *           "vault_id": "moderate",
+           *           "vault_address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "vault_name": "NAP Moderate USDC",
+           *           "shares": "250",
+           *           "shares_raw": "250000000000000",
+           *           "value_usdc": "250",
+           *           "pending_redeem_shares": "0",
+           *           "claimable_redeem_shares": "0",
+           *           "claimable_usdc": "0",
+           *           "claimable_cancel_shares": "0"
+           *         },
+           *         {
+           *           "vault_id": "aggressive",
+           *           "vault_address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "vault_name": "NAP Aggressive USDC",
+           *           "shares": "100",
+           *           "shares_raw": "100000000000000",
+           *           "value_usdc": "100",
+           *           "pending_redeem_shares": "0",
+           *           "claimable_redeem_shares": "0",
+           *           "claimable_usdc": "0",
+           *           "claimable_cancel_shares": "0"
+           *         }
+           *       ],
+           *       "total": 2
+           *     }
+           */
           "application/json": components["schemas"]["OnchainPositions"];
         };
       };
@@ -2278,6 +2722,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2293,6 +2742,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2310,6 +2764,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2325,6 +2784,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2342,6 +2806,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2359,6 +2828,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "vault_id": "moderate",
+         *       "amount_usdc": 50.25
+         *     }
+         */
         "application/json": components["schemas"]["WithdrawRequest"];
       };
     };
@@ -2375,6 +2850,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "vault_id": "moderate",
+           *       "vault": "NAP Moderate USDC",
+           *       "vault_address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *       "status": "confirmed",
+           *       "block_number": 49,
+           *       "tx_hash": "0xbb6af3848b840280c67d3be3c969b4058f15738c2acd73f49528bfdcb14f199d",
+           *       "amount_usdc": 50.25,
+           *       "amount_raw": "50250000",
+           *       "shares": "50.25",
+           *       "shares_raw": "50250000000000",
+           *       "shares_balance": "199750000000000"
+           *     }
+           */
           "application/json": components["schemas"]["WithdrawResult"];
         };
       };
@@ -2390,6 +2882,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2405,6 +2902,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2420,6 +2922,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2437,6 +2944,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2452,6 +2964,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2469,6 +2986,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2484,6 +3006,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2499,6 +3026,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2516,6 +3048,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2533,6 +3070,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "vault_id": "aggressive",
+         *       "shares": "50000000000000"
+         *     }
+         */
         "application/json": components["schemas"]["RedeemRequestRequest"];
       };
     };
@@ -2549,6 +3092,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "vault_id": "aggressive",
+           *       "vault": "NAP Aggressive USDC",
+           *       "vault_address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "status": "confirmed",
+           *       "block_number": 50,
+           *       "tx_hash": "0x3793effe5d40d28ce789bb1000e695c345b152497e89979568bde30bcbe72b78",
+           *       "shares": "50",
+           *       "shares_raw": "50000000000000",
+           *       "pending_shares_raw": "50000000000000",
+           *       "ready_at": 1795796556,
+           *       "permissionless_at": 1795800156
+           *     }
+           */
           "application/json": components["schemas"]["RedeemRequestResult"];
         };
       };
@@ -2564,6 +3124,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2579,6 +3144,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2594,6 +3164,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2611,6 +3186,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2626,6 +3206,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2643,6 +3228,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2658,6 +3248,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2673,6 +3268,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2690,6 +3290,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2707,6 +3312,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "vault_id": "aggressive"
+         *     }
+         */
         "application/json": components["schemas"]["VaultAction"];
       };
     };
@@ -2723,6 +3333,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "vault_id": "aggressive",
+           *       "vault": "NAP Aggressive USDC",
+           *       "vault_address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "status": "confirmed",
+           *       "block_number": 53,
+           *       "tx_hash": "0x8843de97d763c2c4893c0d15afd17437070171c2d1bbd47373bc0bbeee7453f5",
+           *       "amount_usdc": 49.99726,
+           *       "amount_raw": "49997260",
+           *       "shares": "50",
+           *       "shares_raw": "50000000000000",
+           *       "shares_balance": "50000000000000",
+           *       "fulfill_tx": "0xe7be45ce721de3634c301f094eef8d89c3a4724e6bfc200a39a98fb1dbf07f44",
+           *       "fulfilled_by": "relayer"
+           *     }
+           */
           "application/json": components["schemas"]["ClaimResult"];
         };
       };
@@ -2738,6 +3367,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2753,6 +3387,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2768,6 +3407,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2785,6 +3429,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2800,6 +3449,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2817,6 +3471,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2832,6 +3491,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2847,6 +3511,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2864,6 +3533,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2881,6 +3555,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "vault_id": "aggressive"
+         *     }
+         */
         "application/json": components["schemas"]["VaultAction"];
       };
     };
@@ -2897,6 +3576,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "vault_id": "aggressive",
+           *       "vault": "NAP Aggressive USDC",
+           *       "vault_address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "status": "confirmed",
+           *       "block_number": 56,
+           *       "cancel_tx": "0x764d5a12647250a16a2343d563bd22d57447e7f8812fc8a8d9ac9120b616bb01",
+           *       "claim_tx": "0x454b07f28dbbf740781a3afc1ba23d3f43e1e77b9d8c6bfcf8d1907bb6ef3bd3",
+           *       "shares": "50",
+           *       "shares_raw": "50000000000000",
+           *       "shares_balance": "50000000000000"
+           *     }
+           */
           "application/json": components["schemas"]["RedeemCancelResult"];
         };
       };
@@ -2912,6 +3607,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2927,6 +3627,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2942,6 +3647,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2959,6 +3669,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2974,6 +3689,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2991,6 +3711,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3006,6 +3731,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3021,6 +3751,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3038,6 +3773,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3064,6 +3804,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "transactions": [
+           *         {
+           *           "tx_hash": "0x764d5a12647250a16a2343d563bd22d57447e7f8812fc8a8d9ac9120b616bb01",
+           *           "operation": "vault.redeem_cancel",
+           *           "status": "confirmed",
+           *           "from": "0x733a2aefbff542ff6130628bbc96fe5d38597095",
+           *           "to": "0xe6e340d132b5f46d1e472debcd681b2abc16e57e",
+           *           "nonce": 8,
+           *           "block_number": 55,
+           *           "gas_used": "46930",
+           *           "error": null,
+           *           "replaced_hashes": [],
+           *           "created_at": "2026-11-26T16:21:58.565Z",
+           *           "updated_at": "2026-11-26T16:21:58.583Z"
+           *         },
+           *         {
+           *           "tx_hash": "0x454b07f28dbbf740781a3afc1ba23d3f43e1e77b9d8c6bfcf8d1907bb6ef3bd3",
+           *           "operation": "vault.redeem_cancel.claim",
+           *           "status": "confirmed",
+           *           "from": "0x733a2aefbff542ff6130628bbc96fe5d38597095",
+           *           "to": "0xe6e340d132b5f46d1e472debcd681b2abc16e57e",
+           *           "nonce": 9,
+           *           "block_number": 56,
+           *           "gas_used": "50198",
+           *           "error": null,
+           *           "replaced_hashes": [],
+           *           "created_at": "2026-11-26T16:21:58.565Z",
+           *           "updated_at": "2026-11-26T16:21:58.628Z"
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": components["schemas"]["TransactionList"];
         };
       };
@@ -3079,6 +3853,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3094,6 +3873,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3109,6 +3893,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3126,6 +3915,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3141,6 +3935,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3158,6 +3957,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3187,6 +3991,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "tx_hash": "0x764d5a12647250a16a2343d563bd22d57447e7f8812fc8a8d9ac9120b616bb01",
+           *       "operation": "vault.redeem_cancel",
+           *       "status": "confirmed",
+           *       "from": "0x733a2aefbff542ff6130628bbc96fe5d38597095",
+           *       "to": "0xe6e340d132b5f46d1e472debcd681b2abc16e57e",
+           *       "nonce": 8,
+           *       "block_number": 55,
+           *       "gas_used": "46930",
+           *       "error": null,
+           *       "replaced_hashes": [],
+           *       "created_at": "2026-11-26T16:21:58.565Z",
+           *       "updated_at": "2026-11-26T16:21:58.583Z"
+           *     }
+           */
           "application/json": components["schemas"]["Transaction"];
         };
       };
@@ -3202,6 +4022,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3217,6 +4042,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3232,6 +4062,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3247,6 +4082,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "tx_hash: no transaction 0x1212121212121212121212121212121212121212121212121212121212121212 was sent by this service for this agent"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3264,6 +4104,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3279,6 +4124,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3296,6 +4146,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3313,6 +4168,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "USDC basis carry",
+         *       "description": "Holds USDC in the moderate vault and rotates to conservative when funding turns negative.",
+         *       "max_position_size_percent": 20,
+         *       "max_leverage": 200
+         *     }
+         */
         "application/json": components["schemas"]["StrategySubmission"];
       };
     };
@@ -3329,6 +4192,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "strategy_name": "USDC basis carry",
+           *       "strategy_id": "0x755bfa63f4f413d9e27872c5f5e2fcd8d5293550aadc6bd930c8b818d22cb2b7",
+           *       "dna_string": "0x2b7496348085792e648d5b89ae2b503a350cd44a56a980bcbd43e7ec629c8b69",
+           *       "risk_params": {
+           *         "max_position_size_percent": 20,
+           *         "max_leverage": 200,
+           *         "stop_loss_percent": 500,
+           *         "slippage_tolerance_bps": 100,
+           *         "correlation_threshold": 70,
+           *         "velocity_limit": 1000000,
+           *         "flash_loans_enabled": false
+           *       },
+           *       "tx_hash": "0x7fe4811ec513927f77b9c4d5680d873805fb1d52f9bfb80e75db34775380894e",
+           *       "status": "confirmed",
+           *       "strategy_status": "shadow",
+           *       "block_number": 57,
+           *       "gas_used": 257517
+           *     }
+           */
           "application/json": components["schemas"]["StrategySubmitResult"];
         };
       };
@@ -3344,6 +4230,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3359,6 +4250,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3374,6 +4270,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3391,6 +4292,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3406,6 +4312,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3423,6 +4334,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3438,6 +4354,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3453,6 +4374,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3470,6 +4396,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3496,6 +4427,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "strategies": [
+           *         {
+           *           "strategy_id": "0x755bfa63f4f413d9e27872c5f5e2fcd8d5293550aadc6bd930c8b818d22cb2b7",
+           *           "name": "USDC basis carry",
+           *           "description": "Holds USDC in the moderate vault and rotates to conservative when funding turns negative.",
+           *           "status": "shadow",
+           *           "created_at": 1795796564,
+           *           "last_status_change": 1795796564,
+           *           "strategy_contract": "0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9"
+           *         }
+           *       ],
+           *       "total_count": 1
+           *     }
+           */
           "application/json": components["schemas"]["StrategyList"];
         };
       };
@@ -3511,6 +4459,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3526,6 +4479,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3541,6 +4499,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3558,6 +4521,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3573,6 +4541,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3590,6 +4563,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3616,6 +4594,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "configured": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "network": "hardhat",
+           *       "chain_id": 31337,
+           *       "eth_balance": "0.049683395072757878",
+           *       "eth_balance_wei": "49683395072757878",
+           *       "has_gas": true,
+           *       "usdc_balance": 650,
+           *       "usdc_balance_raw": "650000000",
+           *       "nap_balance": "0",
+           *       "nap_balance_raw": "0",
+           *       "voting_power": "0",
+           *       "voting_power_raw": "0",
+           *       "positions": [
+           *         {
+           *           "vault_address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "vault_name": "NAP Moderate USDC",
+           *           "shares": "250",
+           *           "value_usdc": "250"
+           *         },
+           *         {
+           *           "vault_address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "vault_name": "NAP Aggressive USDC",
+           *           "shares": "100",
+           *           "value_usdc": "100"
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": components["schemas"]["WalletStatus"];
         };
       };
@@ -3631,6 +4640,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3646,6 +4660,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3661,6 +4680,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3678,6 +4702,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3693,6 +4722,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3710,6 +4744,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3739,6 +4778,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "tx_hash": "0xa4ff12ae9e2634de0770205a4c2665827dd8ed397b6d221d9293f3499af688f6",
+           *       "status": "confirmed",
+           *       "drip_amount_wei": "50000000000000000",
+           *       "drip_amount_eth": "0.05",
+           *       "drip_amount_usdc": 1000,
+           *       "drip_amount_usdc_raw": "1000000000",
+           *       "next_eligible_timestamp": 1795796550,
+           *       "block_number": 44
+           *     }
+           */
           "application/json": components["schemas"]["FaucetDrip"];
         };
       };
@@ -3754,6 +4807,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3769,6 +4827,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3784,6 +4847,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3801,6 +4869,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3818,6 +4891,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "error": "faucet cooldown: this wallet can receive again at 2026-11-27T16:22:30.000Z (in 86400 s)",
+           *       "next_eligible_timestamp": 1795796550,
+           *       "seconds_remaining": 86400
+           *     }
+           */
           "application/json": components["schemas"]["FaucetCooldown"];
         };
       };
@@ -3833,6 +4915,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3848,6 +4935,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3865,6 +4957,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "faucet budget spent: the faucet's USDC budget for this window has 400 USDC left, less than one drip of 1000 USDC; it resets at 2026-11-27T00:00:00.000Z (in 27953 s)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3879,6 +4976,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "wallet_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095"
+         *     }
+         */
         "application/json": components["schemas"]["WalletLookup"];
       };
     };
@@ -3895,6 +4997,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "wallet_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "nfts": [
+           *         {
+           *           "collection": "AgentBadges",
+           *           "contract_address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *           "token_id": "1",
+           *           "milestone": "registered",
+           *           "name": "NAP Agent Badge #1: registered",
+           *           "minted_at": 1795796565,
+           *           "token_uri": "data:application/json;base64,eyJuYW1lIjoiTkFQIEFnZW50IEJhZGdlICMxOiByZWdpc3RlcmVkIiwiZGVzY3JpcHRpb24iOiJOb24tdHJhbnNmZXJhYmxlIGJhZGdlIGZvciBhbiBhZ2VudCB0aGF0IHJlYWNoZWQgdGhlIHJlZ2lzdGVyZWQgdGllciBtaWxlc3RvbmUgb24gTkFQLiIsImltYWdlIjoiZGF0YTppbWFnZS9zdmcreG1sO2Jhc2U2NCxQSE4yWnlCNGJXeHVjejBuYUhSMGNEb3ZMM2QzZHk1M015NXZjbWN2TWpBd01DOXpkbWNuSUhkcFpIUm9QU2N6TWpBbklHaGxhV2RvZEQwbk16SXdKeUIyYVdWM1FtOTRQU2N3SURBZ016SXdJRE15TUNjK1BISmxZM1FnZDJsa2RHZzlKek15TUNjZ2FHVnBaMmgwUFNjek1qQW5JSEo0UFNjeU5DY2dabWxzYkQwbkl6QmlNV1F5WVNjdlBqeDBaWGgwSUhnOUp6RTJNQ2NnZVQwbk1UUXdKeUJtYjI1MExXWmhiV2xzZVQwbmJXOXViM053WVdObEp5Qm1iMjUwTFhOcGVtVTlKekl5SnlCbWFXeHNQU2NqWmpWak5UUXlKeUIwWlhoMExXRnVZMmh2Y2owbmJXbGtaR3hsSno1T1FWQThMM1JsZUhRK1BIUmxlSFFnZUQwbk1UWXdKeUI1UFNjeE9EVW5JR1p2Ym5RdFptRnRhV3g1UFNkdGIyNXZjM0JoWTJVbklHWnZiblF0YzJsNlpUMG5NVGduSUdacGJHdzlKeU5tWm1abVptWW5JSFJsZUhRdFlXNWphRzl5UFNkdGFXUmtiR1VuUG5KbFoybHpkR1Z5WldROEwzUmxlSFErUEM5emRtYysiLCJhdHRyaWJ1dGVzIjpbeyJ0cmFpdF90eXBlIjoibWlsZXN0b25lIiwidmFsdWUiOiJyZWdpc3RlcmVkIn0seyJ0cmFpdF90eXBlIjoiYWdlbnQiLCJ2YWx1ZSI6IjB4NzMzYTJhZWZiZmY1NDJmZjYxMzA2MjhiYmM5NmZlNWQzODU5NzA5NSJ9LHsiZGlzcGxheV90eXBlIjoiZGF0ZSIsInRyYWl0X3R5cGUiOiJtaW50ZWRfYXQiLCJ2YWx1ZSI6MTc5NTc5NjU2NX1dfQ=="
+           *         }
+           *       ],
+           *       "total": 1
+           *     }
+           */
           "application/json": components["schemas"]["NftHoldings"];
         };
       };
@@ -3910,6 +5029,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3925,6 +5049,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3942,6 +5071,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3957,6 +5091,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3974,6 +5113,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4000,6 +5144,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "proposals": [
+           *         {
+           *           "proposal_id": "1",
+           *           "proposer": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *           "description": "Raise the aggressive vault's hurdle to 10%",
+           *           "state": "active",
+           *           "votes_for": "1000",
+           *           "votes_against": "0",
+           *           "votes_abstain": "0",
+           *           "quorum": "4000",
+           *           "vote_start": 1795710200,
+           *           "vote_end": 1796315000,
+           *           "eta": 0,
+           *           "targets": [
+           *             "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E"
+           *           ]
+           *         }
+           *       ],
+           *       "total": 1
+           *     }
+           */
           "application/json": components["schemas"]["ProposalList"];
         };
       };
@@ -4015,6 +5182,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4032,6 +5204,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4047,6 +5224,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4064,6 +5246,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4081,6 +5268,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "proposal_id": 1,
+         *       "support": 1,
+         *       "reason": "A higher hurdle suits the aggressive vault's risk."
+         *     }
+         */
         "application/json": components["schemas"]["VoteRequest"];
       };
     };
@@ -4097,6 +5291,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "proposal_id": "1",
+           *       "support": 1,
+           *       "support_label": "for",
+           *       "reason": "A higher hurdle suits the aggressive vault's risk.",
+           *       "weight": "1000",
+           *       "weight_raw": "1000000000000000000000",
+           *       "tx_hash": "0x5d2f6f0a1f4b8c3e9d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e",
+           *       "status": "confirmed",
+           *       "block_number": 61,
+           *       "gas_used": 86913
+           *     }
+           */
           "application/json": components["schemas"]["VoteResult"];
         };
       };
@@ -4112,6 +5322,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4127,6 +5342,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4142,6 +5362,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4159,6 +5384,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4174,6 +5404,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4191,6 +5426,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4206,6 +5446,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4221,6 +5466,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4238,6 +5488,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4264,6 +5519,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "campaign_id": "nap-galaxy-season-1",
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "eligible": true,
+           *       "criteria": [
+           *         {
+           *           "id": "registered",
+           *           "description": "The agent registered with a wallet signature",
+           *           "met": true,
+           *           "value": "2026-11-26T16:21:53.845Z"
+           *         },
+           *         {
+           *           "id": "tier_registered",
+           *           "description": "The agent's tier is registered or higher",
+           *           "met": true,
+           *           "value": "registered"
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": components["schemas"]["CampaignEligibility"];
         };
       };
@@ -4279,6 +5555,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4294,6 +5575,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4309,6 +5595,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4326,6 +5617,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4341,6 +5637,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4358,6 +5659,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4374,6 +5680,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "tier": "established"
+         *     }
+         */
         "application/json": components["schemas"]["TierGrant"];
       };
     };
@@ -4390,6 +5701,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "agent_id": "543b502e-26a6-4137-b660-90cc7df8b857",
+           *       "agent_name": "yield-scout",
+           *       "tier": "established",
+           *       "tier_granted_by": "operator:1"
+           *     }
+           */
           "application/json": components["schemas"]["TierGrantResult"];
         };
       };
@@ -4405,6 +5724,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4420,6 +5744,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4435,6 +5764,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4450,6 +5784,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "tx_hash: no transaction 0x1212121212121212121212121212121212121212121212121212121212121212 was sent by this service for this agent"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4465,6 +5804,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4482,6 +5826,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4497,6 +5846,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4514,6 +5868,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4534,6 +5893,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "openapi": "3.1.0",
+           *       "info": {
+           *         "title": "NAP agent API",
+           *         "version": "0.1.0"
+           *       },
+           *       "paths": {}
+           *     }
+           */
           "application/json": {
             [key: string]: unknown;
           };
@@ -4545,6 +5914,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4554,6 +5928,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4574,6 +5953,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="en">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>NAP agent API reference</title>
+           *     ...
+           */
           "text/html": string;
         };
       };
@@ -4583,6 +5970,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4592,6 +5984,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
