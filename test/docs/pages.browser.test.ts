@@ -3,9 +3,11 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
+import type { Deployment } from "../../api/src/chain/deployment";
 import { request, startTestApp, type TestApp } from "../api/helpers/app";
 import { deployTestSystem } from "../api/helpers/system";
 import { indexUntilCaughtUp } from "../api/indexer/helpers";
+import { deposit, fund, users } from "../api/indexer/activity";
 
 const ROOT = resolve(__dirname, "..", "..");
 /** Screenshots of the rendered pages, for a person to look at (not committed). */
@@ -19,13 +21,14 @@ const SHOTS = join(ROOT, "build", "screenshots");
 describe("Reference pages in a browser: /docs, /v1/docs and GraphiQL", function () {
   this.timeout(240_000);
   let api: TestApp;
+  let deployment: Deployment;
   let browser: Browser;
   let page: Page;
   /** What the page reported: script errors and refused loads (a CSP violation is one). */
   let problems: string[];
 
   before(async function () {
-    const deployment = await deployTestSystem();
+    deployment = await deployTestSystem();
     api = await startTestApp({ deployment });
     await indexUntilCaughtUp(api.app.indexer!);
     const executablePath = execFileSync("bash", [join(ROOT, "scripts/services/chromium.sh")], { encoding: "utf8" });
@@ -90,6 +93,36 @@ describe("Reference pages in a browser: /docs, /v1/docs and GraphiQL", function 
     expect(shown.vaults[0]).to.include({ name: "NAP Aggressive USDC", symbol: "napAGG", isERC7540: true });
     expect(await page.locator("a", { hasText: "Agent API reference (/docs)" }).getAttribute("href")).to.equal("/docs");
     await page.screenshot({ path: join(SHOTS, "data-docs.png"), fullPage: false });
+    expect(problems).to.deep.equal([]);
+  });
+
+  it("/graphql: a subscription run in GraphiQL over graphql-ws shows a deposit made after it started", async function () {
+    await page.goto(`${api.url}/graphql`);
+    await page.locator(".graphiql-query-editor .CodeMirror").waitFor();
+    const vault = deployment.vaults.moderate!.address;
+    // CodeMirror 5's instance is on its wrapper element (its documented API): the editor's text is set as a whole.
+    await page.evaluate((query) => {
+      const editor = document.querySelector(".graphiql-query-editor .CodeMirror") as unknown as {
+        CodeMirror: { setValue(text: string): void };
+      };
+      editor.CodeMirror.setValue(query);
+    }, `subscription { transactionCreated(vaultAddress: "${vault}") { hash type amount } }`);
+    await page.locator(".graphiql-execute-button").click();
+    // The subscription is open once the server has it (one socket, one subscription).
+    const deadline = Date.now() + 20_000;
+    while (api.app.graphql.connections === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 500));
+    const { bob } = await users();
+    await fund(deployment, bob, 10_000_000n);
+    await deposit(deployment, "moderate", bob, 7_654_321n);
+    await indexUntilCaughtUp(api.app.indexer!);
+    const result = page.locator(".result-window");
+    await result.locator("text=7654321").waitFor();
+    const { items } = await api.app.queries.transactions(await bob.getAddress(), { limit: 1, offset: 0 });
+    const text = (await result.textContent()) ?? "";
+    expect(text).to.include(items[0].hash);
+    expect(text).to.include('"type": "DEPOSIT"');
+    await page.screenshot({ path: join(SHOTS, "graphiql-subscription.png") });
     expect(problems).to.deep.equal([]);
   });
 
