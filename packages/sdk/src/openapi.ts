@@ -399,6 +399,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/agent/exit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send USDC, ETH or a vault's shares from the agent's server wallet to its operator address
+     * @description The way out of the server wallet. The recipient is always the agent's operator address (registration's operator_address, changed only by the operator's signature: POST /api/v1/agents/{agent_id}/operator); no request can name another. One transaction; Idempotency-Key, statuses and errors as every other write.
+     */
+    post: operations["postApiV1AgentExit"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agents/{agent_id}/operator/nonce": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a nonce and the message with which the current operator hands the agent to a new operator
+     * @description Issues a single-use nonce bound to operator_address, valid for 600 seconds, and the exact EIP-4361 message naming the agent and new_operator_address. Needs no API key: the signature is the proof.
+     */
+    post: operations["postApiV1AgentsAgentIdOperatorNonce"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agents/{agent_id}/operator": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change the agent's operator address with the current operator's signature
+     * @description Verifies the current operator's signature of the nonce's message (EIP-191, or EIP-1271 for contract wallets), consumes the nonce and sets the new operator: from then on every exit goes there. 403 when the nonce was issued to another address than the agent's operator.
+     */
+    post: operations["postApiV1AgentsAgentIdOperator"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/proposals": {
     parameters: {
       query?: never;
@@ -1085,6 +1145,95 @@ export interface components {
         token_uri: string;
       }[];
       total: number;
+    };
+    ExitResult: {
+      /** @constant */
+      success: true;
+      /** @description the agent's server wallet (sender) */
+      agent_address: string;
+      /** @description the agent's operator address (recipient) */
+      operator_address: string;
+      /** @enum {string} */
+      asset: "usdc" | "eth" | "shares";
+      /** @description the vault whose shares moved; null for USDC and ETH */
+      vault_id: ("conservative" | "moderate" | "aggressive" | "inverse" | "hedged" | "configurable") | null;
+      /** @description the token moved (USDC or the vault); null for ETH */
+      token_address: string | null;
+      /** @description what moved, in the asset's smallest unit */
+      amount_raw: string;
+      /**
+       * @description transaction hash
+       * @example 0x5c50...e1
+       */
+      tx_hash: string;
+      /**
+       * @description the transaction mined successfully
+       * @constant
+       */
+      status: "confirmed";
+      block_number: number;
+    };
+    /** @description What leaves the agent's server wallet for its operator address: USDC, ETH, or the shares of one vault. There is no recipient field: the operator address is the only destination. */
+    ExitRequest:
+      | {
+          /** @constant */
+          asset: "usdc";
+          /**
+           * @description the asset's smallest unit as a decimal string (USDC: 6 decimals, ETH: wei, shares: raw shares), or "all" (for ETH: the balance less twice the transfer's gas at the current max fee)
+           * @example all
+           */
+          amount: string;
+        }
+      | {
+          /** @constant */
+          asset: "eth";
+          /**
+           * @description the asset's smallest unit as a decimal string (USDC: 6 decimals, ETH: wei, shares: raw shares), or "all" (for ETH: the balance less twice the transfer's gas at the current max fee)
+           * @example all
+           */
+          amount: string;
+        }
+      | {
+          /** @constant */
+          asset: "shares";
+          /** @enum {string} */
+          vault_id: "conservative" | "moderate" | "aggressive" | "inverse" | "hedged" | "configurable";
+          /**
+           * @description the asset's smallest unit as a decimal string (USDC: 6 decimals, ETH: wei, shares: raw shares), or "all" (for ETH: the balance less twice the transfer's gas at the current max fee)
+           * @example all
+           */
+          amount: string;
+        };
+    OperatorNonceRequest: {
+      /**
+       * @description the agent's current operator: the wallet that signs
+       * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+       */
+      operator_address: string;
+      /**
+       * @description 0x-prefixed 20-byte address (42 characters). All lowercase, all uppercase, or mixed case with a valid EIP-55 checksum.
+       * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+       */
+      new_operator_address: string;
+    };
+    OperatorChangeResult: {
+      /** @constant */
+      success: true;
+      /** Format: uuid */
+      agent_id: string;
+      /** @description the new operator: from now on the agent's only exit */
+      operator_address: string;
+      previous_operator_address: string;
+    };
+    OperatorChangeRequest: {
+      /**
+       * @description 0x-prefixed 20-byte address (42 characters). All lowercase, all uppercase, or mixed case with a valid EIP-55 checksum.
+       * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+       */
+      new_operator_address: string;
+      nonce: string;
+      /** @description the current operator's EIP-191 signature of `message` (EIP-1271 for contract wallets) */
+      signature: string;
     };
     ProposalList: {
       proposals: components["schemas"]["Proposal"][];
@@ -5032,6 +5181,608 @@ export interface operations {
           /**
            * @example {
            *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded (60 per minute per client IP) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: the rate limiter's store (Redis) does not answer */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postApiV1AgentExit: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1-255 printable ASCII characters without spaces. A retry with the same key returns the first successful answer and never sends a second transaction; concurrent duplicates wait for the first. The same key with another request: 409. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "asset": "shares",
+         *       "vault_id": "moderate",
+         *       "amount": "all"
+         *     }
+         */
+        "application/json": components["schemas"]["ExitRequest"];
+      };
+    };
+    responses: {
+      /** @description mined */
+      200: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "operator_address": "0xBF77b012bc7F923E672f83D93A1082786a965e49",
+           *       "asset": "shares",
+           *       "vault_id": "moderate",
+           *       "token_address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *       "amount_raw": "40000000000000",
+           *       "tx_hash": "0xab3822df694b4dc41c4181b71395dcb03a3585dde2a04c74eff5a88b0a36fbf6",
+           *       "status": "confirmed",
+           *       "block_number": 51
+           *     }
+           */
+          "application/json": components["schemas"]["ExitResult"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description missing or invalid API key */
+      401: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an operator key, or tier below unverified */
+      403: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the chain's node refused the signed transaction */
+      502: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postApiV1AgentsAgentIdOperatorNonce: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "operator_address": "0x14f8Df63562B9FAec75Ed43A4D2478395e2F0329",
+         *       "new_operator_address": "0xBF77b012bc7F923E672f83D93A1082786a965e49"
+         *     }
+         */
+        "application/json": components["schemas"]["OperatorNonceRequest"];
+      };
+    };
+    responses: {
+      /** @description nonce issued */
+      200: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "nonce": "37f8375323d5acf0a6903955205f81e2",
+           *       "message": "api.nap.test wants you to sign in with your Ethereum account:\n0x14f8Df63562B9FAec75Ed43A4D2478395e2F0329\n\nI am the operator of NAP agent 276c4f75-0488-4908-a494-1fcbbe1744f4 and make 0xBF77b012bc7F923E672f83D93A1082786a965e49 its operator.\n\nURI: http://api.nap.test\nVersion: 1\nChain ID: 31337\nNonce: 37f8375323d5acf0a6903955205f81e2\nIssued At: 2026-11-26T16:54:23Z\nExpiration Time: 2026-11-26T17:04:23Z\nRequest ID: 1795712063",
+           *       "expires_in_seconds": 600
+           *     }
+           */
+          "application/json": components["schemas"]["Nonce"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded (60 per minute per client IP) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: the rate limiter's store (Redis) does not answer */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postApiV1AgentsAgentIdOperator: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "new_operator_address": "0xBF77b012bc7F923E672f83D93A1082786a965e49",
+         *       "nonce": "37f8375323d5acf0a6903955205f81e2",
+         *       "signature": "0xb058702aeb47b5dd9bb6fad34f02e466ad770ad494526a8fc705b41f56af9faf1b8726a241f4d3299c6fc535052678235ca901c60926ee242402e87af0cc06bd1b"
+         *     }
+         */
+        "application/json": components["schemas"]["OperatorChangeRequest"];
+      };
+    };
+    responses: {
+      /** @description operator changed */
+      200: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_id": "276c4f75-0488-4908-a494-1fcbbe1744f4",
+           *       "operator_address": "0xBF77b012bc7F923E672f83D93A1082786a965e49",
+           *       "previous_operator_address": "0x14f8Df63562B9FAec75Ed43A4D2478395e2F0329"
+           *     }
+           */
+          "application/json": components["schemas"]["OperatorChangeResult"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the nonce was issued to an address that is not the agent's current operator */
+      403: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "signature: only the agent's current operator address can change its operator"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unknown resource */
+      404: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "tx_hash: no transaction 0x1212121212121212121212121212121212121212121212121212121212121212 was sent by this service for this agent"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
            *     }
            */
           "application/json": components["schemas"]["Error"];

@@ -494,6 +494,54 @@ export const LIVE_EXAMPLES: ExampleTable = {
       },
     },
   },
+  "POST /api/v1/agent/exit": {
+    request: { asset: "shares", vault_id: "moderate", amount: "all" },
+    responses: {
+      200: {
+        success: true,
+        agent_address: "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+        operator_address: "0xBF77b012bc7F923E672f83D93A1082786a965e49",
+        asset: "shares",
+        vault_id: "moderate",
+        token_address: "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+        amount_raw: "40000000000000",
+        tx_hash: "0xab3822df694b4dc41c4181b71395dcb03a3585dde2a04c74eff5a88b0a36fbf6",
+        status: "confirmed",
+        block_number: 51,
+      },
+    },
+  },
+  "POST /api/v1/agents/:agent_id/operator/nonce": {
+    request: {
+      operator_address: "0x14f8Df63562B9FAec75Ed43A4D2478395e2F0329",
+      new_operator_address: "0xBF77b012bc7F923E672f83D93A1082786a965e49",
+    },
+    responses: {
+      200: {
+        nonce: "37f8375323d5acf0a6903955205f81e2",
+        message:
+          "api.nap.test wants you to sign in with your Ethereum account:\n0x14f8Df63562B9FAec75Ed43A4D2478395e2F0329\n\nI am the operator of NAP agent 276c4f75-0488-4908-a494-1fcbbe1744f4 and make 0xBF77b012bc7F923E672f83D93A1082786a965e49 its operator.\n\nURI: http://api.nap.test\nVersion: 1\nChain ID: 31337\nNonce: 37f8375323d5acf0a6903955205f81e2\nIssued At: 2026-11-26T16:54:23Z\nExpiration Time: 2026-11-26T17:04:23Z\nRequest ID: 1795712063",
+        expires_in_seconds: 600,
+      },
+    },
+  },
+  "POST /api/v1/agents/:agent_id/operator": {
+    request: {
+      new_operator_address: "0xBF77b012bc7F923E672f83D93A1082786a965e49",
+      nonce: "37f8375323d5acf0a6903955205f81e2",
+      signature:
+        "0xb058702aeb47b5dd9bb6fad34f02e466ad770ad494526a8fc705b41f56af9faf1b8726a241f4d3299c6fc535052678235ca901c60926ee242402e87af0cc06bd1b",
+    },
+    responses: {
+      200: {
+        success: true,
+        agent_id: "276c4f75-0488-4908-a494-1fcbbe1744f4",
+        operator_address: "0xBF77b012bc7F923E672f83D93A1082786a965e49",
+        previous_operator_address: "0x14f8Df63562B9FAec75Ed43A4D2478395e2F0329",
+      },
+      403: { error: "signature: only the agent's current operator address can change its operator" },
+    },
+  },
   "POST /api/v1/operator/agents/:agent_id/tier": {
     request: { tier: "established" },
     responses: {
