@@ -45,9 +45,9 @@ export function doorUrls(url: string, metricsUrl: string | null): { door: string
   return [
     { door: "live API", url: `${url}/api/v1` },
     { door: "data API", url: `${url}${DATA_API_PREFIX}` },
-    { door: "GraphQL", url: `${url}${GRAPHQL_PATHS[0]}` },
+    { door: "GraphQL", url: `${url}${GRAPHQL_PATHS[0]}  (GraphiQL in a browser)` },
     { door: "WebSocket", url: `${url.replace(/^http/, "ws")}${WS_PATH}` },
-    { door: "API docs", url: `${url}/docs` },
+    { door: "API docs", url: `${url}/docs  (data API: ${url}${DATA_API_PREFIX}/docs)` },
     { door: "health", url: `${url}/health  (ready: ${url}/ready)` },
     { door: "metrics", url: metricsUrl ?? "off (set METRICS_PORT)" },
   ];

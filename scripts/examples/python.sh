@@ -3,10 +3,12 @@
 # it into a fresh virtual environment in a temporary folder (its dependencies from PyPI, nothing else from here),
 # runs the Python quickstart (examples/quickstart.py) with that environment's Python against a stack of its own
 # (scripts/examples/python.ts), then the SDK's pytest tests with the same installed package.
+# Env: PYTHON, the interpreter the virtual environment is made from (default python3; the SDK supports >= 3.10).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 PYTEST_VERSION=9.2.0
+HYPOTHESIS_VERSION=6.168.5
 work=$(mktemp -d "${TMPDIR:-/tmp}/nap-python-sdk-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 pip_quiet=(--quiet --disable-pip-version-check --no-input)
@@ -17,7 +19,7 @@ wheel=$(ls "$work"/dist/*.whl)
 echo "wheel: $(basename "$wheel"), $(stat -c %s "$wheel") bytes"
 
 echo "installing it into a fresh virtual environment ($work/venv) ..."
-python3 -m venv "$work/venv"
+"${PYTHON:-python3}" -m venv "$work/venv"
 python="$work/venv/bin/python"
 "$python" -m pip install "${pip_quiet[@]}" "$wheel"
 # What the quickstart imports is the installed wheel, never the source tree.
@@ -25,6 +27,6 @@ python="$work/venv/bin/python"
 
 NAP_PYTHON="$python" node -r ts-node/register/transpile-only scripts/examples/python.ts
 
-echo "the SDK's tests (pytest $PYTEST_VERSION) against the installed wheel ..."
-"$python" -m pip install "${pip_quiet[@]}" "pytest==$PYTEST_VERSION"
+echo "the SDK's tests (pytest $PYTEST_VERSION, hypothesis $HYPOTHESIS_VERSION) against the installed wheel ..."
+"$python" -m pip install "${pip_quiet[@]}" "pytest==$PYTEST_VERSION" "hypothesis==$HYPOTHESIS_VERSION"
 "$python" -m pytest -p no:cacheprovider --import-mode=importlib packages/python/tests

@@ -138,7 +138,9 @@ describe("Local time travel: npm run chain:advance", function () {
       const after = await rpc<{ number: string }>(node.url, "eth_getBlockByNumber", ["latest", false]);
       expect(after.number).to.equal(before.number);
     });
+  });
 
+  describe("nodes it must not move", function () {
     it("refuses a node that is not a local development chain, and calls nothing else on it", async function () {
       const methods: string[] = [];
       const mainnetLike = createServer((request, response) => {

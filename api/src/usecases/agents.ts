@@ -113,6 +113,11 @@ export interface AgentStore {
     update: { tier: Tier; tierGrantedBy?: string | null; performanceScore: number },
     now: Date,
   ): Promise<AgentRecord | null>;
+  /**
+   * Sets the operator address to `to` only if it is still `expected` (case-insensitive compare-and-set, so that of two
+   * changes signed by one operator only the first lands). Returns the updated record or null.
+   */
+  setOperator(agentId: string, expected: string, to: string, now: Date): Promise<AgentRecord | null>;
 }
 
 /** Called after an agent's tier changed (promotion or operator grant); the relayer mints badges and NAP grants. */

@@ -8,6 +8,8 @@ import type { Logger } from "../logger";
 import { TxEngine, type TxEngineOptions, type TxJournalStore } from "../tx";
 import { AgentService, type AgentStore } from "./agents";
 import { Campaign } from "./campaign";
+import { Exits } from "./custody/exits";
+import { OperatorChanges } from "./custody/operatorChange";
 import { Faucet } from "./faucet";
 import { Governance } from "./governance";
 import { Health, type StoreProbe } from "./health";
@@ -58,6 +60,10 @@ export interface UseCases {
   readonly wallets: AgentWallets;
   readonly vaults: Vaults;
   readonly withdrawals: Withdrawals;
+  /** The way out of the server wallets: to the agent's operator address only. */
+  readonly exits: Exits;
+  /** Operator changes, signed by the current operator. */
+  readonly operatorChanges: OperatorChanges;
   readonly transactions: Transactions;
   readonly strategies: Strategies;
   readonly governance: Governance;
@@ -109,6 +115,7 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
   });
   const vaults = new Vaults(chain, engine, serverWallets, agents);
   const health = new Health(chain, stores);
+  const signIn = { domain: config.serviceDomain, uri: config.publicUrl, chainId: chain.chainId };
 
   return {
     agents,
@@ -122,6 +129,8 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
     wallets: new AgentWallets(chain, serverWallets, vaults),
     vaults,
     withdrawals: new Withdrawals(chain, engine, serverWallets),
+    exits: new Exits(chain, engine, serverWallets, agents),
+    operatorChanges: new OperatorChanges(stores, agents, signIn, verifier, clock),
     transactions: new Transactions(stores.journal),
     strategies: new Strategies(chain, engine, serverWallets, agents, clock, (agentId, strategyId) =>
       relayer.screenLater(agentId, strategyId),

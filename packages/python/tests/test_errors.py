@@ -92,14 +92,6 @@ def test_an_answer_that_is_not_json_keeps_its_text():
     )
 
 
-def test_a_redirect_is_not_followed_so_the_key_never_leaves_the_origin():
-    api = ScriptedApi(httpx.Response(307, headers={"location": "http://elsewhere.test/steal"}))
-    with pytest.raises(NapApiError) as raised:
-        live(api).wallet()
-    assert raised.value.status == 307
-    assert [str(r.url) for r in api.requests] == ["http://api.test/api/v1/agent/wallet"]
-
-
 def test_a_call_that_needs_a_key_without_one_is_refused_before_sending():
     api = ScriptedApi(refused(500, {}))
     with pytest.raises(NapAuthError) as raised:

@@ -701,6 +701,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "vaults": [
+           *         {
+           *           "address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "name": "NAP Aggressive USDC",
+           *           "symbol": "napAGG",
+           *           "tvl": "49997261",
+           *           "tvlUsd": 49.997261,
+           *           "apy": -1.987287514733782,
+           *           "riskLevel": "aggressive",
+           *           "strategies": 0,
+           *           "isERC7540": true,
+           *           "fulfillmentDelay": 86400
+           *         },
+           *         {
+           *           "address": "0xc3e53F4d16Ae77Db1c982e75a937B9f60FE63690",
+           *           "name": "NAP Configurable USDC",
+           *           "symbol": "napCFG",
+           *           "tvl": "0",
+           *           "tvlUsd": 0,
+           *           "apy": 0,
+           *           "riskLevel": "moderate",
+           *           "strategies": 0,
+           *           "isERC7540": true,
+           *           "fulfillmentDelay": 3600
+           *         }
+           *       ],
+           *       "totalTvl": "249741788",
+           *       "totalTvlUsd": 249.741788,
+           *       "indexedBlock": 60
+           *     }
+           */
           "application/json": components["schemas"]["VaultList"];
         };
       };
@@ -759,6 +792,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "vaultIds": [
+         *         "moderate",
+         *         "aggressive"
+         *       ]
+         *     }
+         */
         "application/json": {
           /** @description vault addresses or deployment ids (conservative, moderate, ...) */
           vaultIds: string[];
@@ -775,6 +816,71 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "vaults": [
+           *         {
+           *           "address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "name": "NAP Moderate USDC",
+           *           "symbol": "napMOD",
+           *           "asset": "0x0165878A594ca255338adfa4d48449f69242Eb8F",
+           *           "tvl": "199744527",
+           *           "tvlUsd": 199.744527,
+           *           "totalShares": "199750000000000",
+           *           "pricePerShare": "999972",
+           *           "shareDecimals": 12,
+           *           "apy": {
+           *             "current": -1.016680710258988,
+           *             "7d": -1.0166338899084915,
+           *             "30d": -1.0166338899084915,
+           *             "inception": -1.0166338899084915
+           *           },
+           *           "fees": {
+           *             "management": 1,
+           *             "performance": 15,
+           *             "hurdle": 5
+           *           },
+           *           "riskLevel": "moderate",
+           *           "strategies": [],
+           *           "isERC7540": false,
+           *           "fulfillmentDelay": 0,
+           *           "paused": false,
+           *           "createdAt": "2026-11-26T16:22:01.000Z",
+           *           "indexedBlock": 60
+           *         },
+           *         {
+           *           "address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "name": "NAP Aggressive USDC",
+           *           "symbol": "napAGG",
+           *           "asset": "0x0165878A594ca255338adfa4d48449f69242Eb8F",
+           *           "tvl": "49997261",
+           *           "tvlUsd": 49.997261,
+           *           "totalShares": "50000000000000",
+           *           "pricePerShare": "999945",
+           *           "shareDecimals": 12,
+           *           "apy": {
+           *             "current": -1.987287514733782,
+           *             "7d": -1.9872419797033802,
+           *             "30d": -1.9872419797033802,
+           *             "inception": -1.9872419797033802
+           *           },
+           *           "fees": {
+           *             "management": 2,
+           *             "performance": 20,
+           *             "hurdle": 8
+           *           },
+           *           "riskLevel": "aggressive",
+           *           "strategies": [],
+           *           "isERC7540": true,
+           *           "fulfillmentDelay": 86400,
+           *           "paused": false,
+           *           "createdAt": "2026-11-26T16:21:56.000Z",
+           *           "indexedBlock": 60
+           *         }
+           *       ],
+           *       "notFound": []
+           *     }
+           */
           "application/json": components["schemas"]["VaultBatch"];
         };
       };
@@ -853,6 +959,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "name": "NAP Aggressive USDC",
+           *       "symbol": "napAGG",
+           *       "asset": "0x0165878A594ca255338adfa4d48449f69242Eb8F",
+           *       "tvl": "49997261",
+           *       "tvlUsd": 49.997261,
+           *       "totalShares": "50000000000000",
+           *       "pricePerShare": "999945",
+           *       "shareDecimals": 12,
+           *       "apy": {
+           *         "current": -1.987287514733782,
+           *         "7d": -1.9872419797033802,
+           *         "30d": -1.9872419797033802,
+           *         "inception": -1.9872419797033802
+           *       },
+           *       "fees": {
+           *         "management": 2,
+           *         "performance": 20,
+           *         "hurdle": 8
+           *       },
+           *       "riskLevel": "aggressive",
+           *       "strategies": [],
+           *       "isERC7540": true,
+           *       "fulfillmentDelay": 86400,
+           *       "paused": false,
+           *       "createdAt": "2026-11-26T16:21:56.000Z",
+           *       "indexedBlock": 60
+           *     }
+           */
           "application/json": components["schemas"]["VaultDetail"];
         };
       };
@@ -935,6 +1072,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "period": "30d",
+           *       "interval": "1d",
+           *       "points": [
+           *         {
+           *           "timestamp": "2026-11-26T16:22:36.000Z",
+           *           "block": 50,
+           *           "tvl": "100000000",
+           *           "tvlUsd": 100,
+           *           "totalShares": "100000000000000",
+           *           "pricePerShare": "1000000",
+           *           "apy": 0
+           *         },
+           *         {
+           *           "timestamp": "2026-11-27T16:22:47.000Z",
+           *           "block": 60,
+           *           "tvl": "49997261",
+           *           "tvlUsd": 49.997261,
+           *           "totalShares": "50000000000000",
+           *           "pricePerShare": "999945",
+           *           "apy": -1.987287514733782
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": components["schemas"]["VaultHistory"];
         };
       };
@@ -1011,6 +1175,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "strategies": [
+           *         {
+           *           "id": "0x755bfa63f4f413d9e27872c5f5e2fcd8d5293550aadc6bd930c8b818d22cb2b7",
+           *           "name": "USDC basis carry",
+           *           "owner": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *           "status": "SHADOW",
+           *           "stage": "shadow",
+           *           "allocation": 0,
+           *           "apy": 0,
+           *           "riskScore": 0,
+           *           "sharpeRatio": 0,
+           *           "maxDrawdown": 0,
+           *           "createdAt": "2026-11-27T16:22:44.000Z"
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": components["schemas"]["StrategyList"];
         };
       };
@@ -1080,6 +1263,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "id": "0x755bfa63f4f413d9e27872c5f5e2fcd8d5293550aadc6bd930c8b818d22cb2b7",
+           *       "name": "USDC basis carry",
+           *       "owner": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "status": "SHADOW",
+           *       "stage": "shadow",
+           *       "allocation": 0,
+           *       "apy": 0,
+           *       "riskScore": 0,
+           *       "sharpeRatio": 0,
+           *       "maxDrawdown": 0,
+           *       "createdAt": "2026-11-27T16:22:44.000Z",
+           *       "description": "Holds USDC in the moderate vault and rotates to conservative when funding turns negative.",
+           *       "vaults": [],
+           *       "transitions": []
+           *     }
+           */
           "application/json": components["schemas"]["StrategyPerformance"];
         };
       };
@@ -1158,6 +1359,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "positions": [
+           *         {
+           *           "vault": {
+           *             "address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *             "name": "NAP Aggressive USDC",
+           *             "symbol": "napAGG"
+           *           },
+           *           "shares": "50000000000000",
+           *           "pendingRedeemShares": "0",
+           *           "claimableAssets": "0",
+           *           "value": "49997250",
+           *           "costBasis": "50000000",
+           *           "realizedPnl": "-2740",
+           *           "pnl": "-5490",
+           *           "pnlPercent": -0.00549,
+           *           "depositedAt": "2026-11-26T16:22:34.000Z"
+           *         },
+           *         {
+           *           "vault": {
+           *             "address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *             "name": "NAP Moderate USDC",
+           *             "symbol": "napMOD"
+           *           },
+           *           "shares": "199750000000000",
+           *           "pendingRedeemShares": "0",
+           *           "claimableAssets": "0",
+           *           "value": "199744407",
+           *           "costBasis": "199750000",
+           *           "realizedPnl": "0",
+           *           "pnl": "-5593",
+           *           "pnlPercent": -0.0022372,
+           *           "depositedAt": "2026-11-26T16:22:32.000Z"
+           *         }
+           *       ],
+           *       "indexedBlock": 60
+           *     }
+           */
           "application/json": components["schemas"]["UserPositions"];
         };
       };
@@ -1233,6 +1474,47 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "transactions": [
+           *         {
+           *           "hash": "0xf5e99f0483b5664f17c7b71958b5655477addf1238b37a30ae6f6a811d181d77",
+           *           "type": "REDEEM_REQUEST",
+           *           "vault": {
+           *             "address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *             "name": "NAP Aggressive USDC",
+           *             "symbol": "napAGG"
+           *           },
+           *           "user": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *           "amount": "0",
+           *           "shares": "50000000000000",
+           *           "status": "FAILED",
+           *           "timestamp": "2026-11-27T16:22:41.000Z",
+           *           "block": 54
+           *         },
+           *         {
+           *           "hash": "0x8843de97d763c2c4893c0d15afd17437070171c2d1bbd47373bc0bbeee7453f5",
+           *           "type": "CLAIM",
+           *           "vault": {
+           *             "address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *             "name": "NAP Aggressive USDC",
+           *             "symbol": "napAGG"
+           *           },
+           *           "user": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *           "amount": "49997260",
+           *           "shares": "50000000000000",
+           *           "status": "CLAIMED",
+           *           "timestamp": "2026-11-27T16:22:40.000Z",
+           *           "block": 53
+           *         }
+           *       ],
+           *       "total": 6,
+           *       "limit": 50,
+           *       "offset": 0,
+           *       "indexedBlock": 60
+           *     }
+           */
           "application/json": components["schemas"]["UserTransactions"];
         };
       };
@@ -1300,6 +1582,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "totalTvl": "249741788",
+           *       "totalTvlUsd": 249.741788,
+           *       "vaultCount": 6,
+           *       "userCount": 1,
+           *       "transactionCount": 6,
+           *       "depositVolume": "350000000",
+           *       "withdrawVolume": "100247260",
+           *       "feesAccrued": "0",
+           *       "strategyCount": 1,
+           *       "liveStrategyCount": 0,
+           *       "proposalCount": 0,
+           *       "voteCount": 0,
+           *       "indexedBlock": 60,
+           *       "indexedAt": "2026-11-27T16:22:47.000Z"
+           *     }
+           */
           "application/json": components["schemas"]["ProtocolStats"];
         };
       };
@@ -1361,6 +1661,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "ok",
+           *       "version": "0.1.0",
+           *       "chainId": 31337,
+           *       "chainName": "hardhat",
+           *       "indexer": {
+           *         "role": "writer",
+           *         "indexedBlock": 60,
+           *         "indexedHash": "0x33bd0637a654c7eda3d15286c22c807327cf606918cb9c3d5cc59eb835360cb3",
+           *         "headBlock": 60,
+           *         "lagBlocks": 0,
+           *         "finalityDepth": 0,
+           *         "halt": null,
+           *         "lastError": null
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["DataStatus"];
         };
       };
@@ -1403,6 +1721,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "tier": "public",
+           *       "counted_by": "ip",
+           *       "key_id": null,
+           *       "enforced": true,
+           *       "limits": {
+           *         "minute": {
+           *           "limit": 60,
+           *           "remaining": 47,
+           *           "reset": 1795710180
+           *         },
+           *         "day": {
+           *           "limit": 10000,
+           *           "remaining": 9987,
+           *           "reset": 1795737600
+           *         }
+           *       },
+           *       "headers_window": "minute"
+           *     }
+           */
           "application/json": components["schemas"]["AccessRateLimitStatus"];
         };
       };
@@ -1464,6 +1803,41 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "key_id": "dk_6652b3dc9506eac7",
+           *       "key_prefix": "napd-hPVYDIG",
+           *       "name": "dashboard",
+           *       "owner": "agent:543b502e-26a6-4137-b660-90cc7df8b857",
+           *       "tier": "authenticated",
+           *       "scopes": [
+           *         "vaults:read",
+           *         "users:read"
+           *       ],
+           *       "issued_by": "agent:543b502e-26a6-4137-b660-90cc7df8b857",
+           *       "created_at": "2026-11-26T16:22:02.262Z",
+           *       "expires_at": "2027-02-24T16:22:02.262Z",
+           *       "revoked_at": null,
+           *       "state": "active",
+           *       "permissions": [
+           *         "vaults:read",
+           *         "users:read"
+           *       ],
+           *       "expires_in_seconds": 7775999,
+           *       "limits": {
+           *         "minute": {
+           *           "limit": 300,
+           *           "remaining": 299,
+           *           "reset": 1795710180
+           *         },
+           *         "day": {
+           *           "limit": 100000,
+           *           "remaining": 99999,
+           *           "reset": 1795737600
+           *         }
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["AccessTokenInfo"];
         };
       };
@@ -1528,6 +1902,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "nonce": "16be8f3ce23555f10cf62ee55b27bc02",
+           *       "message": "127.0.0.1:33153 wants you to sign in with your Ethereum account:\n0xc57A1C06B39b37D147A68629f3A58757478A6a8d\n\nI authorize the NAP data API to issue an API key for this wallet.\n\nURI: http://127.0.0.1:33153\nVersion: 1\nChain ID: 31337\nNonce: 16be8f3ce23555f10cf62ee55b27bc02\nIssued At: 2026-11-26T16:22:02Z\nExpiration Time: 2026-11-26T16:32:02Z\nRequest ID: 1795710122",
+           *       "expires_in_seconds": 600
+           *     }
+           */
           "application/json": {
             nonce: string;
             message: string;
@@ -1605,6 +1986,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "owner": "agent:543b502e-26a6-4137-b660-90cc7df8b857",
+           *       "keys": [
+           *         {
+           *           "key_id": "dk_6652b3dc9506eac7",
+           *           "key_prefix": "napd-hPVYDIG",
+           *           "name": "dashboard",
+           *           "owner": "agent:543b502e-26a6-4137-b660-90cc7df8b857",
+           *           "tier": "authenticated",
+           *           "scopes": [
+           *             "vaults:read",
+           *             "users:read"
+           *           ],
+           *           "issued_by": "agent:543b502e-26a6-4137-b660-90cc7df8b857",
+           *           "created_at": "2026-11-26T16:22:02.262Z",
+           *           "expires_at": "2027-02-24T16:22:02.262Z",
+           *           "revoked_at": null,
+           *           "state": "active"
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": {
             owner: string;
             keys: components["schemas"]["AccessKey"][];
@@ -1669,6 +2073,16 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "dashboard",
+         *       "scopes": [
+         *         "vaults:read",
+         *         "users:read"
+         *       ],
+         *       "expires_in_days": 90
+         *     }
+         */
         "application/json": {
           /** @description A name to recognise the key by (default: data key). */
           name?: string;
@@ -1703,6 +2117,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "key": "napd-hPVYDIGHygMl9z29cxps5cWGfBxewG2N",
+           *       "key_id": "dk_6652b3dc9506eac7",
+           *       "key_prefix": "napd-hPVYDIG",
+           *       "name": "dashboard",
+           *       "owner": "agent:543b502e-26a6-4137-b660-90cc7df8b857",
+           *       "tier": "authenticated",
+           *       "scopes": [
+           *         "vaults:read",
+           *         "users:read"
+           *       ],
+           *       "issued_by": "agent:543b502e-26a6-4137-b660-90cc7df8b857",
+           *       "created_at": "2026-11-26T16:22:02.262Z",
+           *       "expires_at": "2027-02-24T16:22:02.262Z",
+           *       "revoked_at": null,
+           *       "state": "active"
+           *     }
+           */
           "application/json": components["schemas"]["AccessIssuedKey"];
         };
       };
@@ -1793,6 +2226,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "key_id": "dk_6652b3dc9506eac7",
+           *       "key_prefix": "napd-hPVYDIG",
+           *       "name": "dashboard",
+           *       "owner": "agent:543b502e-26a6-4137-b660-90cc7df8b857",
+           *       "tier": "authenticated",
+           *       "scopes": [
+           *         "vaults:read",
+           *         "users:read"
+           *       ],
+           *       "issued_by": "agent:543b502e-26a6-4137-b660-90cc7df8b857",
+           *       "created_at": "2026-11-26T16:22:02.262Z",
+           *       "expires_at": "2027-02-24T16:22:02.262Z",
+           *       "revoked_at": "2026-11-26T16:22:02.385Z",
+           *       "state": "revoked"
+           *     }
+           */
           "application/json": components["schemas"]["AccessKey"];
         };
       };
@@ -1872,6 +2323,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "nodes": [
+           *         {
+           *           "node_id": "acme-eu-1",
+           *           "role": "external",
+           *           "version": "0.1.0",
+           *           "url": "https://nap.acme-nodes.example/",
+           *           "status": "up",
+           *           "started_at": "2026-11-26T16:22:02.331Z",
+           *           "last_heartbeat_at": "2026-11-26T16:22:02.342Z",
+           *           "external": true
+           *         },
+           *         {
+           *           "node_id": "c103656b-eefd-47c7-aa5e-e25aa40ac2c1",
+           *           "role": "api+indexer",
+           *           "version": "0.1.0",
+           *           "url": "http://127.0.0.1:33153",
+           *           "status": "up",
+           *           "started_at": "2026-11-26T16:21:52.750Z",
+           *           "last_heartbeat_at": "2026-11-26T16:21:52.750Z",
+           *           "external": false
+           *         }
+           *       ],
+           *       "summary": {
+           *         "total": 2,
+           *         "up": 2,
+           *         "stale": 0,
+           *         "down": 0
+           *       },
+           *       "heartbeat_interval_seconds": 15
+           *     }
+           */
           "application/json": {
             nodes: components["schemas"]["AccessNode"][];
             summary: {
@@ -1933,6 +2417,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "node_id": "acme-eu-1",
+         *       "version": "0.1.0",
+         *       "url": "https://nap.acme-nodes.example/",
+         *       "started_at": "2026-11-26T16:22:02.331Z"
+         *     }
+         */
         "application/json": {
           /** @description The node's id, unique in the network (1-64 of A-Z a-z 0-9 . _ -). */
           node_id: string;
@@ -1957,6 +2449,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "node_id": "acme-eu-1",
+           *       "role": "external",
+           *       "version": "0.1.0",
+           *       "url": "https://nap.acme-nodes.example/",
+           *       "status": "up",
+           *       "started_at": "2026-11-26T16:22:02.331Z",
+           *       "last_heartbeat_at": "2026-11-26T16:22:02.342Z",
+           *       "external": true
+           *     }
+           */
           "application/json": components["schemas"]["AccessNode"];
         };
       };

@@ -399,6 +399,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/agent/exit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send USDC, ETH or a vault's shares from the agent's server wallet to its operator address
+     * @description The way out of the server wallet. The recipient is always the agent's operator address (registration's operator_address, changed only by the operator's signature: POST /api/v1/agents/{agent_id}/operator); no request can name another. One transaction; Idempotency-Key, statuses and errors as every other write.
+     */
+    post: operations["postApiV1AgentExit"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agents/{agent_id}/operator/nonce": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a nonce and the message with which the current operator hands the agent to a new operator
+     * @description Issues a single-use nonce bound to operator_address, valid for 600 seconds, and the exact EIP-4361 message naming the agent and new_operator_address. Needs no API key: the signature is the proof.
+     */
+    post: operations["postApiV1AgentsAgentIdOperatorNonce"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agents/{agent_id}/operator": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change the agent's operator address with the current operator's signature
+     * @description Verifies the current operator's signature of the nonce's message (EIP-191, or EIP-1271 for contract wallets), consumes the nonce and sets the new operator: from then on every exit goes there. 403 when the nonce was issued to another address than the agent's operator.
+     */
+    post: operations["postApiV1AgentsAgentIdOperator"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/proposals": {
     parameters: {
       query?: never;
@@ -1086,6 +1146,95 @@ export interface components {
       }[];
       total: number;
     };
+    ExitResult: {
+      /** @constant */
+      success: true;
+      /** @description the agent's server wallet (sender) */
+      agent_address: string;
+      /** @description the agent's operator address (recipient) */
+      operator_address: string;
+      /** @enum {string} */
+      asset: "usdc" | "eth" | "shares";
+      /** @description the vault whose shares moved; null for USDC and ETH */
+      vault_id: ("conservative" | "moderate" | "aggressive" | "inverse" | "hedged" | "configurable") | null;
+      /** @description the token moved (USDC or the vault); null for ETH */
+      token_address: string | null;
+      /** @description what moved, in the asset's smallest unit */
+      amount_raw: string;
+      /**
+       * @description transaction hash
+       * @example 0x5c50...e1
+       */
+      tx_hash: string;
+      /**
+       * @description the transaction mined successfully
+       * @constant
+       */
+      status: "confirmed";
+      block_number: number;
+    };
+    /** @description What leaves the agent's server wallet for its operator address: USDC, ETH, or the shares of one vault. There is no recipient field: the operator address is the only destination. */
+    ExitRequest:
+      | {
+          /** @constant */
+          asset: "usdc";
+          /**
+           * @description the asset's smallest unit as a decimal string (USDC: 6 decimals, ETH: wei, shares: raw shares), or "all" (for ETH: the balance less twice the transfer's gas at the current max fee)
+           * @example all
+           */
+          amount: string;
+        }
+      | {
+          /** @constant */
+          asset: "eth";
+          /**
+           * @description the asset's smallest unit as a decimal string (USDC: 6 decimals, ETH: wei, shares: raw shares), or "all" (for ETH: the balance less twice the transfer's gas at the current max fee)
+           * @example all
+           */
+          amount: string;
+        }
+      | {
+          /** @constant */
+          asset: "shares";
+          /** @enum {string} */
+          vault_id: "conservative" | "moderate" | "aggressive" | "inverse" | "hedged" | "configurable";
+          /**
+           * @description the asset's smallest unit as a decimal string (USDC: 6 decimals, ETH: wei, shares: raw shares), or "all" (for ETH: the balance less twice the transfer's gas at the current max fee)
+           * @example all
+           */
+          amount: string;
+        };
+    OperatorNonceRequest: {
+      /**
+       * @description the agent's current operator: the wallet that signs
+       * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+       */
+      operator_address: string;
+      /**
+       * @description 0x-prefixed 20-byte address (42 characters). All lowercase, all uppercase, or mixed case with a valid EIP-55 checksum.
+       * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+       */
+      new_operator_address: string;
+    };
+    OperatorChangeResult: {
+      /** @constant */
+      success: true;
+      /** Format: uuid */
+      agent_id: string;
+      /** @description the new operator: from now on the agent's only exit */
+      operator_address: string;
+      previous_operator_address: string;
+    };
+    OperatorChangeRequest: {
+      /**
+       * @description 0x-prefixed 20-byte address (42 characters). All lowercase, all uppercase, or mixed case with a valid EIP-55 checksum.
+       * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+       */
+      new_operator_address: string;
+      nonce: string;
+      /** @description the current operator's EIP-191 signature of `message` (EIP-1271 for contract wallets) */
+      signature: string;
+    };
     ProposalList: {
       proposals: components["schemas"]["Proposal"][];
       total: number;
@@ -1200,6 +1349,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "status": "ok",
+           *       "version": "0.1.0",
+           *       "chain_id": 31337,
+           *       "chain_name": "hardhat",
+           *       "rpc_connected": true,
+           *       "store": {
+           *         "kind": "memory",
+           *         "connected": true
+           *       },
+           *       "indexer": {
+           *         "role": "writer",
+           *         "indexed_block": 43,
+           *         "head_block": 43,
+           *         "lag_blocks": 0,
+           *         "halt": null
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["Health"];
         };
       };
@@ -1215,6 +1384,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1232,6 +1406,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1247,6 +1426,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1264,6 +1448,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1290,6 +1479,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ready": true,
+           *       "checks": {
+           *         "serving": true,
+           *         "store": true,
+           *         "rpc": true,
+           *         "indexer": true
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["Readiness"];
         };
       };
@@ -1305,6 +1505,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1322,6 +1527,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1337,6 +1547,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1354,6 +1569,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "ready": false,
+           *       "checks": {
+           *         "serving": true,
+           *         "store": true,
+           *         "rpc": false,
+           *         "indexer": true
+           *       }
+           *     }
+           */
           "application/json": components["schemas"]["Readiness"];
         };
       };
@@ -1383,6 +1609,13 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "nonce": "e1475abce9dee2f73da04edd93a66b87",
+           *       "message": "127.0.0.1:33153 wants you to sign in with your Ethereum account:\n0xc57A1C06B39b37D147A68629f3A58757478A6a8d\n\nI authorize the NAP agent service to register this wallet as an agent and to issue an API key for it.\n\nURI: http://127.0.0.1:33153\nVersion: 1\nChain ID: 31337\nNonce: e1475abce9dee2f73da04edd93a66b87\nIssued At: 2026-11-26T16:21:53Z\nExpiration Time: 2026-11-26T16:31:53Z\nRequest ID: 1795710113",
+           *       "expires_in_seconds": 600
+           *     }
+           */
           "application/json": components["schemas"]["Nonce"];
         };
       };
@@ -1398,6 +1631,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1415,6 +1653,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1430,6 +1673,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1447,6 +1695,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1461,6 +1714,18 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "wallet_address": "0xc57A1C06B39b37D147A68629f3A58757478A6a8d",
+         *       "signature": "0xd6324ede8e757cd6aada4570421eb4ed8429d676d1c08e2a83f35f2867650a5a60ff69f9d45b7832e26884574017ba000ab5376b4c1e04803f3fd0236f6422d91c",
+         *       "nonce": "e1475abce9dee2f73da04edd93a66b87",
+         *       "agent_name": "yield-scout",
+         *       "agent_type": "trading",
+         *       "description": "Moves idle USDC between the NAP vaults by risk level.",
+         *       "operator_address": "0xc57A1C06B39b37D147A68629f3A58757478A6a8d",
+         *       "framework": "langchain"
+         *     }
+         */
         "application/json": components["schemas"]["RegisterRequest"];
       };
     };
@@ -1477,6 +1742,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_id": "543b502e-26a6-4137-b660-90cc7df8b857",
+           *       "agent_name": "yield-scout",
+           *       "api_key": "nap-HHOcvVEfzsfhptl7uYZrVTTLuHP6rcsF",
+           *       "api_key_prefix": "nap-HHOcvVEf",
+           *       "tier": "unverified",
+           *       "message": "Agent registered. Store the API key now: it is shown only once."
+           *     }
+           */
           "application/json": components["schemas"]["RegisterResponse"];
         };
       };
@@ -1492,6 +1768,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1509,6 +1790,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1524,6 +1810,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1541,6 +1832,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1556,6 +1852,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1573,6 +1874,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1602,6 +1908,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "registered": true,
+           *       "agent_name": "yield-scout",
+           *       "tier": "unverified",
+           *       "status": "active",
+           *       "strategies_submitted": 0,
+           *       "performance_score": 0,
+           *       "api_key_prefix": "nap-HHOcvVEf",
+           *       "created_at": "2026-11-26T16:21:53.845Z"
+           *     }
+           */
           "application/json": components["schemas"]["LookupResponse"];
         };
       };
@@ -1617,6 +1935,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1634,6 +1957,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1649,6 +1977,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1666,6 +1999,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1695,6 +2033,19 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "agents": [
+           *         {
+           *           "agent_name": "yield-scout",
+           *           "tier": "unverified",
+           *           "performance_score": 0,
+           *           "strategies_submitted": 0
+           *         }
+           *       ],
+           *       "count": 1
+           *     }
+           */
           "application/json": components["schemas"]["Leaderboard"];
         };
       };
@@ -1710,6 +2061,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1727,6 +2083,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1742,6 +2103,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1759,6 +2125,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1785,6 +2156,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "total_agents": 1,
+           *       "active_agents": 1,
+           *       "strategies_submitted": 0,
+           *       "total_deposits_usdc": 0
+           *     }
+           */
           "application/json": components["schemas"]["AgentStats"];
         };
       };
@@ -1800,6 +2179,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1817,6 +2201,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1832,6 +2221,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1849,6 +2243,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1875,6 +2274,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "vaults": [
+           *         {
+           *           "address": "0x84eA74d481Ee0A5332c457a4d796187F6Ba67fEB",
+           *           "name": "NAP Conservative USDC",
+           *           "asset": "USDC",
+           *           "total_assets": "0",
+           *           "apy": 0,
+           *           "status": "active"
+           *         },
+           *         {
+           *           "address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "name": "NAP Moderate USDC",
+           *           "asset": "USDC",
+           *           "total_assets": "0",
+           *           "apy": 0,
+           *           "status": "active"
+           *         }
+           *       ],
+           *       "total": 6
+           *     }
+           */
           "application/json": components["schemas"]["VaultList"];
         };
       };
@@ -1890,6 +2312,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1907,6 +2334,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1922,6 +2354,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1939,6 +2376,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1965,6 +2407,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "positions": [
+           *         {
+           *           "vault_address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "vault_name": "NAP Moderate USDC",
+           *           "shares": "250",
+           *           "value_usdc": "250"
+           *         },
+           *         {
+           *           "vault_address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "vault_name": "NAP Aggressive USDC",
+           *           "shares": "100",
+           *           "value_usdc": "100"
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": components["schemas"]["VaultPositions"];
         };
       };
@@ -1980,6 +2440,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -1995,6 +2460,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2010,6 +2480,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2027,6 +2502,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2042,6 +2522,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2059,6 +2544,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2076,6 +2566,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "vault_id": "moderate",
+         *       "amount_usdc": 250
+         *     }
+         */
         "application/json": components["schemas"]["DepositRequest"];
       };
     };
@@ -2092,6 +2588,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "vault": "NAP Moderate USDC",
+           *       "vault_id": "moderate",
+           *       "vault_address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *       "amount_usdc": 250,
+           *       "approve_tx": "0xa70ac41f781ff9682020535d53976361703c0ae74f56babe5ec5c8d484bc628b",
+           *       "deposit_tx": "0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68",
+           *       "status": "confirmed",
+           *       "block_number": 46,
+           *       "shares_balance": "250000000000000"
+           *     }
+           */
           "application/json": components["schemas"]["DepositResult"];
         };
       };
@@ -2107,6 +2618,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2122,6 +2638,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2137,6 +2658,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2154,6 +2680,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2169,6 +2700,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2186,6 +2722,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2201,6 +2742,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2216,6 +2762,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2233,6 +2784,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2247,6 +2803,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "wallet_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095"
+         *     }
+         */
         "application/json": components["schemas"]["WalletLookup"];
       };
     };
@@ -2263,6 +2824,38 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "wallet_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "positions": [
+           *         {
+           *           "vault_id": "moderate",
+           *           "vault_address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "vault_name": "NAP Moderate USDC",
+           *           "shares": "250",
+           *           "shares_raw": "250000000000000",
+           *           "value_usdc": "250",
+           *           "pending_redeem_shares": "0",
+           *           "claimable_redeem_shares": "0",
+           *           "claimable_usdc": "0",
+           *           "claimable_cancel_shares": "0"
+           *         },
+           *         {
+           *           "vault_id": "aggressive",
+           *           "vault_address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "vault_name": "NAP Aggressive USDC",
+           *           "shares": "100",
+           *           "shares_raw": "100000000000000",
+           *           "value_usdc": "100",
+           *           "pending_redeem_shares": "0",
+           *           "claimable_redeem_shares": "0",
+           *           "claimable_usdc": "0",
+           *           "claimable_cancel_shares": "0"
+           *         }
+           *       ],
+           *       "total": 2
+           *     }
+           */
           "application/json": components["schemas"]["OnchainPositions"];
         };
       };
@@ -2278,6 +2871,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2293,6 +2891,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2310,6 +2913,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2325,6 +2933,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2342,6 +2955,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2359,6 +2977,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "vault_id": "moderate",
+         *       "amount_usdc": 50.25
+         *     }
+         */
         "application/json": components["schemas"]["WithdrawRequest"];
       };
     };
@@ -2375,6 +2999,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "vault_id": "moderate",
+           *       "vault": "NAP Moderate USDC",
+           *       "vault_address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *       "status": "confirmed",
+           *       "block_number": 49,
+           *       "tx_hash": "0xbb6af3848b840280c67d3be3c969b4058f15738c2acd73f49528bfdcb14f199d",
+           *       "amount_usdc": 50.25,
+           *       "amount_raw": "50250000",
+           *       "shares": "50.25",
+           *       "shares_raw": "50250000000000",
+           *       "shares_balance": "199750000000000"
+           *     }
+           */
           "application/json": components["schemas"]["WithdrawResult"];
         };
       };
@@ -2390,6 +3031,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2405,6 +3051,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2420,6 +3071,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2437,6 +3093,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2452,6 +3113,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2469,6 +3135,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2484,6 +3155,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2499,6 +3175,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2516,6 +3197,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2533,6 +3219,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "vault_id": "aggressive",
+         *       "shares": "50000000000000"
+         *     }
+         */
         "application/json": components["schemas"]["RedeemRequestRequest"];
       };
     };
@@ -2549,6 +3241,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "vault_id": "aggressive",
+           *       "vault": "NAP Aggressive USDC",
+           *       "vault_address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "status": "confirmed",
+           *       "block_number": 50,
+           *       "tx_hash": "0x3793effe5d40d28ce789bb1000e695c345b152497e89979568bde30bcbe72b78",
+           *       "shares": "50",
+           *       "shares_raw": "50000000000000",
+           *       "pending_shares_raw": "50000000000000",
+           *       "ready_at": 1795796556,
+           *       "permissionless_at": 1795800156
+           *     }
+           */
           "application/json": components["schemas"]["RedeemRequestResult"];
         };
       };
@@ -2564,6 +3273,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2579,6 +3293,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2594,6 +3313,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2611,6 +3335,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2626,6 +3355,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2643,6 +3377,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2658,6 +3397,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2673,6 +3417,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2690,6 +3439,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2707,6 +3461,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "vault_id": "aggressive"
+         *     }
+         */
         "application/json": components["schemas"]["VaultAction"];
       };
     };
@@ -2723,6 +3482,25 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "vault_id": "aggressive",
+           *       "vault": "NAP Aggressive USDC",
+           *       "vault_address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "status": "confirmed",
+           *       "block_number": 53,
+           *       "tx_hash": "0x8843de97d763c2c4893c0d15afd17437070171c2d1bbd47373bc0bbeee7453f5",
+           *       "amount_usdc": 49.99726,
+           *       "amount_raw": "49997260",
+           *       "shares": "50",
+           *       "shares_raw": "50000000000000",
+           *       "shares_balance": "50000000000000",
+           *       "fulfill_tx": "0xe7be45ce721de3634c301f094eef8d89c3a4724e6bfc200a39a98fb1dbf07f44",
+           *       "fulfilled_by": "relayer"
+           *     }
+           */
           "application/json": components["schemas"]["ClaimResult"];
         };
       };
@@ -2738,6 +3516,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2753,6 +3536,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2768,6 +3556,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2785,6 +3578,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2800,6 +3598,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2817,6 +3620,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2832,6 +3640,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2847,6 +3660,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2864,6 +3682,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2881,6 +3704,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "vault_id": "aggressive"
+         *     }
+         */
         "application/json": components["schemas"]["VaultAction"];
       };
     };
@@ -2897,6 +3725,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "vault_id": "aggressive",
+           *       "vault": "NAP Aggressive USDC",
+           *       "vault_address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "status": "confirmed",
+           *       "block_number": 56,
+           *       "cancel_tx": "0x764d5a12647250a16a2343d563bd22d57447e7f8812fc8a8d9ac9120b616bb01",
+           *       "claim_tx": "0x454b07f28dbbf740781a3afc1ba23d3f43e1e77b9d8c6bfcf8d1907bb6ef3bd3",
+           *       "shares": "50",
+           *       "shares_raw": "50000000000000",
+           *       "shares_balance": "50000000000000"
+           *     }
+           */
           "application/json": components["schemas"]["RedeemCancelResult"];
         };
       };
@@ -2912,6 +3756,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2927,6 +3776,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2942,6 +3796,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2959,6 +3818,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2974,6 +3838,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -2991,6 +3860,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3006,6 +3880,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3021,6 +3900,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3038,6 +3922,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3064,6 +3953,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "transactions": [
+           *         {
+           *           "tx_hash": "0x764d5a12647250a16a2343d563bd22d57447e7f8812fc8a8d9ac9120b616bb01",
+           *           "operation": "vault.redeem_cancel",
+           *           "status": "confirmed",
+           *           "from": "0x733a2aefbff542ff6130628bbc96fe5d38597095",
+           *           "to": "0xe6e340d132b5f46d1e472debcd681b2abc16e57e",
+           *           "nonce": 8,
+           *           "block_number": 55,
+           *           "gas_used": "46930",
+           *           "error": null,
+           *           "replaced_hashes": [],
+           *           "created_at": "2026-11-26T16:21:58.565Z",
+           *           "updated_at": "2026-11-26T16:21:58.583Z"
+           *         },
+           *         {
+           *           "tx_hash": "0x454b07f28dbbf740781a3afc1ba23d3f43e1e77b9d8c6bfcf8d1907bb6ef3bd3",
+           *           "operation": "vault.redeem_cancel.claim",
+           *           "status": "confirmed",
+           *           "from": "0x733a2aefbff542ff6130628bbc96fe5d38597095",
+           *           "to": "0xe6e340d132b5f46d1e472debcd681b2abc16e57e",
+           *           "nonce": 9,
+           *           "block_number": 56,
+           *           "gas_used": "50198",
+           *           "error": null,
+           *           "replaced_hashes": [],
+           *           "created_at": "2026-11-26T16:21:58.565Z",
+           *           "updated_at": "2026-11-26T16:21:58.628Z"
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": components["schemas"]["TransactionList"];
         };
       };
@@ -3079,6 +4002,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3094,6 +4022,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3109,6 +4042,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3126,6 +4064,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3141,6 +4084,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3158,6 +4106,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3187,6 +4140,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "tx_hash": "0x764d5a12647250a16a2343d563bd22d57447e7f8812fc8a8d9ac9120b616bb01",
+           *       "operation": "vault.redeem_cancel",
+           *       "status": "confirmed",
+           *       "from": "0x733a2aefbff542ff6130628bbc96fe5d38597095",
+           *       "to": "0xe6e340d132b5f46d1e472debcd681b2abc16e57e",
+           *       "nonce": 8,
+           *       "block_number": 55,
+           *       "gas_used": "46930",
+           *       "error": null,
+           *       "replaced_hashes": [],
+           *       "created_at": "2026-11-26T16:21:58.565Z",
+           *       "updated_at": "2026-11-26T16:21:58.583Z"
+           *     }
+           */
           "application/json": components["schemas"]["Transaction"];
         };
       };
@@ -3202,6 +4171,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3217,6 +4191,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3232,6 +4211,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3247,6 +4231,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "tx_hash: no transaction 0x1212121212121212121212121212121212121212121212121212121212121212 was sent by this service for this agent"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3264,6 +4253,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3279,6 +4273,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3296,6 +4295,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3313,6 +4317,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "USDC basis carry",
+         *       "description": "Holds USDC in the moderate vault and rotates to conservative when funding turns negative.",
+         *       "max_position_size_percent": 20,
+         *       "max_leverage": 200
+         *     }
+         */
         "application/json": components["schemas"]["StrategySubmission"];
       };
     };
@@ -3329,6 +4341,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "strategy_name": "USDC basis carry",
+           *       "strategy_id": "0x755bfa63f4f413d9e27872c5f5e2fcd8d5293550aadc6bd930c8b818d22cb2b7",
+           *       "dna_string": "0x2b7496348085792e648d5b89ae2b503a350cd44a56a980bcbd43e7ec629c8b69",
+           *       "risk_params": {
+           *         "max_position_size_percent": 20,
+           *         "max_leverage": 200,
+           *         "stop_loss_percent": 500,
+           *         "slippage_tolerance_bps": 100,
+           *         "correlation_threshold": 70,
+           *         "velocity_limit": 1000000,
+           *         "flash_loans_enabled": false
+           *       },
+           *       "tx_hash": "0x7fe4811ec513927f77b9c4d5680d873805fb1d52f9bfb80e75db34775380894e",
+           *       "status": "confirmed",
+           *       "strategy_status": "shadow",
+           *       "block_number": 57,
+           *       "gas_used": 257517
+           *     }
+           */
           "application/json": components["schemas"]["StrategySubmitResult"];
         };
       };
@@ -3344,6 +4379,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3359,6 +4399,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3374,6 +4419,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3391,6 +4441,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3406,6 +4461,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3423,6 +4483,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3438,6 +4503,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3453,6 +4523,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3470,6 +4545,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3496,6 +4576,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "strategies": [
+           *         {
+           *           "strategy_id": "0x755bfa63f4f413d9e27872c5f5e2fcd8d5293550aadc6bd930c8b818d22cb2b7",
+           *           "name": "USDC basis carry",
+           *           "description": "Holds USDC in the moderate vault and rotates to conservative when funding turns negative.",
+           *           "status": "shadow",
+           *           "created_at": 1795796564,
+           *           "last_status_change": 1795796564,
+           *           "strategy_contract": "0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9"
+           *         }
+           *       ],
+           *       "total_count": 1
+           *     }
+           */
           "application/json": components["schemas"]["StrategyList"];
         };
       };
@@ -3511,6 +4608,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3526,6 +4628,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3541,6 +4648,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3558,6 +4670,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3573,6 +4690,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3590,6 +4712,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3616,6 +4743,37 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "configured": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "network": "hardhat",
+           *       "chain_id": 31337,
+           *       "eth_balance": "0.049683395072757878",
+           *       "eth_balance_wei": "49683395072757878",
+           *       "has_gas": true,
+           *       "usdc_balance": 650,
+           *       "usdc_balance_raw": "650000000",
+           *       "nap_balance": "0",
+           *       "nap_balance_raw": "0",
+           *       "voting_power": "0",
+           *       "voting_power_raw": "0",
+           *       "positions": [
+           *         {
+           *           "vault_address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "vault_name": "NAP Moderate USDC",
+           *           "shares": "250",
+           *           "value_usdc": "250"
+           *         },
+           *         {
+           *           "vault_address": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "vault_name": "NAP Aggressive USDC",
+           *           "shares": "100",
+           *           "value_usdc": "100"
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": components["schemas"]["WalletStatus"];
         };
       };
@@ -3631,6 +4789,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3646,6 +4809,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3661,6 +4829,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3678,6 +4851,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3693,6 +4871,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3710,6 +4893,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3739,6 +4927,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "tx_hash": "0xa4ff12ae9e2634de0770205a4c2665827dd8ed397b6d221d9293f3499af688f6",
+           *       "status": "confirmed",
+           *       "drip_amount_wei": "50000000000000000",
+           *       "drip_amount_eth": "0.05",
+           *       "drip_amount_usdc": 1000,
+           *       "drip_amount_usdc_raw": "1000000000",
+           *       "next_eligible_timestamp": 1795796550,
+           *       "block_number": 44
+           *     }
+           */
           "application/json": components["schemas"]["FaucetDrip"];
         };
       };
@@ -3754,6 +4956,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3769,6 +4976,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3784,6 +4996,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3801,6 +5018,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3818,6 +5040,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": false,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "error": "faucet cooldown: this wallet can receive again at 2026-11-27T16:22:30.000Z (in 86400 s)",
+           *       "next_eligible_timestamp": 1795796550,
+           *       "seconds_remaining": 86400
+           *     }
+           */
           "application/json": components["schemas"]["FaucetCooldown"];
         };
       };
@@ -3833,6 +5064,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3848,6 +5084,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3865,6 +5106,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "faucet budget spent: the faucet's USDC budget for this window has 400 USDC left, less than one drip of 1000 USDC; it resets at 2026-11-27T00:00:00.000Z (in 27953 s)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3879,6 +5125,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "wallet_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095"
+         *     }
+         */
         "application/json": components["schemas"]["WalletLookup"];
       };
     };
@@ -3895,6 +5146,23 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "wallet_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "nfts": [
+           *         {
+           *           "collection": "AgentBadges",
+           *           "contract_address": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+           *           "token_id": "1",
+           *           "milestone": "registered",
+           *           "name": "NAP Agent Badge #1: registered",
+           *           "minted_at": 1795796565,
+           *           "token_uri": "data:application/json;base64,eyJuYW1lIjoiTkFQIEFnZW50IEJhZGdlICMxOiByZWdpc3RlcmVkIiwiZGVzY3JpcHRpb24iOiJOb24tdHJhbnNmZXJhYmxlIGJhZGdlIGZvciBhbiBhZ2VudCB0aGF0IHJlYWNoZWQgdGhlIHJlZ2lzdGVyZWQgdGllciBtaWxlc3RvbmUgb24gTkFQLiIsImltYWdlIjoiZGF0YTppbWFnZS9zdmcreG1sO2Jhc2U2NCxQSE4yWnlCNGJXeHVjejBuYUhSMGNEb3ZMM2QzZHk1M015NXZjbWN2TWpBd01DOXpkbWNuSUhkcFpIUm9QU2N6TWpBbklHaGxhV2RvZEQwbk16SXdKeUIyYVdWM1FtOTRQU2N3SURBZ016SXdJRE15TUNjK1BISmxZM1FnZDJsa2RHZzlKek15TUNjZ2FHVnBaMmgwUFNjek1qQW5JSEo0UFNjeU5DY2dabWxzYkQwbkl6QmlNV1F5WVNjdlBqeDBaWGgwSUhnOUp6RTJNQ2NnZVQwbk1UUXdKeUJtYjI1MExXWmhiV2xzZVQwbmJXOXViM053WVdObEp5Qm1iMjUwTFhOcGVtVTlKekl5SnlCbWFXeHNQU2NqWmpWak5UUXlKeUIwWlhoMExXRnVZMmh2Y2owbmJXbGtaR3hsSno1T1FWQThMM1JsZUhRK1BIUmxlSFFnZUQwbk1UWXdKeUI1UFNjeE9EVW5JR1p2Ym5RdFptRnRhV3g1UFNkdGIyNXZjM0JoWTJVbklHWnZiblF0YzJsNlpUMG5NVGduSUdacGJHdzlKeU5tWm1abVptWW5JSFJsZUhRdFlXNWphRzl5UFNkdGFXUmtiR1VuUG5KbFoybHpkR1Z5WldROEwzUmxlSFErUEM5emRtYysiLCJhdHRyaWJ1dGVzIjpbeyJ0cmFpdF90eXBlIjoibWlsZXN0b25lIiwidmFsdWUiOiJyZWdpc3RlcmVkIn0seyJ0cmFpdF90eXBlIjoiYWdlbnQiLCJ2YWx1ZSI6IjB4NzMzYTJhZWZiZmY1NDJmZjYxMzA2MjhiYmM5NmZlNWQzODU5NzA5NSJ9LHsiZGlzcGxheV90eXBlIjoiZGF0ZSIsInRyYWl0X3R5cGUiOiJtaW50ZWRfYXQiLCJ2YWx1ZSI6MTc5NTc5NjU2NX1dfQ=="
+           *         }
+           *       ],
+           *       "total": 1
+           *     }
+           */
           "application/json": components["schemas"]["NftHoldings"];
         };
       };
@@ -3910,6 +5178,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3925,6 +5198,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3942,6 +5220,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3957,6 +5240,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -3974,6 +5262,613 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postApiV1AgentExit: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1-255 printable ASCII characters without spaces. A retry with the same key returns the first successful answer and never sends a second transaction; concurrent duplicates wait for the first. The same key with another request: 409. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "asset": "shares",
+         *       "vault_id": "moderate",
+         *       "amount": "all"
+         *     }
+         */
+        "application/json": components["schemas"]["ExitRequest"];
+      };
+    };
+    responses: {
+      /** @description mined */
+      200: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "operator_address": "0xBF77b012bc7F923E672f83D93A1082786a965e49",
+           *       "asset": "shares",
+           *       "vault_id": "moderate",
+           *       "token_address": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *       "amount_raw": "40000000000000",
+           *       "tx_hash": "0xab3822df694b4dc41c4181b71395dcb03a3585dde2a04c74eff5a88b0a36fbf6",
+           *       "status": "confirmed",
+           *       "block_number": 51
+           *     }
+           */
+          "application/json": components["schemas"]["ExitResult"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description missing or invalid API key */
+      401: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an operator key, or tier below unverified */
+      403: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the chain's node refused the signed transaction */
+      502: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postApiV1AgentsAgentIdOperatorNonce: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "operator_address": "0x14f8Df63562B9FAec75Ed43A4D2478395e2F0329",
+         *       "new_operator_address": "0xBF77b012bc7F923E672f83D93A1082786a965e49"
+         *     }
+         */
+        "application/json": components["schemas"]["OperatorNonceRequest"];
+      };
+    };
+    responses: {
+      /** @description nonce issued */
+      200: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "nonce": "37f8375323d5acf0a6903955205f81e2",
+           *       "message": "api.nap.test wants you to sign in with your Ethereum account:\n0x14f8Df63562B9FAec75Ed43A4D2478395e2F0329\n\nI am the operator of NAP agent 276c4f75-0488-4908-a494-1fcbbe1744f4 and make 0xBF77b012bc7F923E672f83D93A1082786a965e49 its operator.\n\nURI: http://api.nap.test\nVersion: 1\nChain ID: 31337\nNonce: 37f8375323d5acf0a6903955205f81e2\nIssued At: 2026-11-26T16:54:23Z\nExpiration Time: 2026-11-26T17:04:23Z\nRequest ID: 1795712063",
+           *       "expires_in_seconds": 600
+           *     }
+           */
+          "application/json": components["schemas"]["Nonce"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded (60 per minute per client IP) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: the rate limiter's store (Redis) does not answer */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postApiV1AgentsAgentIdOperator: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "new_operator_address": "0xBF77b012bc7F923E672f83D93A1082786a965e49",
+         *       "nonce": "37f8375323d5acf0a6903955205f81e2",
+         *       "signature": "0xb058702aeb47b5dd9bb6fad34f02e466ad770ad494526a8fc705b41f56af9faf1b8726a241f4d3299c6fc535052678235ca901c60926ee242402e87af0cc06bd1b"
+         *     }
+         */
+        "application/json": components["schemas"]["OperatorChangeRequest"];
+      };
+    };
+    responses: {
+      /** @description operator changed */
+      200: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_id": "276c4f75-0488-4908-a494-1fcbbe1744f4",
+           *       "operator_address": "0xBF77b012bc7F923E672f83D93A1082786a965e49",
+           *       "previous_operator_address": "0x14f8Df63562B9FAec75Ed43A4D2478395e2F0329"
+           *     }
+           */
+          "application/json": components["schemas"]["OperatorChangeResult"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the nonce was issued to an address that is not the agent's current operator */
+      403: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "signature: only the agent's current operator address can change its operator"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unknown resource */
+      404: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "tx_hash: no transaction 0x1212121212121212121212121212121212121212121212121212121212121212 was sent by this service for this agent"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded (60 per minute per client IP) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: the rate limiter's store (Redis) does not answer */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4000,6 +5895,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "proposals": [
+           *         {
+           *           "proposal_id": "1",
+           *           "proposer": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *           "description": "Raise the aggressive vault's hurdle to 10%",
+           *           "state": "active",
+           *           "votes_for": "1000",
+           *           "votes_against": "0",
+           *           "votes_abstain": "0",
+           *           "quorum": "4000",
+           *           "vote_start": 1795710200,
+           *           "vote_end": 1796315000,
+           *           "eta": 0,
+           *           "targets": [
+           *             "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E"
+           *           ]
+           *         }
+           *       ],
+           *       "total": 1
+           *     }
+           */
           "application/json": components["schemas"]["ProposalList"];
         };
       };
@@ -4015,6 +5933,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4032,6 +5955,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4047,6 +5975,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4064,6 +5997,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4081,6 +6019,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "proposal_id": 1,
+         *       "support": 1,
+         *       "reason": "A higher hurdle suits the aggressive vault's risk."
+         *     }
+         */
         "application/json": components["schemas"]["VoteRequest"];
       };
     };
@@ -4097,6 +6042,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "proposal_id": "1",
+           *       "support": 1,
+           *       "support_label": "for",
+           *       "reason": "A higher hurdle suits the aggressive vault's risk.",
+           *       "weight": "1000",
+           *       "weight_raw": "1000000000000000000000",
+           *       "tx_hash": "0x5d2f6f0a1f4b8c3e9d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e",
+           *       "status": "confirmed",
+           *       "block_number": 61,
+           *       "gas_used": 86913
+           *     }
+           */
           "application/json": components["schemas"]["VoteResult"];
         };
       };
@@ -4112,6 +6073,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4127,6 +6093,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4142,6 +6113,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4159,6 +6135,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4174,6 +6155,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4191,6 +6177,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4206,6 +6197,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4221,6 +6217,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the node refused transaction 0x95b962475d62fa5fa7f5b445d7ff7c2fc15cf9a7592e02981b35b7bad35c5b68: nonce too low"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4238,6 +6239,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4264,6 +6270,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "campaign_id": "nap-galaxy-season-1",
+           *       "agent_address": "0x733A2AEfbfF542fF6130628bbC96fE5d38597095",
+           *       "eligible": true,
+           *       "criteria": [
+           *         {
+           *           "id": "registered",
+           *           "description": "The agent registered with a wallet signature",
+           *           "met": true,
+           *           "value": "2026-11-26T16:21:53.845Z"
+           *         },
+           *         {
+           *           "id": "tier_registered",
+           *           "description": "The agent's tier is registered or higher",
+           *           "met": true,
+           *           "value": "registered"
+           *         }
+           *       ]
+           *     }
+           */
           "application/json": components["schemas"]["CampaignEligibility"];
         };
       };
@@ -4279,6 +6306,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4294,6 +6326,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4309,6 +6346,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4326,6 +6368,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4341,6 +6388,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4358,6 +6410,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4374,6 +6431,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "tier": "established"
+         *     }
+         */
         "application/json": components["schemas"]["TierGrant"];
       };
     };
@@ -4390,6 +6452,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "agent_id": "543b502e-26a6-4137-b660-90cc7df8b857",
+           *       "agent_name": "yield-scout",
+           *       "tier": "established",
+           *       "tier_granted_by": "operator:1"
+           *     }
+           */
           "application/json": components["schemas"]["TierGrantResult"];
         };
       };
@@ -4405,6 +6475,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4420,6 +6495,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4435,6 +6515,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4450,6 +6535,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "tx_hash: no transaction 0x1212121212121212121212121212121212121212121212121212121212121212 was sent by this service for this agent"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4465,6 +6555,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4482,6 +6577,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4497,6 +6597,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4514,6 +6619,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4534,6 +6644,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "openapi": "3.1.0",
+           *       "info": {
+           *         "title": "NAP agent API",
+           *         "version": "0.1.0"
+           *       },
+           *       "paths": {}
+           *     }
+           */
           "application/json": {
             [key: string]: unknown;
           };
@@ -4545,6 +6665,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4554,6 +6679,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4574,6 +6704,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example <!doctype html>
+           *     <html lang="en">
+           *     <head>
+           *     <meta charset="utf-8">
+           *     <title>NAP agent API reference</title>
+           *     ...
+           */
           "text/html": string;
         };
       };
@@ -4583,6 +6721,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };
@@ -4592,6 +6735,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
           "application/json": components["schemas"]["Error"];
         };
       };

@@ -247,11 +247,17 @@ export async function attackGraphqlHttp(ctx: Context): Promise<void> {
         notServerError,
       ),
     );
-    // A browser's visit: GET without a query.
+    // A browser's visit, GET without a query, gets GraphiQL; a GraphQL client's GET without a query is its mistake.
     await judged(
       ctx,
       "cut and foreign bodies",
       { method: "GET", url: `${ctx.stack.url}/graphql`, headers: { accept: "text/html" } },
+      { status: (s: number) => s === 200 },
+    );
+    await judged(
+      ctx,
+      "cut and foreign bodies",
+      { method: "GET", url: `${ctx.stack.url}/graphql`, headers: { accept: "application/graphql-response+json" } },
       clientMistake,
     );
   });

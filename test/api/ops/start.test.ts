@@ -147,9 +147,9 @@ describe("Ops: npm start's banner and a busy port named early", function () {
         "NAP is running",
         `  live API   ${api}/api/v1`,
         `  data API   ${api}/v1`,
-        `  GraphQL    ${api}/graphql`,
+        `  GraphQL    ${api}/graphql  (GraphiQL in a browser)`,
         `  WebSocket  ws://127.0.0.1:${port}/ws`,
-        `  API docs   ${api}/docs`,
+        `  API docs   ${api}/docs  (data API: ${api}/v1/docs)`,
         `  health     ${api}/health  (ready: ${api}/ready)`,
         `  metrics    http://127.0.0.1:${metricsPort}/metrics`,
         `  chain RPC  ${rpc}  (chain id 31337)`,
@@ -164,6 +164,8 @@ describe("Ops: npm start's banner and a busy port named early", function () {
       expect((await fetch(`${api}/v1/status`)).status).to.equal(200);
       expect((await fetch(`${api}/graphql?query=%7B__typename%7D`)).status).to.equal(200);
       expect((await fetch(`${api}/docs`)).status).to.equal(200);
+      expect((await fetch(`${api}/v1/docs`)).status).to.equal(200);
+      expect((await fetch(`${api}/graphql`, { headers: { accept: "text/html" } })).status).to.equal(200);
       expect((await fetch(`${api}/ready`)).status).to.equal(200);
       expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).to.equal(200);
       child.kill("SIGTERM");

@@ -304,6 +304,28 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         expect(cleared?.tier).to.equal("registered");
         expect(cleared).to.not.have.property("tierGrantedBy");
       });
+
+      it("sets the operator only while it is still the expected one (any case); one of concurrent changes lands", async function () {
+        const agent = sampleAgent();
+        await store.agents.insert(agent);
+        const now = new Date(Date.UTC(2026, 5, 3));
+        const next = "0x1111111111111111111111111111111111111111";
+        const changes = await Promise.all(
+          ["0x2222222222222222222222222222222222222222", next].map((to, i) =>
+            i === 0
+              ? store.agents.setOperator(agent.agentId, agent.operatorAddress.toLowerCase(), to, now)
+              : store.agents.setOperator(agent.agentId, agent.operatorAddress, to, now),
+          ),
+        );
+        expect(changes.filter((change) => change !== null)).to.have.length(1);
+        const landed = changes.find((change) => change !== null)!;
+        expect(landed.updatedAt.getTime()).to.equal(now.getTime());
+        expect((await store.agents.findById(agent.agentId))!.operatorAddress).to.equal(landed.operatorAddress);
+        expect(await store.agents.setOperator(agent.agentId, agent.operatorAddress, next, now)).to.equal(null);
+        expect(await store.agents.setOperator("missing", agent.operatorAddress, next, now)).to.equal(null);
+        const back = await store.agents.setOperator(agent.agentId, landed.operatorAddress, agent.operatorAddress, now);
+        expect(back?.operatorAddress).to.equal(agent.operatorAddress);
+      });
     });
 
     describe("nonces", function () {

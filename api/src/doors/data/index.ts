@@ -13,13 +13,14 @@ import { accessRouteDeclarations } from "./access/routes";
 import { RouteScopes } from "./access/routeScopes";
 import { dataErrorHandler } from "./errors";
 import { dataInput } from "./input";
+import { DATA_DOCS_PAGE, DOCS_CSP } from "../live/docsPage";
 import { buildDataOpenApi } from "./openapi";
 import { dataRoutes, type DataRouteDeps } from "./routes";
 
 /**
- * The data API's REST door under /v1: its routes, its OpenAPI document at /v1/openapi.json and its error shape. The
- * access layer (keys, tiers, limits, /v1/nodes and the key routes) mounts in front of the routes through `access`.
- * Paths outside /v1 pass through untouched to the live API.
+ * The data API's REST door under /v1: its routes, its OpenAPI document at /v1/openapi.json (rendered at /v1/docs) and
+ * its error shape. The access layer (keys, tiers, limits, /v1/nodes and the key routes) mounts in front of the routes
+ * through `access`. Paths outside /v1 pass through untouched to the live API.
  */
 
 export interface DataAccess {
@@ -94,6 +95,12 @@ export function dataApi(options: DataApiOptions): DataApi {
   }
   scopes.route(router, "GET", `${DATA_API_PREFIX}/openapi.json`, null, (ctx) => {
     ctx.body = openApi();
+  });
+  // The document rendered for a person (Swagger UI; its files are the live door's /docs/assets/).
+  scopes.route(router, "GET", `${DATA_API_PREFIX}/docs`, null, (ctx) => {
+    ctx.type = "text/html; charset=utf-8";
+    ctx.set("Content-Security-Policy", DOCS_CSP);
+    ctx.body = DATA_DOCS_PAGE;
   });
   scopes.answeredBy(router);
 

@@ -4,6 +4,8 @@ import { openApiPath, operationIdFor, parameters, toSchema } from "../live/opena
 import type { RouteDefinition } from "../route";
 import { TIER_LIMITS } from "./access/limits";
 import { dataStatusOf } from "./errors";
+import { exampleKey } from "../examples";
+import { DATA_ERROR_EXAMPLES, DATA_EXAMPLES } from "./examples";
 
 /**
  * The OpenAPI 3.1 document of the data API, generated from the declarations of its routes (the read routes and the
@@ -31,12 +33,21 @@ function operation(route: RouteDefinition, components: Record<string, JsonSchema
   const path = openApiPath(route.path);
   const query = parameters(route.query, "query", components);
   const responses: Record<string, JsonSchema> = {};
+  const examples = DATA_EXAMPLES[exampleKey(route)];
   for (const [status, response] of Object.entries(route.responses)) {
+    const example = examples?.responses[Number(status)];
     responses[status] = {
       description: response.description,
       headers: LIMIT_HEADERS,
       ...(response.schema
-        ? { content: { "application/json": { schema: toSchema(response.schema, "output", components) } } }
+        ? {
+            content: {
+              "application/json": {
+                schema: toSchema(response.schema, "output", components),
+                ...(example === undefined ? {} : { example }),
+              },
+            },
+          }
         : {}),
     };
   }
@@ -47,11 +58,14 @@ function operation(route: RouteDefinition, components: Record<string, JsonSchema
     const entry = (responses[String(status)] ??= {
       description: "",
       ...(status === 429 || status === 503 ? { headers: { "Retry-After": header("AccessRetryAfter") } } : {}),
-      content: { "application/json": { schema: errorRef } },
-    }) as { description: string };
+      content: { "application/json": { schema: errorRef, examples: {} } },
+    }) as { description: string; content: { "application/json": { examples: Record<string, unknown> } } };
     if (!entry.description.split(", ").includes(code)) {
       entry.description = entry.description ? `${entry.description}, ${code}` : code;
     }
+    // One example per code the status stands for: the body this service sends for it.
+    const example = DATA_ERROR_EXAMPLES[code];
+    if (example) entry.content["application/json"].examples[code] = { summary: code, value: { error: example } };
   }
   return {
     operationId: operationIdFor(route.method, path),
@@ -69,7 +83,12 @@ function operation(route: RouteDefinition, components: Record<string, JsonSchema
       ? {
           requestBody: {
             required: true,
-            content: { "application/json": { schema: toSchema(route.body, "input", components) } },
+            content: {
+              "application/json": {
+                schema: toSchema(route.body, "input", components),
+                ...(examples?.request === undefined ? {} : { example: examples.request }),
+              },
+            },
           },
         }
       : {}),

@@ -21,6 +21,7 @@ import type { DataCaller } from "../data/access/middleware";
 import { OwnerCaps, ownerOf as capOwnerOf, SocketCaps, type Holder } from "../sockets/caps";
 import { refuseUpgrade, type UpgradeDoor } from "../sockets/upgrades";
 import { DocumentCache } from "./documentCache";
+import { graphiqlIde, wantsIde } from "./ide";
 import { UNAVAILABLE_RETRY_AFTER_SECONDS, UnavailableError } from "../../errors";
 import { apiError, errorFormatter, unavailableError, unavailableRetryAfter } from "./errors";
 import { isRefusal, prepareOperation, type Refusal } from "./operations";
@@ -37,7 +38,8 @@ import { DEFAULT_SUBSCRIPTION_MESSAGE_LIMITS, MessageGate, type SubscriptionMess
  * SDL at /graphql/schema.graphql. The access layer, when mounted, runs in front of the HTTP handler: one operation
  * is one request against the caller's tier (its errors become GraphQL errors with REST's status). On the sockets,
  * a data key given when the connection is initialised sets the tier, each subscription opened is one request
- * against it, and socketLimits.ts caps the sockets and subscriptions of each IP and key.
+ * against it, and socketLimits.ts caps the sockets and subscriptions of each IP and key. A browser that opens either
+ * path gets GraphiQL (ide.ts).
  */
 
 export const GRAPHQL_PATHS = ["/graphql", "/v1/graphql"] as const;
@@ -222,6 +224,7 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
     ctx.type = "application/graphql-response+json; charset=utf-8";
   };
   const serve = compose([accessErrors, ...(options.access ? [options.access.middleware] : []), handle]);
+  const ide = graphiqlIde();
   const middleware: Middleware = async (ctx, next) => {
     const path = ctx.path.replace(/\/$/, "");
     if (GRAPHQL_PATHS.some((p) => `${p}/schema.graphql` === path) && ctx.method === "GET") {
@@ -229,7 +232,10 @@ export function graphqlDoor(options: GraphQLDoorOptions): GraphQLDoor {
       ctx.body = sdl;
       return;
     }
+    if (ide.asset(ctx, ctx.path)) return;
     if (!(GRAPHQL_PATHS as readonly string[]).includes(path)) return next();
+    // A browser's visit gets GraphiQL; GraphQL clients (POST, or GET with a query) the API.
+    if (wantsIde(ctx)) return ide.page(ctx);
     await serve(ctx, next);
   };
 

@@ -5,10 +5,10 @@ import type { Middleware } from "koa";
 import absolutePath from "swagger-ui-dist/absolute-path";
 
 /**
- * GET /docs: the API reference, rendered by Swagger UI (swagger-ui-dist, served from node_modules: nothing from the
- * internet) from /openapi.json, with request and response bodies resolved and "Try it out" with an API key
- * (Authorize, X-API-Key). The page and its start script are the service's own; the renderer's files are served
- * under /docs/assets/ from the package, read once.
+ * GET /docs and GET /v1/docs: the live and data API references, rendered by Swagger UI (swagger-ui-dist, served from
+ * node_modules: nothing from the internet) from /openapi.json and /v1/openapi.json, with request and response bodies
+ * resolved, their examples, and "Try it out" with a key. The pages and their start scripts are the service's own;
+ * the renderer's files are served under /docs/assets/ from the package, read once.
  */
 
 /** The files of swagger-ui-dist the page loads. */
@@ -18,11 +18,36 @@ const ASSETS: Record<string, string> = {
   "favicon-32x32.png": "image/png",
 };
 
-/** Starts Swagger UI on /openapi.json; a file (not inline) so that the CSP needs no 'unsafe-inline' for scripts. */
-export const DOCS_START_SCRIPT = `"use strict";
+/** A reference page: its title, the OpenAPI document it renders, and the start script's file under /docs/assets/. */
+interface ReferencePage {
+  title: string;
+  documentUrl: string;
+  startScript: string;
+  /** The other reference, linked from the page's top. */
+  seeAlso: { label: string; href: string };
+}
+
+/** The live API's reference (/docs) and the data API's (/v1/docs), linked to each other. */
+export const LIVE_REFERENCE: ReferencePage = {
+  title: "NAP agent API reference",
+  documentUrl: "/openapi.json",
+  startScript: "start.js",
+  seeAlso: { label: "Data API reference (/v1/docs)", href: "/v1/docs" },
+};
+
+export const DATA_REFERENCE: ReferencePage = {
+  title: "NAP data API reference",
+  documentUrl: "/v1/openapi.json",
+  startScript: "data-start.js",
+  seeAlso: { label: "Agent API reference (/docs)", href: "/docs" },
+};
+
+/** Starts Swagger UI on a document; a file (not inline) so that the CSP needs no 'unsafe-inline' for scripts. */
+function startScript(page: ReferencePage): string {
+  return `"use strict";
 window.addEventListener("load", function () {
   window.ui = SwaggerUIBundle({
-    url: "/openapi.json",
+    url: ${JSON.stringify(page.documentUrl)},
     dom_id: "#swagger-ui",
     deepLinking: true,
     persistAuthorization: false,
@@ -34,23 +59,31 @@ window.addEventListener("load", function () {
   });
 });
 `;
+}
 
-export const DOCS_PAGE = `<!doctype html>
+/** The HTML of a reference page: Swagger UI's files, the page's start script, and a link to the other reference. */
+export function referencePage(page: ReferencePage): string {
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>NAP agent API reference</title>
+<title>${page.title}</title>
 <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 </head>
 <body>
+<nav><a href="${page.seeAlso.href}">${page.seeAlso.label}</a> · <a href="/graphql">GraphQL (GraphiQL)</a></nav>
 <div id="swagger-ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script src="/docs/assets/start.js"></script>
+<script src="/docs/assets/${page.startScript}"></script>
 </body>
 </html>
 `;
+}
+
+export const DOCS_PAGE = referencePage(LIVE_REFERENCE);
+export const DATA_DOCS_PAGE = referencePage(DATA_REFERENCE);
 
 /**
  * The page's content security policy: scripts and styles from its own origin only (Swagger UI also sets style
@@ -67,7 +100,9 @@ export function docsAssets(): Middleware {
   for (const [name, type] of Object.entries(ASSETS)) {
     files.set(name, { type, body: readFileSync(path.join(absolutePath(), name)) });
   }
-  files.set("start.js", { type: "text/javascript; charset=utf-8", body: Buffer.from(DOCS_START_SCRIPT) });
+  for (const page of [LIVE_REFERENCE, DATA_REFERENCE]) {
+    files.set(page.startScript, { type: "text/javascript; charset=utf-8", body: Buffer.from(startScript(page)) });
+  }
   return async (ctx, next) => {
     if (!ctx.path.startsWith("/docs/assets/") || (ctx.method !== "GET" && ctx.method !== "HEAD")) return next();
     const file = files.get(ctx.path.slice("/docs/assets/".length));

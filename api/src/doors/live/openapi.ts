@@ -3,6 +3,8 @@ import type { ErrorCode } from "../../errors";
 import { STATUS_OF } from "./errors";
 import { RATE_LIMITS } from "./rateLimit";
 import type { RouteDefinition } from "./route";
+import { exampleKey } from "../examples";
+import { LIVE_ERROR_EXAMPLES, LIVE_EXAMPLES } from "./examples";
 import { errorBodySchema } from "../../../../packages/wire/src/live";
 
 /**
@@ -85,7 +87,13 @@ const RATE_LIMIT_HEADERS = {
   "X-RateLimit-Reset": { description: "Unix seconds when the count starts again", schema: { type: "integer" } },
 };
 
-const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+/** An error answer's body, with the example of its status (a message this service sends). */
+const errorContent = (status: number) => ({
+  "application/json": {
+    schema: { $ref: "#/components/schemas/Error" },
+    ...(LIVE_ERROR_EXAMPLES[status] ? { example: { error: LIVE_ERROR_EXAMPLES[status] } } : {}),
+  },
+});
 
 const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: "bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas)",
@@ -130,14 +138,19 @@ function statusesOf(route: RouteDefinition): Map<number, string> {
 function operation(route: RouteDefinition, components: Components): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   const limited = Boolean(route.rateLimit);
+  const examples = LIVE_EXAMPLES[exampleKey(route)];
   for (const [status, response] of Object.entries(route.responses)) {
+    const example = examples?.responses[Number(status)];
     responses[status] = {
       description: response.description,
       // A declared answer without a schema has no body (it is not an error body).
       ...(response.schema
         ? {
             content: {
-              [response.contentType ?? "application/json"]: { schema: toSchema(response.schema, "output", components) },
+              [response.contentType ?? "application/json"]: {
+                schema: toSchema(response.schema, "output", components),
+                ...(example === undefined ? {} : { example }),
+              },
             },
           }
         : {}),
@@ -157,7 +170,7 @@ function operation(route: RouteDefinition, components: Components): JsonSchema {
     const retry = status === 429 || status === 503 || status === 409 ? RETRY_AFTER : {};
     responses[String(status)] ??= {
       description,
-      content: errorContent,
+      content: errorContent(status),
       ...(limited || status === 429 || status === 503 || status === 409
         ? { headers: { ...(limited ? RATE_LIMIT_HEADERS : {}), ...retry } }
         : {}),
@@ -177,7 +190,12 @@ function operation(route: RouteDefinition, components: Components): JsonSchema {
       ? {
           requestBody: {
             required: true,
-            content: { "application/json": { schema: toSchema(route.body, "input", components) } },
+            content: {
+              "application/json": {
+                schema: toSchema(route.body, "input", components),
+                ...(examples?.request === undefined ? {} : { example: examples.request }),
+              },
+            },
           },
         }
       : {}),

@@ -133,4 +133,12 @@ export class MemoryAgentStore implements AgentStore {
     agent.updatedAt = new Date(now);
     return copyAgent(agent);
   }
+
+  async setOperator(agentId: string, expected: string, to: string, now: Date): Promise<AgentRecord | null> {
+    const agent = this.byId.get(agentId);
+    if (!agent || agent.operatorAddress.toLowerCase() !== expected.toLowerCase()) return null;
+    agent.operatorAddress = to;
+    agent.updatedAt = new Date(now);
+    return copyAgent(agent);
+  }
 }

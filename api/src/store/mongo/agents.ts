@@ -359,4 +359,21 @@ export class MongoAgentStore implements AgentStore {
     );
     return doc ? toAgentRecord(doc) : null;
   }
+
+  /**
+   * Serialised per agent in this process (like updateStanding); across processes the nonce each change consumes is
+   * what makes one signed change land once.
+   */
+  async setOperator(agentId: string, expected: string, to: string, now: Date): Promise<AgentRecord | null> {
+    return this.queue.run(agentId, async () => {
+      const current = await this.collection.findOne({ _id: agentId });
+      if (!current || current.operatorAddress.toLowerCase() !== expected.toLowerCase()) return null;
+      const doc = await this.collection.findOneAndUpdate(
+        { _id: agentId, operatorAddress: current.operatorAddress },
+        { $set: { operatorAddress: to, updatedAt: now } },
+        { returnDocument: "after" },
+      );
+      return doc ? toAgentRecord(doc) : null;
+    });
+  }
 }

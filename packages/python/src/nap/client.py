@@ -16,7 +16,15 @@ from . import operations as ops
 from .errors import NapAuthError
 from .models import live as m
 from .signing import MessageSigner, as_signer, sign_text
-from .transport import DEFAULT_TIMEOUT_SECONDS, AsyncTransport, HttpRequest, OnRetry, RetryPolicy, SyncTransport
+from .transport import (
+    DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_TIMEOUT_SECONDS,
+    AsyncTransport,
+    HttpRequest,
+    OnRetry,
+    RetryPolicy,
+    SyncTransport,
+)
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -58,12 +66,20 @@ class NapClient(_Calls):
         *,
         api_key: str | None = None,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         retry: RetryPolicy | None = None,
         on_retry: OnRetry | None = None,
         http: httpx.Client | None = None,
     ) -> None:
         self.api_key = api_key
-        self._transport = SyncTransport(base_url, timeout=timeout, retry=retry, on_retry=on_retry, http=http)
+        self._transport = SyncTransport(
+            base_url,
+            timeout=timeout,
+            max_response_bytes=max_response_bytes,
+            retry=retry,
+            on_retry=on_retry,
+            http=http,
+        )
         self.base_url = self._transport.base_url
 
     def _send(self, call: ops.Call[T]) -> T:
@@ -121,11 +137,17 @@ class NapClient(_Calls):
     def agents(self, **query: Any) -> m.Leaderboard:
         return self._send(ops.agents(query))
 
+    def agent_stats(self) -> m.AgentStats:
+        return self._send(ops.agent_stats())
+
     def proposals(self) -> m.ProposalList:
         return self._send(ops.proposals())
 
     def positions_of(self, wallet_address: str) -> m.OnchainPositions:
         return self._send(ops.positions_of(wallet_address))
+
+    def nfts_of(self, wallet_address: str) -> m.NftHoldings:
+        return self._send(ops.nfts_of(wallet_address))
 
     # ------------------------------------------------------------------------------------------------ the agent
 
@@ -137,6 +159,9 @@ class NapClient(_Calls):
 
     def strategies(self) -> m.StrategyList:
         return self._send(ops.strategies())
+
+    def eligibility(self) -> m.CampaignEligibility:
+        return self._send(ops.eligibility())
 
     def transactions(self) -> m.TransactionList:
         return self._send(ops.transactions())
@@ -201,12 +226,20 @@ class AsyncNapClient(_Calls):
         *,
         api_key: str | None = None,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         retry: RetryPolicy | None = None,
         on_retry: OnRetry | None = None,
         http: httpx.AsyncClient | None = None,
     ) -> None:
         self.api_key = api_key
-        self._transport = AsyncTransport(base_url, timeout=timeout, retry=retry, on_retry=on_retry, http=http)
+        self._transport = AsyncTransport(
+            base_url,
+            timeout=timeout,
+            max_response_bytes=max_response_bytes,
+            retry=retry,
+            on_retry=on_retry,
+            http=http,
+        )
         self.base_url = self._transport.base_url
 
     async def _send(self, call: ops.Call[T]) -> T:
@@ -263,11 +296,17 @@ class AsyncNapClient(_Calls):
     async def agents(self, **query: Any) -> m.Leaderboard:
         return await self._send(ops.agents(query))
 
+    async def agent_stats(self) -> m.AgentStats:
+        return await self._send(ops.agent_stats())
+
     async def proposals(self) -> m.ProposalList:
         return await self._send(ops.proposals())
 
     async def positions_of(self, wallet_address: str) -> m.OnchainPositions:
         return await self._send(ops.positions_of(wallet_address))
+
+    async def nfts_of(self, wallet_address: str) -> m.NftHoldings:
+        return await self._send(ops.nfts_of(wallet_address))
 
     # ------------------------------------------------------------------------------------------------ the agent
 
@@ -279,6 +318,9 @@ class AsyncNapClient(_Calls):
 
     async def strategies(self) -> m.StrategyList:
         return await self._send(ops.strategies())
+
+    async def eligibility(self) -> m.CampaignEligibility:
+        return await self._send(ops.eligibility())
 
     async def transactions(self) -> m.TransactionList:
         return await self._send(ops.transactions())

@@ -20,7 +20,15 @@ from .models import data as d
 from .operations import Call
 from .signing import MessageSigner, as_signer, sign_text
 from .subscriptions import ChannelSubscription, GraphQLSubscription, Subscription, SyncSubscription
-from .transport import DEFAULT_TIMEOUT_SECONDS, AsyncTransport, HttpRequest, OnRetry, RetryPolicy, SyncTransport
+from .transport import (
+    DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_TIMEOUT_SECONDS,
+    AsyncTransport,
+    HttpRequest,
+    OnRetry,
+    RetryPolicy,
+    SyncTransport,
+)
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -28,6 +36,7 @@ T = TypeVar("T", bound=BaseModel)
 class _DataCalls:
     api_key: str | None
     base_url: str
+    _transport: SyncTransport | AsyncTransport
 
     def _authorized(self, request: HttpRequest, with_key: bool = True) -> HttpRequest:
         if not self.api_key or not with_key:
@@ -39,6 +48,11 @@ class _DataCalls:
         if answer.get("errors"):
             raise NapGraphQLError(answer["errors"], answer.get("data"), name)
         return answer.get("data")
+
+    def _socket_bounds(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The client's timeout bounds a socket's handshake, its max_response_bytes each message, unless given."""
+        transport = self._transport
+        return {"open_timeout": transport.timeout, "max_message_bytes": transport.max_response_bytes, **options}
 
     def _socket_url(self, path: str) -> str:
         return ("ws" + self.base_url[4:] if self.base_url.startswith("http") else self.base_url) + path
@@ -54,7 +68,7 @@ class _DataCalls:
             min_block=min_block,
             after_seq=after_seq,
             token=self.api_key,
-            **options,
+            **self._socket_bounds(options),
         )
 
     def _channel(
@@ -67,12 +81,14 @@ class _DataCalls:
             min_block=min_block,
             after_seq=after_seq,
             token=self.api_key,
-            **options,
+            **self._socket_bounds(options),
         )
 
 
 class NapDataClient(_DataCalls):
     """The data API, synchronously. ``with NapDataClient(url) as data:`` closes its connections at the end."""
+
+    _transport: SyncTransport
 
     def __init__(
         self,
@@ -80,12 +96,20 @@ class NapDataClient(_DataCalls):
         *,
         api_key: str | None = None,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         retry: RetryPolicy | None = None,
         on_retry: OnRetry | None = None,
         http: httpx.Client | None = None,
     ) -> None:
         self.api_key = api_key
-        self._transport = SyncTransport(base_url, timeout=timeout, retry=retry, on_retry=on_retry, http=http)
+        self._transport = SyncTransport(
+            base_url,
+            timeout=timeout,
+            max_response_bytes=max_response_bytes,
+            retry=retry,
+            on_retry=on_retry,
+            http=http,
+        )
         self.base_url = self._transport.base_url
 
     def _send(self, call: Call[T]) -> T:
@@ -209,18 +233,28 @@ class NapDataClient(_DataCalls):
 class AsyncNapDataClient(_DataCalls):
     """The data API, with asyncio. ``async with AsyncNapDataClient(url) as data:``."""
 
+    _transport: AsyncTransport
+
     def __init__(
         self,
         base_url: str,
         *,
         api_key: str | None = None,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         retry: RetryPolicy | None = None,
         on_retry: OnRetry | None = None,
         http: httpx.AsyncClient | None = None,
     ) -> None:
         self.api_key = api_key
-        self._transport = AsyncTransport(base_url, timeout=timeout, retry=retry, on_retry=on_retry, http=http)
+        self._transport = AsyncTransport(
+            base_url,
+            timeout=timeout,
+            max_response_bytes=max_response_bytes,
+            retry=retry,
+            on_retry=on_retry,
+            http=http,
+        )
         self.base_url = self._transport.base_url
 
     async def _send(self, call: Call[T]) -> T:

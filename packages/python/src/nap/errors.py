@@ -106,6 +106,14 @@ class NapTimeoutError(NapNetworkError):
     """No complete answer within the client's timeout; not resent (the server may still be working on it)."""
 
 
+class NapResponseTooLargeError(NapNetworkError):
+    """The answer was longer than the client's max_response_bytes: reading stopped there."""
+
+
+class NapRedirectError(NapNetworkError):
+    """The server redirected: not followed, so neither the request nor its key left the API's origin."""
+
+
 class NapSubscriptionError(NapError):
     """A subscription ended for good: the server refused it (an error code, or a close code it should not retry)."""
 

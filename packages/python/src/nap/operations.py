@@ -71,6 +71,10 @@ def agents(query: dict[str, Any] | None = None) -> Call[m.Leaderboard]:
     return _read("/api/v1/agents", m.Leaderboard, query=query, needs_key=False)
 
 
+def agent_stats() -> Call[m.AgentStats]:
+    return _read("/api/v1/agents/stats", m.AgentStats, needs_key=False)
+
+
 def proposals() -> Call[m.ProposalList]:
     return _read("/api/v1/proposals", m.ProposalList, needs_key=False)
 
@@ -78,6 +82,11 @@ def proposals() -> Call[m.ProposalList]:
 def positions_of(wallet_address: str) -> Call[m.OnchainPositions]:
     body = _body(m.WalletLookup(wallet_address=wallet_address))
     return Call(HttpRequest("POST", "/api/v1/positions", body=body), m.OnchainPositions, False)
+
+
+def nfts_of(wallet_address: str) -> Call[m.NftHoldings]:
+    body = _body(m.WalletLookup(wallet_address=wallet_address))
+    return Call(HttpRequest("POST", "/api/v1/nfts", body=body), m.NftHoldings, False)
 
 
 # ---------------------------------------------------------------------------------------------------- the agent
@@ -93,6 +102,10 @@ def positions() -> Call[m.VaultPositions]:
 
 def strategies() -> Call[m.StrategyList]:
     return _read("/api/v1/agent/strategy/list", m.StrategyList)
+
+
+def eligibility() -> Call[m.CampaignEligibility]:
+    return _read("/api/v1/agent/galaxy/eligibility", m.CampaignEligibility)
 
 
 def transactions() -> Call[m.TransactionList]:

@@ -4,8 +4,12 @@
   wait is at most ``max_retry_wait_seconds``; a longer one (a faucet cooldown of a day) is raised at once.
 - A request that never got an answer (refused, reset) is resent only when that is safe: reads, and writes that
   carry an Idempotency-Key (kept the same on every attempt, so the server runs the operation once).
-- A timeout is not resent: the server may still be working on it. Redirects are not followed, so a key never
-  leaves the API's origin (the 3xx is raised as a NapApiError).
+- A timeout is not resent: the server may still be working on it.
+
+Against a hostile or broken server: an answer whose body is still coming after `timeout` seconds in all is abandoned
+(NapTimeoutError); one longer than `max_response_bytes` is read as a stream and abandoned at the cap, never buffered
+whole (NapResponseTooLargeError); redirects are not followed, so a key never leaves the API's origin
+(NapRedirectError). None of these is resent.
 
 The decisions live in ``Exchange``, the same for both transports; only the sending and the sleeping differ.
 """
@@ -22,10 +26,11 @@ from typing import Any
 
 import httpx
 
-from .errors import NapNetworkError, NapTimeoutError, error_for
+from .errors import NapNetworkError, NapRedirectError, NapResponseTooLargeError, NapTimeoutError, error_for
 from .version import __version__
 
 DEFAULT_TIMEOUT_SECONDS = 30.0
+DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024
 RETRYABLE_STATUSES = frozenset({429, 503})
 
 
@@ -111,9 +116,26 @@ class Exchange:
             return Retry(wait, f"no answer: {error}")
         raise NapNetworkError(f"{self.label}: no answer from {base_url}: {error}", self.label) from error
 
-    def after_answer(self, attempt: int, response: httpx.Response) -> Any:
+    def deadline_passed(self, deadline: float) -> None:
+        if time.monotonic() > deadline:
+            raise NapTimeoutError(f"{self.label}: no complete answer in time", self.label)
+
+    def body_too_large(self, max_bytes: int) -> NapResponseTooLargeError:
+        message = f"{self.label}: the answer is larger than {max_bytes} bytes (max_response_bytes); reading stopped"
+        return NapResponseTooLargeError(message, self.label)
+
+    def check_declared_length(self, response: httpx.Response, max_bytes: int) -> None:
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > max_bytes:
+            raise self.body_too_large(max_bytes)
+
+    def after_answer(self, attempt: int, response: httpx.Response, content: bytes) -> Any:
         """The parsed 2xx body; a Retry for a 429/503 worth waiting for; else raises the API's error."""
-        text = response.text
+        status = response.status_code
+        if 300 <= status < 400 and "location" in response.headers:
+            location = response.headers["location"]
+            raise NapRedirectError(f"{self.label}: the server redirected to {location}; not followed", self.label)
+        text = content.decode("utf-8", errors="replace").lstrip("\ufeff")
         body: Any = text
         try:
             body = None if text == "" else json.loads(text)
@@ -122,9 +144,9 @@ class Exchange:
         if response.is_success:
             return body
         wait = retry_after_seconds(response.headers.get("retry-after"))
-        error = error_for(response.status_code, body, wait, self.label)
+        error = error_for(status, body, wait, self.label)
         if (
-            response.status_code in RETRYABLE_STATUSES
+            status in RETRYABLE_STATUSES
             and wait is not None
             and wait <= self.policy.max_retry_wait_seconds
             and attempt < self.policy.max_retries
@@ -143,21 +165,36 @@ class SyncTransport:
         base_url: str,
         *,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         retry: RetryPolicy | None = None,
         on_retry: OnRetry | None = None,
         http: httpx.Client | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.max_response_bytes = max_response_bytes
         self.retry = retry or RetryPolicy()
         self.on_retry = on_retry
         self.http = http or httpx.Client(**_client_args(base_url, timeout))
+
+    def _attempt(self, exchange: Exchange, attempt: int) -> Any:
+        deadline = time.monotonic() + self.timeout
+        with self.http.stream(**exchange.send_args) as response:
+            exchange.check_declared_length(response, self.max_response_bytes)
+            content = bytearray()
+            for chunk in response.iter_bytes():
+                content += chunk
+                if len(content) > self.max_response_bytes:
+                    raise exchange.body_too_large(self.max_response_bytes)
+                exchange.deadline_passed(deadline)
+        return exchange.after_answer(attempt, response, bytes(content))
 
     def request(self, request: HttpRequest) -> Any:
         exchange = Exchange(request, self.retry)
         attempt = 0
         while True:
             try:
-                outcome = exchange.after_answer(attempt, self.http.request(**exchange.send_args))
+                outcome = self._attempt(exchange, attempt)
             except httpx.TransportError as error:
                 outcome = exchange.after_failure(attempt, error, self.base_url)
             if not isinstance(outcome, Retry):
@@ -177,21 +214,36 @@ class AsyncTransport:
         base_url: str,
         *,
         timeout: float = DEFAULT_TIMEOUT_SECONDS,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         retry: RetryPolicy | None = None,
         on_retry: OnRetry | None = None,
         http: httpx.AsyncClient | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.max_response_bytes = max_response_bytes
         self.retry = retry or RetryPolicy()
         self.on_retry = on_retry
         self.http = http or httpx.AsyncClient(**_client_args(base_url, timeout))
+
+    async def _attempt(self, exchange: Exchange, attempt: int) -> Any:
+        deadline = time.monotonic() + self.timeout
+        async with self.http.stream(**exchange.send_args) as response:
+            exchange.check_declared_length(response, self.max_response_bytes)
+            content = bytearray()
+            async for chunk in response.aiter_bytes():
+                content += chunk
+                if len(content) > self.max_response_bytes:
+                    raise exchange.body_too_large(self.max_response_bytes)
+                exchange.deadline_passed(deadline)
+        return exchange.after_answer(attempt, response, bytes(content))
 
     async def request(self, request: HttpRequest) -> Any:
         exchange = Exchange(request, self.retry)
         attempt = 0
         while True:
             try:
-                outcome = exchange.after_answer(attempt, await self.http.request(**exchange.send_args))
+                outcome = await self._attempt(exchange, attempt)
             except httpx.TransportError as error:
                 outcome = exchange.after_failure(attempt, error, self.base_url)
             if not isinstance(outcome, Retry):

@@ -151,3 +151,55 @@ export const leaderboardQuery = z.strictObject({
 
 export const grantTierParams = z.strictObject({ agent_id: z.uuid({ message: "must be a UUID" }) });
 export const grantTierBody = z.strictObject({ tier: z.enum(TIERS) }).meta({ id: "TierGrant" });
+
+/** A raw amount in an asset's smallest unit (USDC: 6 decimals, ETH: wei, shares: raw shares) or "all". */
+export const rawAmountSchema = z
+  .string()
+  .regex(/^(all|[1-9][0-9]{0,77})$/, {
+    message: 'must be "all" or a positive whole number in the asset\'s smallest unit (as a string)',
+  })
+  .transform((value) => (value === "all" ? ("all" as const) : BigInt(value)))
+  .meta({
+    description:
+      'the asset\'s smallest unit as a decimal string (USDC: 6 decimals, ETH: wei, shares: raw shares), or "all" ' +
+      "(for ETH: the balance less twice the transfer's gas at the current max fee)",
+    example: "all",
+  });
+
+/** An exit from the server wallet; the destination is always the agent's operator address and cannot be named. */
+export const exitBody = z
+  .discriminatedUnion("asset", [
+    z.strictObject({ asset: z.literal("usdc"), amount: rawAmountSchema }),
+    z.strictObject({ asset: z.literal("eth"), amount: rawAmountSchema }),
+    z.strictObject({ asset: z.literal("shares"), vault_id: vaultIdSchema, amount: rawAmountSchema }),
+  ])
+  .meta({
+    id: "ExitRequest",
+    description:
+      "What leaves the agent's server wallet for its operator address: USDC, ETH, or the shares of one vault. There is no recipient field: the operator address is the only destination.",
+  });
+
+/** The agent whose operator is changed. */
+export const agentIdParams = z.strictObject({ agent_id: z.uuid({ message: "must be a UUID" }) });
+
+export const operatorNonceBody = z
+  .strictObject({
+    operator_address: addressSchema.meta({ description: "the agent's current operator: the wallet that signs" }),
+    new_operator_address: addressSchema,
+  })
+  .meta({ id: "OperatorNonceRequest" });
+
+export const operatorChangeBody = z
+  .strictObject({
+    new_operator_address: addressSchema,
+    nonce: z
+      .string()
+      .regex(/^[0-9a-fA-F]{32}$/, "must be 32 hex characters")
+      .transform((value) => value.toLowerCase()),
+    signature: z
+      .string()
+      .regex(/^0x([0-9a-fA-F]{2})+$/, { message: "must be 0x-prefixed hex bytes", abort: true })
+      .max(2 + 2 * 4096, "must be at most 4096 bytes")
+      .meta({ description: "the current operator's EIP-191 signature of `message` (EIP-1271 for contract wallets)" }),
+  })
+  .meta({ id: "OperatorChangeRequest" });

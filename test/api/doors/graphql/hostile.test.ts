@@ -5,6 +5,7 @@ import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { DEFAULT_BODY_LIMIT_BYTES, SOCKET_CLOSE } from "../../../../api/src/doors/graphql";
 import { DEFAULT_SUBSCRIPTION_MESSAGE_LIMITS } from "../../../../api/src/doors/graphql/messageGate";
+import { IDE_CSP } from "../../../../api/src/doors/graphql/ide";
 import { MAX_ALIASES, MAX_DIRECTIVES, MAX_SELECTIONS, MAX_TOKENS } from "../../../../api/src/doors/graphql/limits";
 import { createLogger } from "../../../../api/src/logger";
 import { request, startTestApp, type TestApp } from "../../helpers/app";
@@ -238,8 +239,18 @@ describe("GraphQL door against hostile documents, bodies and sockets", function 
     ]);
     const noQuery = await rawPost(JSON.stringify({ variables: {} }));
     expect([noQuery.status, codes(noQuery.body)]).to.deep.equal([400, ["BAD_REQUEST"]]);
+    // A browser's GET without a query gets GraphiQL (test/docs/pages.browser.test.ts); a GraphQL client's, an error.
     const browser = await request<any>(api.url, "GET", "/graphql", { headers: { accept: "text/html,*/*;q=0.8" } });
-    expect([browser.status, codes(browser.body), browser.body.errors[0].message]).to.deep.equal([
+    expect([
+      browser.status,
+      browser.headers.get("content-type"),
+      browser.headers.get("content-security-policy"),
+    ]).to.deep.equal([200, "text/html; charset=utf-8", IDE_CSP]);
+    expect(browser.body).to.include('<script src="/graphql/assets/graphiql.min.js"></script>');
+    const client = await request<any>(api.url, "GET", "/graphql", {
+      headers: { accept: "application/graphql-response+json" },
+    });
+    expect([client.status, codes(client.body), client.body.errors[0].message]).to.deep.equal([
       400,
       ["BAD_REQUEST"],
       "the request has no query: send { query, variables, operationName }",

@@ -425,7 +425,9 @@ describe("API public reads (MongoDB store, Hardhat chain)", function () {
       expect(response.headers.get("content-type")).to.equal("text/html; charset=utf-8");
       const html = await response.text();
       expect(html).to.not.match(/(src|href)="(https?:)?\/\//);
-      const loaded = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+      const loaded = [...html.matchAll(/<(?:script|link)[^>]* (?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+      // Links to the data API's reference and GraphiQL, on this service too.
+      expect([...html.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1])).to.deep.equal(["/v1/docs", "/graphql"]);
       expect(loaded).to.deep.equal([
         "/docs/assets/favicon-32x32.png",
         "/docs/assets/swagger-ui.css",

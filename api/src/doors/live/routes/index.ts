@@ -1,6 +1,7 @@
 import type { RouteContext, RouteDefinition } from "../route";
 import { agentRoutes } from "./agents";
 import { campaignRoutes } from "./campaign";
+import { custodyRoutes } from "./custody";
 import { governanceRoutes } from "./governance";
 import { healthRoutes } from "./health";
 import { operatorRoutes } from "./operator";
@@ -22,6 +23,7 @@ export function apiRoutes(context: RouteContext): RouteDefinition[] {
     ...transactionRoutes(context),
     ...strategyRoutes(context),
     ...walletRoutes(context),
+    ...custodyRoutes(context),
     ...governanceRoutes(context),
     ...campaignRoutes(context),
     ...operatorRoutes(context),

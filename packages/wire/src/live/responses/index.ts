@@ -1,5 +1,6 @@
 export * from "./agents";
 export * from "./campaign";
+export * from "./custody";
 export * from "./docs";
 export * from "./governance";
 export * from "./health";

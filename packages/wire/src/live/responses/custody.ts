@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { vaultIdSchema } from "../requests";
+import { txHash } from "../schemas";
+
+/** The way out of the server wallet (to the operator address) and the operator change that moves it. */
+
+export const exitResponse = z
+  .object({
+    success: z.literal(true),
+    agent_address: z.string().meta({ description: "the agent's server wallet (sender)" }),
+    operator_address: z.string().meta({ description: "the agent's operator address (recipient)" }),
+    asset: z.enum(["usdc", "eth", "shares"]),
+    vault_id: vaultIdSchema.nullable().meta({ description: "the vault whose shares moved; null for USDC and ETH" }),
+    token_address: z.string().nullable().meta({ description: "the token moved (USDC or the vault); null for ETH" }),
+    amount_raw: z.string().meta({ description: "what moved, in the asset's smallest unit" }),
+    tx_hash: txHash,
+    status: z.literal("confirmed").meta({ description: "the transaction mined successfully" }),
+    block_number: z.number().int(),
+  })
+  .meta({ id: "ExitResult" });
+
+export const operatorChangeResponse = z
+  .object({
+    success: z.literal(true),
+    agent_id: z.uuid(),
+    operator_address: z.string().meta({ description: "the new operator: from now on the agent's only exit" }),
+    previous_operator_address: z.string(),
+  })
+  .meta({ id: "OperatorChangeResult" });
