@@ -7,10 +7,11 @@ import {INapVault} from "./INapVault.sol";
 /// @notice A NAP vault whose economic parameters governance (DEFAULT_ADMIN_ROLE, the timelock) may change within
 ///         the same hard bounds the constructor enforces.
 interface IConfigurableNapVault is INapVault {
-    /// @notice Sets the fee rates after bringing the management fee and the hurdle credit to date at the old
-    ///         rates: the credit already earned is kept, management fee paid from now on earns it at the new ones,
-    ///         and the new performance fee applies from the next report. Reverts HurdleBeyondManagementFee when
-    ///         hurdle * performance > management * 10,000 (the hurdle is measured by the management fee).
+    /// @notice Sets the fee rates after bringing the management fee to date at the old rate. The hurdle already
+    ///         earned is kept (the hurdle accumulator is brought to date at the old rate; holders earn it at the new
+    ///         one from now on); the new performance fee applies to every fee settled from now on, so holders may
+    ///         `settle` at the old one while the change waits in the timelock. Reverts HurdleBeyondManagementFee when
+    ///         hurdle * performance > management * 10,000.
     /// @param newManagementFeeBps Annual management fee (at most MAX_MANAGEMENT_FEE_BPS).
     /// @param newPerformanceFeeBps Performance fee (at most MAX_PERFORMANCE_FEE_BPS).
     /// @param newHurdleRateBps Annual hurdle rate (at most MAX_HURDLE_RATE_BPS).

@@ -72,10 +72,11 @@ interface INapVault is IERC4626 {
 
     /// @notice Emitted when fees are brought to date by accrueFees, claimFees, report, a fee change or a fee
     ///         recipient change (deposits, exits and fills bring the management fee to date without an event, to
-    ///         stay cheap): `managementFee` and `performanceFee` assets leave the holders' books for `recipient`.
+    ///         stay cheap): `managementFee` assets leave the holders' books for `recipient`.
     /// @param recipient The fee recipient.
     /// @param managementFee Management fee, in assets (rounded down; the fraction is carried).
-    /// @param performanceFee Performance fee, in assets (rounded down).
+    /// @param performanceFee Always 0: the performance fee is settled per holder (PerformanceFeeCharged, and the
+    ///        fee shares burnt with an exit).
     event FeesAccrued(address indexed recipient, uint256 managementFee, uint256 performanceFee);
 
     /// @notice Emitted when the assets owed to the fee recipient are paid out to it.
@@ -83,11 +84,11 @@ interface INapVault is IERC4626 {
     /// @param assets Assets paid.
     event FeesClaimed(address indexed recipient, uint256 assets);
 
-    /// @notice Emitted when `harvester` brings `gain` assets in: `performanceFee` of it is owed to the fee recipient
-    ///         at once, and `lockedProfit` (the rest plus what was still locked) unlocks linearly until `unlockEnd`.
+    /// @notice Emitted when `harvester` brings `gain` assets in: `lockedProfit` (the gain plus what was still
+    ///         locked) unlocks linearly until `unlockEnd`.
     /// @param harvester Caller of `report`.
     /// @param gain Assets brought in.
-    /// @param performanceFee Part of the gain owed to the fee recipient.
+    /// @param performanceFee Always 0: each holder's performance fee is settled on what unlocks to it.
     /// @param lockedProfit Profit locked from now on.
     /// @param unlockEnd Timestamp at which all of it has unlocked.
     event Reported(
@@ -103,6 +104,14 @@ interface INapVault is IERC4626 {
     /// @param performanceFeeBps Performance fee.
     /// @param hurdleRateBps Annual hurdle rate.
     event FeesUpdated(uint256 managementFeeBps, uint256 performanceFeeBps, uint256 hurdleRateBps);
+
+    /// @notice Emitted when `settle` or a fill takes the performance fee `holder` (a controller, for a fill) owed:
+    ///         `shares` burnt, worth `assets` that leave the holders' books for the fee recipient. An exit burns the
+    ///         fee shares with its own (one Transfer for both) without this event.
+    /// @param holder Holder or controller.
+    /// @param shares Fee shares burnt.
+    /// @param assets Assets they were worth (rounded down).
+    event PerformanceFeeCharged(address indexed holder, uint256 shares, uint256 assets);
 
     /// @notice Emitted when the fee recipient is set.
     /// @param feeRecipient The new recipient.
@@ -158,9 +167,8 @@ interface INapVault is IERC4626 {
     error HurdleRateTooHigh(uint256 bps, uint256 maxBps);
 
     /// @notice Thrown when the hurdle rate `hurdleBps` times the performance fee `performanceBps` is above the
-    ///         management fee `managementBps` times 10,000. The hurdle is measured by the management fee holders
-    ///         pay, so an asset sent to the vault counts like a unit of that fee; within this bound the performance
-    ///         fee such a donation saves is at most the donation itself, which goes to the fee recipient.
+    ///         management fee `managementBps` times 10,000: a bound of the fee configuration kept from when the
+    ///         hurdle was measured by the management fee (the per-holder hurdle no longer needs it).
     error HurdleBeyondManagementFee(uint256 hurdleBps, uint256 performanceBps, uint256 managementBps);
 
     /// @notice Thrown when a deposit `cap` below the no-cap bound is not a whole number of tokens (`unit` units).
@@ -222,14 +230,13 @@ interface INapVault is IERC4626 {
     function unpause() external;
 
     /// @notice Brings `gain` assets in from the caller (HARVESTER_ROLE). The management fee is brought to date
-    ///         first; then the gain uses up the hurdle credit (hurdleCredit), and performanceFeeBps of the part of the
-    ///         gain beyond it, rounded down, is owed to the fee recipient at once. The rest is locked with whatever
-    ///         was still locked and unlocks linearly until a new end: the average of the old end and a full
-    ///         profitUnlockPeriod from now, weighted by the two amounts (rounded down), so a small or zero report
-    ///         never holds back profit that was already unlocking.
+    ///         first; then the whole gain is locked with whatever was still locked and unlocks linearly until a new
+    ///         end: the average of the old end and a full profitUnlockPeriod from now, weighted by the two amounts
+    ///         (rounded down), so a small or zero report never holds back profit that was already unlocking. The
+    ///         performance fee is settled per holder on what unlocks to it, beyond its own hurdle (settle).
     /// @dev Reverts VaultIsPaused while paused, ReportTooLarge if the holders' assets and locked profit would pass
     ///      2**64 - 1. The caller must have approved the vault for `gain`.
-    /// @param gain Assets to bring in; 0 only brings fees and the hurdle credit to date.
+    /// @param gain Assets to bring in; 0 only brings the management fee to date.
     function report(uint256 gain) external;
 
     /// @notice Brings the management fee to date (managementFeeBps a year of totalAssets for the time since the
@@ -238,8 +245,8 @@ interface INapVault is IERC4626 {
     function accrueFees() external;
 
     /// @notice Brings fees to date (as accrueFees) and pays the fee recipient every asset the vault holds beyond
-    ///         its books: the fees, and anything sent to the vault outside deposits and reports. The hurdle credit is
-    ///         brought to date with them first. Anyone may call; the assets always go to the recipient.
+    ///         its books: the fees, and anything sent to the vault outside deposits and reports. Anyone may call; the
+    ///         assets always go to the recipient.
     /// @return assets Assets paid.
     function claimFees() external returns (uint256 assets);
 
@@ -248,14 +255,24 @@ interface INapVault is IERC4626 {
     /// @param newAllocations The whole new list (replaces the old one).
     function setAllocations(Allocation[] calldata newAllocations) external;
 
+    /// @notice Settles the performance fee `holder` owes (performanceFeeOwed): burns those shares and moves the
+    ///         assets they are worth (rounded down) from the holders' books to the fee recipient's balance; the
+    ///         holder's position then counts its gain and hurdle from the price of now. Nothing happens while the
+    ///         holder is at or below its hurdle (its hurdle keeps growing from its entry point), nor for the vault's
+    ///         own shares (requests are settled at their fill). Anyone may call.
+    /// @param holder The holder.
+    /// @return fee Fee shares burnt.
+    function settle(address holder) external returns (uint256 fee);
+
     /// @notice Sets the fee recipient (DEFAULT_ADMIN_ROLE). Fees are brought to date and paid to the old recipient
     ///         first; if the asset refuses that transfer (a blacklisted recipient), they stay for the new one.
     /// @param recipient The new recipient (non-zero).
     function setFeeRecipient(address recipient) external;
 
     /// @notice Fills the whole pending redeem request of `controller` at the price of that moment (convertToAssets
-    ///         after bringing the management fee to date, rounded down): the shares are burnt and the assets set
-    ///         aside in the escrow for the controller's claims. FULFILLER_ROLE may fill from the request's ready
+    ///         after bringing the management fee to date, rounded down), less the performance fee the requested
+    ///         shares owe from the entry point they came with: the shares are burnt and the assets set aside in the
+    ///         escrow for the controller's claims. FULFILLER_ROLE may fill from the request's ready
     ///         time (pendingRedeemReadyAt); anyone may fill FULFILLMENT_GRACE_PERIOD later, so that exits never
     ///         depend on the role. Open while paused.
     /// @param controller Controller whose pending request is filled.
@@ -302,7 +319,7 @@ interface INapVault is IERC4626 {
     /// @notice Annual management fee in basis points.
     function managementFeeBps() external view returns (uint256);
 
-    /// @notice Performance fee in basis points of the part of each reported gain above the hurdle.
+    /// @notice Performance fee in basis points of each holder's gain above its own hurdle.
     function performanceFeeBps() external view returns (uint256);
 
     /// @notice Annual hurdle rate in basis points.
@@ -326,13 +343,27 @@ interface INapVault is IERC4626 {
     ///         vault outside deposits and reports count here, for no holder.
     function feesOwed() external view returns (uint256);
 
-    /// @notice Hurdle credit as of now: assets of reported gain the holders keep before any performance fee. It
-    ///         grows by hurdleRateBps / managementFeeBps of every unit of management fee the holders pay (so by
-    ///         hurdleRateBps a year of what they held, for the time they held it, however often they come and go)
-    ///         and of every asset sent to the vault outside deposits and reports. Rounded down, the fraction of a
-    ///         unit carried to the next bring-to-date (so that claiming fees often never lowers it; a fee change
-    ///         rounds it up to a unit), at most 2**64 - 1. Each report's gain uses it up first.
-    function hurdleCredit() external view returns (uint256);
+    /// @notice Performance fee `holder` owes now: performanceFeeBps of its gain beyond its hurdle (positionOf), as
+    ///         `shares` (rounded down) worth `assets` (rounded down); what settle, or its next exit, takes. 0 for the
+    ///         vault's own shares (requests owe theirs at the fill).
+    /// @param holder The holder.
+    /// @return shares Fee shares owed.
+    /// @return assets Assets they are worth.
+    function performanceFeeOwed(address holder) external view returns (uint256 shares, uint256 assets);
+
+    /// @notice The position of `holder`: its shares and the point its gain and hurdle count from, the share price
+    ///         (`entryPrice`, assets per share unit times 2**67) and the hurdle accumulator (`entryMark`). It owes
+    ///         performance fee above the hurdle price entryPrice * (1 + (hurdleMark() - entryMark) / (10,000 x
+    ///         365 days)).
+    /// @param holder The holder.
+    /// @return shares Share balance.
+    /// @return entryPrice Share price at the entry point.
+    /// @return entryMark Hurdle accumulator at the entry point.
+    function positionOf(address holder) external view returns (uint256 shares, uint256 entryPrice, uint256 entryMark);
+
+    /// @notice The hurdle accumulator now: hurdleRateBps times seconds, summed since the vault's creation at the
+    ///         rates in force over time.
+    function hurdleMark() external view returns (uint256);
 
     /// @notice State of profit unlocking: `lockedAtReport` assets locked at the last report at `lastReport`,
     ///         unlocking linearly until `unlockEnd`; `stillLocked` is what remains locked now (rounded down).

@@ -18,8 +18,8 @@ interface IVaultLens {
     /// @param totalSupply Shares in existence (pending request shares included).
     /// @param pricePerShare Assets for 10**shareDecimals shares (convertToAssets, rounded down).
     /// @param apyBps Current APY in basis points: the rate at which reported profit is unlocking now, per year,
-    ///        relative to totalAssets (lockedAtReport / unlockPeriod * 365 days / totalAssets), net of the
-    ///        performance fee (taken from each gain before it is locked) and gross of the management fee;
+    ///        relative to totalAssets (lockedAtReport / unlockPeriod * 365 days / totalAssets), gross of the
+    ///        performance fee (settled per holder on what unlocks to it) and of the management fee;
     ///        0 when nothing is unlocking or totalAssets is 0.
     /// @param managementFeeBps Annual management fee.
     /// @param performanceFeeBps Performance fee.

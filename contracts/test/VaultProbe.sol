@@ -11,7 +11,7 @@ import {IERC7540Redeem, IERC7887Redeem} from "../interfaces/IERC7540.sol";
 contract VaultProbe {
     /// @notice Numbers read from `vault` and its asset for `accounts`, in a fixed order: block timestamp,
     ///         totalSupply, totalAssets, accountedAssets, feesOwed, totalClaimableAssets, the asset balances of the
-    ///         vault and of its escrow, the vault's own shares, the stored lastFeeAccrual, hurdleCredit; then for each
+    ///         vault and of its escrow, the vault's own shares, the stored lastFeeAccrual, the performance fee shares the accounts owe (summed); then for each
     ///         account its shares, asset balance, pending shares, ready time, claimable shares, claimable assets and
     ///         canceled shares (the request fields are 0 on a synchronous vault).
     /// @param vault The vault.
@@ -32,10 +32,11 @@ contract VaultProbe {
         values[7] = escrow == address(0) ? 0 : asset.balanceOf(escrow);
         values[8] = vault.balanceOf(address(vault));
         values[9] = vault.lastFeeAccrual();
-        values[10] = vault.hurdleCredit();
         for (uint256 i = 0; i < accounts.length; ++i) {
             address account = accounts[i];
             uint256 at = 11 + 7 * i;
+            (uint256 owed, ) = vault.performanceFeeOwed(account);
+            values[10] += owed;
             values[at] = vault.balanceOf(account);
             values[at + 1] = asset.balanceOf(account);
             if (!isAsync) continue;

@@ -26,8 +26,6 @@ contract ConfigurableNapVault is NapVault, IConfigurableNapVault {
         uint16 newHurdleRateBps
     ) external onlyRole(DEFAULT_ADMIN_ROLE) {
         _accrueFeesAndEmit();
-        // The credit earned at the old rates is kept; later management fee earns it at the new ones.
-        _foldHurdleCreditForNewRates();
         _setFees(newManagementFeeBps, newPerformanceFeeBps, newHurdleRateBps);
     }
 

@@ -13,6 +13,7 @@ import {TimelockController} from "@openzeppelin/contracts/governance/TimelockCon
 import {INapVault} from "../interfaces/INapVault.sol";
 import {IERC7540Operator, IERC7540Redeem, IERC7575, IERC7887Redeem} from "../interfaces/IERC7540.sol";
 import {HotState, HotStateLib} from "./HotState.sol";
+import {HolderLedger, Position, SupplyState} from "./HolderLedger.sol";
 import {RedeemEscrow} from "./RedeemEscrow.sol";
 
 /// @title NapVault
@@ -31,21 +32,25 @@ import {RedeemEscrow} from "./RedeemEscrow.sol";
 /// of `a` assets receives floor(a * (S + 1e6) / (A + 1)) shares, where S is totalSupply and A totalAssets, so a
 /// depositor loses to rounding less than the value of one share unit, (A + 1) / (S + 1e6) assets.
 ///
-/// Profit: the harvester brings profit in with `report`. The performance fee is taken from the gain at once
-/// (performanceFeeBps of the part beyond the hurdle credit); the rest is locked and counts in totalAssets only as it
-/// unlocks, linearly until an end that is the amount-weighted average of the old end and a full profitUnlockPeriod
-/// from now (so a report of nothing holds back nothing). So whoever earns a gain (by holding while it unlocks) pays
-/// the performance fee on exactly the part it earns, whenever it enters or leaves, and no one pays it on principal,
-/// after an empty period or not: there is no high-water mark to go stale.
+/// Profit: the harvester brings profit in with `report`. The whole gain is locked and counts in totalAssets only as
+/// it unlocks, linearly until an end that is the amount-weighted average of the old end and a full
+/// profitUnlockPeriod from now (so a report of nothing holds back nothing). So whoever holds while a gain unlocks
+/// earns exactly its part of it, whenever it enters or leaves.
 ///
-/// Hurdle: holders keep hurdleRateBps a year of what they held, for the time they held it, before any performance
-/// fee. The vault measures that by the management fee they paid, which is managementFeeBps a year of the same assets
-/// for the same time: each unit of it adds hurdleRateBps / managementFeeBps units to the hurdle credit, counted from
-/// the vault's asset balance beyond its books when a report, a fee claim or a fee change needs it. Measuring the
-/// holders' assets at the report instead would let anyone raise the hurdle for free with a deposit just before the
-/// report. Assets sent to the vault count like management fee there; the bound hurdleRateBps * performanceFeeBps
-/// <= managementFeeBps * 10,000 keeps the fee such a donation saves below the donation, which goes to the fee
-/// recipient.
+/// Performance fee and hurdle, per holder: each holder keeps hurdleRateBps a year of what it held, for the time it
+/// held it, before any performance fee, and pays performanceFeeBps of its own gain beyond that. Each position
+/// (HolderLedger) records its entry point: the share price and the hurdle accumulator when its shares entered. Its
+/// gain is its shares times the rise of the share price since then (the profit that unlocked to it, net of the
+/// management fee it paid); its hurdle price is the entry price grown by hurdleRateBps a year, simple interest.
+/// What it owes is performanceFeeBps of shares * (price - hurdle price), in shares, rounded down. It is settled
+/// when the position shrinks (redeem, withdraw, a fill of its request) and by anyone with `settle`: the shares owed
+/// are burnt, the assets they are worth (rounded down) leave the books for the fee recipient, and the position
+/// enters anew at the price of that moment. Nothing is settled while the holder is below its hurdle, so the hurdle
+/// it earned carries on. Deposits and mints join new shares to the position at the price of the moment,
+/// transfers and requests move shares with their entry point, so no holder's hurdle or gain depends on anyone
+/// else's entries or exits: a deposit just before a report earns no hurdle for the time before it, and an exit
+/// takes its hurdle away with it. Settling later never raises a holder's fee: it only counts more hurdle. Donations
+/// move neither the price nor any hurdle.
 ///
 /// Management fee: managementFeeBps a year of the holders' assets second by second (profit counts as it unlocks),
 /// brought to date ("accrued") on every deposit, mint, withdraw, redeem and fill before the price is computed, and
@@ -57,16 +62,18 @@ import {RedeemEscrow} from "./RedeemEscrow.sol";
 ///
 /// Fees leave accountedAssets and stay in the vault until claimFees pays them to the fee recipient. What a holder
 /// pays in fees is at most the management fee for the time held on the value held, plus performanceFeeBps of the
-/// reported gains that unlocked to it while it held (docs/vaults.md, docs/invariants.md).
+/// reported gains that unlocked to it while it held (docs/vaults.md, docs/invariants.md). balanceOf includes the
+/// shares a holder's performance fee will take; maxRedeem and maxWithdraw leave them out.
 ///
 /// Asynchronous redemption (ERC-7540, when `isERC7540()`): `requestRedeem` moves shares into the vault, by or for
 /// the controller only (its own call or its operator's), and sets the controller's ready time to now +
 /// fulfillmentDelay. The shares stay in totalSupply and keep bearing gains and the management fee until the fill,
 /// at the price of that moment (convertToAssets, rounded down): the shares are then burnt and the assets moved to the
-/// redeem escrow, fixed. FULFILLER_ROLE may fill from the ready time, anyone FULFILLMENT_GRACE_PERIOD later, so an
+/// redeem escrow, fixed, less the performance fee the requested shares owe from the entry point they carried into
+/// the request (kept per controller). FULFILLER_ROLE may fill from the ready time, anyone FULFILLMENT_GRACE_PERIOD later, so an
 /// exit never depends on the role: a request is claimable by its ready time + the grace period, for its value at
 /// request time less the management fee of that wait (under 0.1% within the hard bounds). The controller may cancel
-/// its pending request at any time (ERC-7887, claimable at once) and take its shares back. Claims go through
+/// its pending request at any time (ERC-7887, claimable at once) and take its shares back, with that entry point. Claims go through
 /// `redeem` / `withdraw` with the controller as owner, by the controller or its operator; previewRedeem /
 /// previewWithdraw revert.
 ///
@@ -126,16 +133,12 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     ///      admin contract of another kind cannot make requests run out of gas.
     uint256 private constant _DELAY_QUERY_GAS = 10_000;
 
-    /// @dev Fee settings read only by reports, fee claims and fee changes.
+    /// @dev Fee settings read only by fee claims and fee changes (the rates a settlement reads live in _supply).
     struct FeeConfig {
         address recipient;
-        uint16 performanceBps;
-        uint16 hurdleBps;
     }
 
-    /// @dev Settings read only by reports and requests, the carried fraction of the management fee, and the
-    ///      hurdle credit with the fee balance it was last brought to date with (read and written by reports, fee
-    ///      claims and fee changes).
+    /// @dev Settings read only by reports and requests, and the carried fraction of the management fee.
     struct Timing {
         // At most MAX_PROFIT_UNLOCK_PERIOD (30 days < 2**22).
         uint24 profitUnlockPeriod;
@@ -143,23 +146,24 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         uint24 fulfillmentDelay;
         // Fraction of an asset unit of management fee, times _FEE_DENOMINATOR (< 2**39), carried by accrueFees.
         uint40 feeRemainder;
-        // Assets of gain the holders keep before any performance fee (saturates at 2**64 - 1).
-        uint64 hurdleCredit;
-        // Fraction of a unit of hurdle credit, times the management fee rate (< 500 < 2**9), carried to the next
-        // bring-to-date so that bringing the credit to date often never lowers it.
-        uint16 creditRemainder;
-        // The vault's asset balance beyond its books when the credit was last brought to date (saturates at
-        // 2**88 - 1, far beyond any USDC balance, so that no balance can make reports and fee claims revert).
-        uint88 feeBaseline;
     }
 
-    /// @dev One controller's aggregated request (ERC-7540 request id 0).
+    /// @dev One controller's aggregated request (ERC-7540 request id 0). Its pending and canceled shares are one
+    ///      position in the vault's hands: they keep the entry point (HolderLedger) they came with, so that their
+    ///      performance fee is settled at the fill from it, and a cancelation returns them with it.
     struct RedeemState {
         uint128 pendingShares;
         uint64 readyAt;
+        uint48 entryMark;
         uint128 claimableShares;
         uint128 claimableAssets;
         uint128 canceledShares;
+        uint128 entryPrice;
+    }
+
+    /// @dev One holder's position, behind a struct so that an entry or exit reaches its slot through one pointer.
+    struct Holding {
+        Position position;
     }
 
     HotState private _hot;
@@ -169,6 +173,10 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     Allocation[] private _allocations;
     mapping(address controller => RedeemState) private _redeems;
     mapping(address controller => mapping(address operator => bool)) private _operators;
+    /// @dev Share balances with each holder's entry point (replacing OpenZeppelin ERC20's, through its _update,
+    ///      balanceOf and totalSupply extension points), and the supply with the fee rates a settlement reads.
+    mapping(address holder => Holding) private _holdings;
+    SupplyState private _supply;
 
     RiskLevel private immutable _riskLevel;
     bool private immutable _async;
@@ -212,6 +220,22 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         _setAllocations(initialAllocations);
     }
 
+    // ---------------------------------------------------------------- ERC-20
+
+    /// @notice Shares in existence: the sum of every balance, the vault's own (requests) included.
+    /// @return Total share supply.
+    function totalSupply() public view override(ERC20, IERC20) returns (uint256) {
+        return _supply.totalSupply();
+    }
+
+    /// @notice Shares of `account`, including those its performance fee owed will take (see maxRedeem and
+    ///         performanceFeeOwed).
+    /// @param account Holder.
+    /// @return Share balance.
+    function balanceOf(address account) public view override(ERC20, IERC20) returns (uint256) {
+        return _holdings[account].position.shares();
+    }
+
     // ---------------------------------------------------------------- ERC-4626
 
     /// @notice Assets that belong to holders: the vault's books (accountedAssets) minus profit still locked and the
@@ -239,20 +263,25 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         return s.room(assets, _capUnit).mulDiv(totalSupply() + _VIRTUAL_SHARES, assets + 1);
     }
 
-    /// @notice Synchronous vault: the shares of `owner` (unchanged by pausing). Asynchronous vault: the claimable
-    ///         shares of `owner` as controller.
+    /// @notice Synchronous vault: the shares of `owner` less those its performance fee owed takes (unchanged by
+    ///         pausing). Asynchronous vault: the claimable shares of `owner` as controller.
     /// @param owner Share owner (synchronous) or controller (asynchronous).
     /// @return Shares that may be redeemed now.
     function maxRedeem(address owner) public view override(ERC4626, IERC4626) returns (uint256) {
-        return _async ? _redeems[owner].claimableShares : super.maxRedeem(owner);
+        if (_async) return _redeems[owner].claimableShares;
+        (, , , Position held, ) = _settledForExit(owner, _supply);
+        return held.shares();
     }
 
-    /// @notice Synchronous vault: previewRedeem(maxRedeem(owner)), rounded down (unchanged by pausing).
-    ///         Asynchronous vault: the claimable assets of `owner` as controller.
+    /// @notice Synchronous vault: what maxRedeem(owner) pays once its performance fee owed is settled, rounded down
+    ///         (at least previewRedeem(maxRedeem(owner)); unchanged by pausing). Asynchronous vault: the claimable
+    ///         assets of `owner` as controller.
     /// @param owner Share owner (synchronous) or controller (asynchronous).
     /// @return Assets that may be withdrawn now.
     function maxWithdraw(address owner) public view override(ERC4626, IERC4626) returns (uint256) {
-        return _async ? _redeems[owner].claimableAssets : super.maxWithdraw(owner);
+        if (_async) return _redeems[owner].claimableAssets;
+        (, uint256 total, uint256 supplyWithVirtual, Position held, ) = _settledForExit(owner, _supply);
+        return (held.shares() * (total + 1)) / supplyWithVirtual;
     }
 
     /// @notice Synchronous vault: shares burnt to withdraw `assets`, rounded up. Reverts AsyncPreviewNotSupported
@@ -284,9 +313,11 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         if (assets > room) revert ERC4626ExceededMaxDeposit(receiver, assets, room);
         // The room is 0 while paused, so this only catches zero-amount entries.
         if (s.paused()) revert VaultIsPaused();
-        shares = (assets * (totalSupply() + _VIRTUAL_SHARES)) / (total + 1);
+        SupplyState supply = _supply;
+        uint256 supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
+        shares = (assets * supplyWithVirtual) / (total + 1);
         _hot = s.withDeposit(assets);
-        _enter(receiver, assets, shares);
+        _enter(receiver, assets, shares, supply, total, supplyWithVirtual);
     }
 
     /// @notice ERC-4626 mint, assets charged rounded up. The management fee is brought to date first. Reverts
@@ -296,14 +327,15 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     /// @return assets Assets charged.
     function mint(uint256 shares, address receiver) public override(ERC4626, IERC4626) returns (uint256 assets) {
         (HotState s, uint256 total, , ) = _accrued(_hot, 0);
-        uint256 supply = totalSupply() + _VIRTUAL_SHARES;
-        assets = (shares * (total + 1) + supply - 1) / supply;
+        SupplyState supply = _supply;
+        uint256 supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
+        assets = (shares * (total + 1) + supplyWithVirtual - 1) / supplyWithVirtual;
         uint256 room = s.room(total, _capUnit);
         // assets (rounded up) <= room exactly when shares <= maxMint (room's shares rounded down).
-        if (assets > room) revert ERC4626ExceededMaxMint(receiver, shares, room.mulDiv(supply, total + 1));
+        if (assets > room) revert ERC4626ExceededMaxMint(receiver, shares, room.mulDiv(supplyWithVirtual, total + 1));
         if (s.paused()) revert VaultIsPaused();
         _hot = s.withDeposit(assets);
-        _enter(receiver, assets, shares);
+        _enter(receiver, assets, shares, supply, total, supplyWithVirtual);
     }
 
     /// @notice Synchronous vault: ERC-4626 withdraw, shares burnt rounded up, after bringing the management fee to
@@ -320,13 +352,27 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         address controller
     ) public override(ERC4626, IERC4626) returns (uint256 shares) {
         if (!_async) {
+            // At the price after the owner's settlement, never below the one the preview used.
+            SupplyState supply = _supply;
             (HotState s, uint256 total, , ) = _accrued(_hot, 0);
-            uint256 supply = totalSupply() + _VIRTUAL_SHARES;
-            uint256 maxAssets = (balanceOf(controller) * (total + 1)) / supply;
+            uint256 supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
+            Holding storage holding = _holdings[controller];
+            (Position held, uint256 fee, uint256 feeAssets) = holding.position.settledNow(
+                supply,
+                total,
+                supplyWithVirtual
+            );
+            s = s.withExit(feeAssets);
+            // feeAssets <= total and fee < supplyWithVirtual (settledNow).
+            unchecked {
+                total -= feeAssets;
+                supplyWithVirtual -= fee;
+            }
+            uint256 maxAssets = (held.shares() * (total + 1)) / supplyWithVirtual;
             if (assets > maxAssets) revert ERC4626ExceededMaxWithdraw(controller, assets, maxAssets);
-            shares = (assets * supply + total) / (total + 1);
+            shares = (assets * supplyWithVirtual + total) / (total + 1);
             _hot = s.withExit(assets);
-            _exit(receiver, controller, assets, shares);
+            _exit(receiver, controller, assets, shares, holding, held, fee);
             return shares;
         }
         _checkControllerOrOperator(controller);
@@ -355,12 +401,31 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         address controller
     ) public override(ERC4626, IERC4626) returns (uint256 assets) {
         if (!_async) {
-            (HotState s, uint256 total, , ) = _accrued(_hot, 0);
-            uint256 maxShares = balanceOf(controller);
-            if (shares > maxShares) revert ERC4626ExceededMaxRedeem(controller, shares, maxShares);
-            assets = (shares * (total + 1)) / (totalSupply() + _VIRTUAL_SHARES);
-            _hot = s.withExit(assets);
-            _exit(receiver, controller, assets, shares);
+            // At the price after the owner's settlement, never below the one the preview used.
+            SupplyState supply = _supply;
+            Holding storage holding = _holdings[controller];
+            Position held;
+            uint256 fee;
+            {
+                (HotState s, uint256 total, , ) = _accrued(_hot, 0);
+                uint256 supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
+                uint256 feeAssets;
+                (held, fee, feeAssets) = holding.position.settledNow(supply, total, supplyWithVirtual);
+                uint256 maxShares = held.shares();
+                if (shares > maxShares) revert ERC4626ExceededMaxRedeem(controller, shares, maxShares);
+                // feeAssets <= total and fee < supplyWithVirtual (settledNow); shares < 2**96, total < 2**64.
+                unchecked {
+                    assets = (shares * (total - feeAssets + 1)) / (supplyWithVirtual - fee);
+                }
+                _hot = s.withExit(assets + feeAssets);
+            }
+            // _exit, inlined: the full exit is the tightest operation against the gas bound.
+            if (msg.sender != controller) _spendAllowance(controller, msg.sender, shares);
+            holding.position = held.without(shares);
+            _supply = supply.withBurnt(shares + fee);
+            emit Transfer(controller, address(0), shares + fee);
+            SafeERC20.safeTransfer(IERC20(asset()), receiver, assets);
+            emit Withdraw(msg.sender, receiver, controller, assets, shares);
             return assets;
         }
         _checkControllerOrOperator(controller);
@@ -392,8 +457,19 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         if (controller == address(0)) revert ZeroAddress();
         _checkControllerOrOperator(controller);
         if (owner != msg.sender && !_operators[owner][msg.sender]) _spendAllowance(owner, msg.sender, shares);
-        _transfer(owner, address(this), shares);
         RedeemState storage request = _redeems[controller];
+        // The shares join the controller's request position with the entry point they had.
+        Position held = _holdings[owner].position;
+        uint256 balance = held.shares();
+        if (balance < shares) revert ERC20InsufficientBalance(owner, balance, shares);
+        _holdings[owner].position = held.without(shares);
+        _holdings[address(this)].position = _holdings[address(this)].position.plus(shares);
+        emit Transfer(owner, address(this), shares);
+        Position requested = HolderLedger
+            .position(request.pendingShares + request.canceledShares, request.entryMark, request.entryPrice)
+            .joined(shares, held.entryPrice(), held.entryMark(), _supply.hurdleMark());
+        request.entryMark = uint48(requested.entryMark());
+        request.entryPrice = uint128(requested.entryPrice());
         request.pendingShares += shares.toUint128();
         request.readyAt = uint64(block.timestamp + _appliedFulfillmentDelay());
         emit RedeemRequest(controller, owner, 0, msg.sender, shares);
@@ -409,14 +485,26 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         if (!hasRole(FULFILLER_ROLE, msg.sender)) readyAt += FULFILLMENT_GRACE_PERIOD;
         if (block.timestamp < readyAt) revert FulfillmentNotReady(controller, readyAt, block.timestamp);
         (HotState s, uint256 total, , ) = _accrued(_hot, 0);
-        assets = shares.mulDiv(total + 1, totalSupply() + _VIRTUAL_SHARES);
-        _hot = s.withExit(assets);
+        SupplyState supply = _supply;
+        uint256 supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
+        // The requested shares' performance fee, from the entry point they carried into the request.
+        (, uint256 fee, uint256 feeAssets) = _settled(
+            HolderLedger.position(shares, request.entryMark, request.entryPrice),
+            total,
+            supplyWithVirtual,
+            supply
+        );
+        assets = (shares - fee).mulDiv(total - feeAssets + 1, supplyWithVirtual - fee);
+        _hot = s.withExit(assets + feeAssets);
         request.pendingShares = 0;
         request.readyAt = 0;
         request.claimableShares += uint128(shares);
         request.claimableAssets += assets.toUint128();
         _totalClaimableAssets += assets;
-        _burn(address(this), shares);
+        _holdings[address(this)].position = _holdings[address(this)].position.without(shares);
+        _supply = supply.withBurnt(shares);
+        emit Transfer(address(this), address(0), shares);
+        if (fee > 0) emit PerformanceFeeCharged(controller, fee, feeAssets);
         SafeERC20.safeTransfer(IERC20(asset()), _escrow, assets);
         emit RedeemFulfilled(controller, msg.sender, shares, assets);
     }
@@ -441,7 +529,16 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         uint256 shares = request.canceledShares;
         if (shares == 0) revert NothingToClaim(controller);
         request.canceledShares = 0;
-        _transfer(address(this), receiver, shares);
+        if (receiver == address(0)) revert ERC20InvalidReceiver(address(0));
+        // The shares go back with the entry point of the request position (pending shares, if any, keep it).
+        _holdings[address(this)].position = _holdings[address(this)].position.without(shares);
+        _holdings[receiver].position = _holdings[receiver].position.joined(
+            shares,
+            request.entryPrice,
+            request.entryMark,
+            _supply.hurdleMark()
+        );
+        emit Transfer(address(this), receiver, shares);
         emit CancelRedeemClaim(controller, receiver, 0, msg.sender, shares);
     }
 
@@ -524,18 +621,41 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     function report(uint256 gain) external onlyRole(HARVESTER_ROLE) {
         if (_hot.paused()) revert VaultIsPaused();
         (HotState s, , uint256 managementFee) = _accrueCarrying();
-        uint256 performanceFee = _performanceFee(s, gain);
-        // The rest of the gain joins the holders' books, locked; the fee stays in the vault for the recipient.
-        uint256 net = gain - performanceFee;
-        uint256 accounted = s.accountedAssets() + net;
+        // The whole gain joins the holders' books, locked: each holder's performance fee is settled on what
+        // unlocks to it, beyond its own hurdle.
+        uint256 accounted = s.accountedAssets() + gain;
         if (accounted > HotStateLib.MAX_AMOUNT) revert ReportTooLarge(accounted, HotStateLib.MAX_AMOUNT);
         uint256 stillLocked = s.stillLocked();
-        uint256 locked = stillLocked + net;
-        uint256 duration = _unlockDuration(s, stillLocked, net);
+        uint256 locked = stillLocked + gain;
+        uint256 duration = _unlockDuration(s, stillLocked, gain);
         _hot = s.withAccounted(block.timestamp, accounted).withUnlock(locked, duration);
         SafeERC20.safeTransferFrom(IERC20(asset()), msg.sender, address(this), gain);
-        emit FeesAccrued(_feeConfig.recipient, managementFee, performanceFee);
-        emit Reported(msg.sender, gain, performanceFee, locked, block.timestamp + duration);
+        emit FeesAccrued(_feeConfig.recipient, managementFee, 0);
+        emit Reported(msg.sender, gain, 0, locked, block.timestamp + duration);
+    }
+
+    /// @inheritdoc INapVault
+    function settle(address holder) external returns (uint256 fee) {
+        // The vault's own shares are requests: their fee is settled at the fill, per controller.
+        if (holder == address(this)) return 0;
+        (HotState s, uint256 total, , ) = _accrued(_hot, 0);
+        SupplyState supply = _supply;
+        uint256 feeAssets;
+        Position held;
+        (held, fee, feeAssets) = _settled(
+            _holdings[holder].position,
+            total,
+            supply.totalSupply() + _VIRTUAL_SHARES,
+            supply
+        );
+        // A position that owes nothing is left as it is, so that the hurdle it earned carries on.
+        if (fee > 0) {
+            _hot = s.withExit(feeAssets);
+            _holdings[holder].position = held;
+            _supply = supply.withBurnt(fee);
+            emit Transfer(holder, address(0), fee);
+            emit PerformanceFeeCharged(holder, fee, feeAssets);
+        }
     }
 
     /// @inheritdoc INapVault
@@ -619,12 +739,12 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
 
     /// @inheritdoc INapVault
     function performanceFeeBps() external view returns (uint256) {
-        return _feeConfig.performanceBps;
+        return _supply.performanceBps();
     }
 
     /// @inheritdoc INapVault
     function hurdleRateBps() external view returns (uint256) {
-        return _feeConfig.hurdleBps;
+        return _supply.hurdleBps();
     }
 
     /// @inheritdoc INapVault
@@ -649,9 +769,27 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     }
 
     /// @inheritdoc INapVault
-    function hurdleCredit() external view returns (uint256 credit) {
-        (HotState s, , , ) = _accrued(_hot, _timing.feeRemainder);
-        (credit, ) = _creditAt(s, _feeBalance(s));
+    function performanceFeeOwed(address holder) external view returns (uint256 shares, uint256 assets) {
+        if (holder == address(this)) return (0, 0);
+        (, uint256 total, , ) = _accrued(_hot, 0);
+        SupplyState supply = _supply;
+        (, shares, assets) = _settled(
+            _holdings[holder].position,
+            total,
+            supply.totalSupply() + _VIRTUAL_SHARES,
+            supply
+        );
+    }
+
+    /// @inheritdoc INapVault
+    function positionOf(address holder) external view returns (uint256 shares, uint256 entryPrice, uint256 entryMark) {
+        Position held = _holdings[holder].position;
+        return (held.shares(), held.entryPrice(), held.entryMark());
+    }
+
+    /// @inheritdoc INapVault
+    function hurdleMark() external view returns (uint256) {
+        return _supply.hurdleMark();
     }
 
     /// @inheritdoc INapVault
@@ -726,15 +864,13 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     ///      pays nothing (returns 0) and leaves the assets in the vault.
     function _payFees(bool required) private returns (uint256 assets) {
         IERC20 token = IERC20(asset());
-        assets = _foldHurdleCredit();
+        assets = _feeBalance(_hot);
         address recipient = _feeConfig.recipient;
         if (required) {
             SafeERC20.safeTransfer(token, recipient, assets);
         } else if (!SafeERC20.trySafeTransfer(token, recipient, assets)) {
             return 0;
         }
-        // The fee balance the credit was brought to date with has just been paid out.
-        _timing.feeBaseline = 0;
         emit FeesClaimed(recipient, assets);
     }
 
@@ -743,73 +879,33 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         return IERC20(asset()).balanceOf(address(this)) - s.accountedAssets();
     }
 
-    /// @dev The hurdle credit brought to date with the fee balance `feeBalance`: hurdleBps / managementBps of what
-    ///      the fee balance grew by since it was last brought to date (management fee and assets sent to the vault;
-    ///      fee claims bring it to date before the balance falls), with the fraction of a unit carried (`remainder`,
-    ///      times managementBps), at most 2**64 - 1. With no management fee it does not grow: _setFees then allows
-    ///      no hurdle (unless there is no performance fee).
-    function _creditAt(HotState s, uint256 feeBalance) private view returns (uint256 credit, uint256 remainder) {
-        Timing memory timing = _timing;
-        credit = timing.hurdleCredit;
-        remainder = timing.creditRemainder;
-        uint256 baseline = timing.feeBaseline;
-        uint256 managementBps = s.managementFeeBps();
-        // The fee balance only grows between two bring-to-dates (unless the asset itself takes from the vault).
-        if (feeBalance > baseline && managementBps != 0) {
-            // Growth beyond 2**128 units saturates the credit anyway; capped so that no balance can overflow here.
-            uint256 grown = Math.min(feeBalance - baseline, type(uint128).max);
-            uint256 numerator = grown * _feeConfig.hurdleBps + remainder;
-            credit += numerator / managementBps;
-            // The fraction of a unit of credit carried to the next bring-to-date, not randomness; see
-            // docs/slither-triage.md.
-            // slither-disable-next-line weak-prng
-            remainder = numerator % managementBps;
-            if (credit > HotStateLib.MAX_AMOUNT) (credit, remainder) = (HotStateLib.MAX_AMOUNT, 0);
-        }
+    /// @dev The state an exit of `owner` starts from: the books `s` with the management fee brought to date and the
+    ///      owner's performance fee taken out, the holders' assets `total` and the supply with virtual shares after
+    ///      it, the owner's settled position `held`, and the `fee` shares it burns (nothing written).
+    function _settledForExit(
+        address owner,
+        SupplyState supply
+    ) private view returns (HotState s, uint256 total, uint256 supplyWithVirtual, Position held, uint256 fee) {
+        (s, total, , ) = _accrued(_hot, 0);
+        supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
+        uint256 feeAssets;
+        (held, fee, feeAssets) = _holdings[owner].position.settledNow(supply, total, supplyWithVirtual);
+        // Nothing owed: fee and feeAssets are 0 and change nothing below.
+        s = s.withExit(feeAssets);
+        total -= feeAssets;
+        supplyWithVirtual -= fee;
     }
 
-    /// @dev Stores the hurdle credit, its carried fraction and the fee balance they were brought to date with. The
-    ///      credit saturates at 2**64 - 1 (its fraction dropped), so that rounding a carried fraction up at the
-    ///      saturation point cannot wrap the 64-bit field to 0.
-    function _storeCredit(uint256 credit, uint256 remainder, uint256 feeBalance) private {
-        if (credit >= HotStateLib.MAX_AMOUNT) (credit, remainder) = (HotStateLib.MAX_AMOUNT, 0);
-        Timing storage timing = _timing;
-        timing.hurdleCredit = uint64(credit);
-        timing.creditRemainder = uint16(remainder);
-        timing.feeBaseline = uint88(Math.min(feeBalance, type(uint88).max));
-    }
-
-    /// @dev Brings the hurdle credit to date at the current fee balance (after an accrual) and returns that balance.
-    function _foldHurdleCredit() private returns (uint256 feeBalance) {
-        HotState s = _hot;
-        feeBalance = _feeBalance(s);
-        (uint256 credit, uint256 remainder) = _creditAt(s, feeBalance);
-        _storeCredit(credit, remainder, feeBalance);
-    }
-
-    /// @dev Brings the hurdle credit to date before the fee rates change. The carried fraction is counted in the
-    ///      old management fee rate and means nothing at the new one: it is rounded up to a whole unit, the holders'
-    ///      way (below MAX_AMOUNT, since saturation clears it).
-    function _foldHurdleCreditForNewRates() internal {
-        HotState s = _hot;
-        uint256 feeBalance = _feeBalance(s);
-        (uint256 credit, uint256 remainder) = _creditAt(s, feeBalance);
-        _storeCredit(remainder > 0 ? credit + 1 : credit, 0, feeBalance);
-    }
-
-    /// @dev Performance fee of a report of `gain` (the management fee brought to date in `s`, the gain not yet
-    ///      pulled): the gain first uses up the hurdle credit; performanceBps of the rest, rounded down, is the fee.
-    ///      The credit left and the fee balance after the report (the fee included) are stored.
-    function _performanceFee(HotState s, uint256 gain) private returns (uint256 fee) {
-        uint256 feeBalance = _feeBalance(s);
-        (uint256 credit, uint256 remainder) = _creditAt(s, feeBalance);
-        if (gain > credit) {
-            fee = ((gain - credit) * _feeConfig.performanceBps) / _BPS;
-            credit = 0;
-        } else {
-            credit -= gain;
-        }
-        _storeCredit(credit, remainder, feeBalance + fee);
+    /// @dev `held` with its performance fee owed settled at the price of `total` assets for `supplyWithVirtual`
+    ///      shares (virtual shares included), as HolderLedger.settledNow: the fee shares it owes and the assets they
+    ///      are worth, both rounded down, so that taking them out never lowers the price. Nothing is written.
+    function _settled(
+        Position held,
+        uint256 total,
+        uint256 supplyWithVirtual,
+        SupplyState supply
+    ) private view returns (Position settled, uint256 fee, uint256 feeAssets) {
+        return held.settledNow(supply, total, supplyWithVirtual);
     }
 
     /// @dev Seconds over which `stillLocked + net` unlocks from now: the average of the time left of what is still
@@ -828,18 +924,74 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     ///      the asset balance; this vault's books already count the deposit, so the shares must exist before the
     ///      asset's transfer can call anyone back, or a callback would redeem at a price counting this deposit
     ///      without its shares).
-    function _enter(address receiver, uint256 assets, uint256 shares) private {
-        _mint(receiver, shares);
+    ///      The new shares join the receiver's position at the price they were bought at (`total` assets for
+    ///      `supplyWithVirtual` shares).
+    function _enter(
+        address receiver,
+        uint256 assets,
+        uint256 shares,
+        SupplyState supply,
+        uint256 total,
+        uint256 supplyWithVirtual
+    ) private {
+        if (receiver == address(0)) revert ERC20InvalidReceiver(address(0));
+        Holding storage holding = _holdings[receiver];
+        holding.position = holding.position.joinedNow(shares, supply, total, supplyWithVirtual);
+        _supply = supply.withMinted(shares);
+        emit Transfer(address(0), receiver, shares);
         SafeERC20.safeTransferFrom(IERC20(asset()), msg.sender, address(this), assets);
         emit Deposit(msg.sender, receiver, assets, shares);
     }
 
-    /// @dev Spends the caller's allowance, burns, then pays (as OpenZeppelin's _withdraw, without its indirections).
-    function _exit(address receiver, address owner, uint256 assets, uint256 shares) private {
+    /// @dev Spends the caller's allowance, burns `shares` and the `fee` shares the owner's settled position `held`
+    ///      owed (one Transfer for both), then pays (as OpenZeppelin's _withdraw, without its indirections).
+    function _exit(
+        address receiver,
+        address owner,
+        uint256 assets,
+        uint256 shares,
+        Holding storage holding,
+        Position held,
+        uint256 fee
+    ) private {
         if (msg.sender != owner) _spendAllowance(owner, msg.sender, shares);
-        _burn(owner, shares);
+        // Shares rounded up for assets within maxWithdraw never pass the balance; checked as OpenZeppelin's _update
+        // does, so that no exit rests on that rounding argument alone.
+        uint256 balance = held.shares();
+        if (balance < shares) revert ERC20InsufficientBalance(owner, balance, shares);
+        holding.position = held.without(shares);
+        _supply = _supply.withBurnt(shares + fee);
+        emit Transfer(owner, address(0), shares + fee);
         SafeERC20.safeTransfer(IERC20(asset()), receiver, assets);
         emit Withdraw(msg.sender, receiver, owner, assets, shares);
+    }
+
+    /// @dev OpenZeppelin's transfer and transferFrom reach here (the vault's own entries, exits, requests and fills
+    ///      write positions directly): the shares move with the entry point they had, so a transfer neither pays
+    ///      nor moves anyone's fee. Shares created or burnt here (never by the vault itself) enter at the current
+    ///      price or leave unsettled.
+    function _update(address from, address to, uint256 value) internal override {
+        SupplyState supply = _supply;
+        uint256 mark = supply.hurdleMark();
+        uint256 price;
+        uint256 entryMark = mark;
+        if (from == address(0)) {
+            (, uint256 total, , ) = _accrued(_hot, 0);
+            price = HolderLedger.priceOf(total, supply.totalSupply() + _VIRTUAL_SHARES);
+            _supply = supply.withMinted(value);
+        } else {
+            Position held = _holdings[from].position;
+            uint256 balance = held.shares();
+            if (balance < value) revert ERC20InsufficientBalance(from, balance, value);
+            (price, entryMark) = (held.entryPrice(), held.entryMark());
+            _holdings[from].position = held.without(value);
+        }
+        if (to == address(0)) {
+            _supply = supply.withBurnt(value);
+        } else {
+            _holdings[to].position = _holdings[to].position.joined(value, price, entryMark, mark);
+        }
+        emit Transfer(from, to, value);
     }
 
     function _claim(
@@ -886,8 +1038,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
             revert HurdleBeyondManagementFee(hurdleBps, performanceBps, managementBps);
         }
         _hot = _hot.withManagementFeeBps(managementBps);
-        _feeConfig.performanceBps = performanceBps;
-        _feeConfig.hurdleBps = hurdleBps;
+        _supply = _supply.withRates(performanceBps, hurdleBps);
         emit FeesUpdated(managementBps, performanceBps, hurdleBps);
     }
 

@@ -14,6 +14,7 @@ interface Vm {
     function assume(bool condition) external pure;
     function warp(uint256 timestamp) external;
     function store(address target, bytes32 slot, bytes32 value) external;
+    function load(address target, bytes32 slot) external view returns (bytes32);
     function prank(address sender) external;
     function startPrank(address sender) external;
     function stopPrank() external;

@@ -21,9 +21,16 @@ contract VaultSymbolicTest is SymTest {
     uint256 internal constant PERFORMANCE_BPS = 2_000;
     uint32 internal constant UNLOCK = 1 days;
     uint256 internal constant NOW = 1_800_000_000;
-    uint256 internal constant SLOT_BALANCES = 0;
-    uint256 internal constant SLOT_TOTAL_SUPPLY = 2;
     uint256 internal constant SLOT_HOT = 6;
+    /// @dev NapVault's positions (HolderLedger.Position by holder) and its SupplyState.
+    uint256 internal constant SLOT_POSITIONS = 13;
+    uint256 internal constant SLOT_SUPPLY = 14;
+    /// @dev A position's entry price field at its largest: it owes no performance fee at any reachable price. With
+    ///      the performance fee rate written as 0 as well (_state), these proofs cover exits without a fee to settle
+    ///      (the settlement is tested, not proven).
+    uint256 internal constant NO_FEE_ENTRY = (2 ** 112 - 1) << 144;
+    /// @dev SupplyState's performance fee rate (bits 128..143).
+    uint256 internal constant PERFORMANCE_FIELD = uint256(type(uint16).max) << 128;
 
     address internal constant ALICE = address(0xA11CE);
     address internal constant BOB = address(0xB0B);
@@ -116,12 +123,17 @@ contract VaultSymbolicTest is SymTest {
         uint256 raw = ((NOW - elapsed) << 224) | (accounted << 160) | (uint256(type(uint32).max) << 128) |
             (MANAGEMENT_BPS << 118) | (duration << 96) | ((NOW + left) << 64) | locked;
         vm.store(address(vault), bytes32(SLOT_HOT), bytes32(raw));
-        vm.store(address(vault), keccak256(abi.encode(ALICE, SLOT_BALANCES)), bytes32(sa));
-        vm.store(address(vault), keccak256(abi.encode(BOB, SLOT_BALANCES)), bytes32(sb));
-        vm.store(address(vault), bytes32(SLOT_TOTAL_SUPPLY), bytes32(sa + sb));
+        vm.store(address(vault), keccak256(abi.encode(ALICE, SLOT_POSITIONS)), bytes32(sa | NO_FEE_ENTRY));
+        vm.store(address(vault), keccak256(abi.encode(BOB, SLOT_POSITIONS)), bytes32(sb | NO_FEE_ENTRY));
+        // The supply in the low 128 bits; the hurdle rate and accumulator above it are kept, the performance fee
+        // rate is 0.
+        uint256 rates = uint256(vm.load(address(vault), bytes32(SLOT_SUPPLY))) &
+            ~(uint256(type(uint128).max) | PERFORMANCE_FIELD);
+        vm.store(address(vault), bytes32(SLOT_SUPPLY), bytes32(rates | (sa + sb)));
         usdc.mint(address(vault), accounted + extra);
         assert(vault.accountedAssets() == accounted && vault.lastFeeAccrual() == NOW - elapsed);
         assert(vault.balanceOf(ALICE) == sa && vault.balanceOf(BOB) == sb && vault.totalSupply() == sa + sb);
+        assert(vault.performanceFeeBps() == 0);
     }
 
     function _deposit(address who, uint256 assets) internal returns (uint256 shares) {

@@ -76,6 +76,7 @@ export const PRICE_MOVING_EVENTS: ReadonlySet<string> = new Set([
   "Reported",
   "FeesAccrued",
   "FeesClaimed",
+  "PerformanceFeeCharged",
   "RedeemFulfilled",
 ]);
 
@@ -93,6 +94,7 @@ export const FIGURES_ONLY_EVENTS: ReadonlySet<string> = new Set([
   "FeesAccrued",
   "FeesClaimed",
   "OperatorSet",
+  "PerformanceFeeCharged",
   "RedeemFulfilled",
   "RedeemRequest",
   "Reported",

@@ -125,7 +125,12 @@ export class Withdrawals {
           data = vault.interface.encodeFunctionData("withdraw", [exit.amountMicroUsdc, address, address]);
         } else {
           const balance = await readChain("the position", () => vault.balanceOf(address, { blockTag: block }));
-          const shares = exit.shares === "all" ? balance : exit.shares;
+          // The whole position is maxRedeem: an exit burns the performance fee's shares with its own, so a
+          // balance that still counts them would be refused (docs/vaults.md, "What holders see").
+          const shares =
+            exit.shares === "all"
+              ? await readChain("the position", () => vault.maxRedeem(address, { blockTag: block }))
+              : exit.shares;
           if (balance === 0n || shares > balance) {
             throw new ValidationError(
               `shares: the agent wallet ${address} holds ${balance} shares (raw) of the ${vaultId} vault` +

@@ -1,7 +1,18 @@
 import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import { HOUR, USDC, booksAt, deployWorld, toAssets, toShares, type World } from "./fixtures";
+import {
+  HOUR,
+  USDC,
+  VIRTUAL_SHARES,
+  booksAt,
+  deployWorld,
+  mulDiv,
+  settlement,
+  toAssets,
+  toShares,
+  type World,
+} from "./fixtures";
 
 const FULFILLER_ROLE = ethers.id("FULFILLER_ROLE");
 const GRACE = HOUR;
@@ -183,7 +194,13 @@ describe("NapVault: ERC-7540 asynchronous redemption", () => {
       const at = readyAt + BigInt(HOUR);
       await time.setNextBlockTimestamp(at);
       const { assets, supply } = await booksAt(async, at);
-      const expected = toAssets(shares, assets, supply);
+      // Less the performance fee the requested shares owe on those gains, from the entry point they carried into
+      // the request (Alice's, which her remaining shares keep), settled at the fill's price.
+      const [, entryPrice, entryMark] = await async.positionOf(a.alice.address);
+      const markAt = (await async.hurdleMark()) + 500n * (at - BigInt(await time.latest()));
+      const owed = settlement(shares, { price: entryPrice, mark: entryMark }, assets, supply, markAt, 2_000n);
+      expect(owed.fee).to.be.gt(0n);
+      const expected = mulDiv(shares - owed.fee, assets - owed.feeAssets + 1n, supply - owed.fee + VIRTUAL_SHARES);
       const escrow = await async.redeemEscrow();
       const accountedBefore = await async.accountedAssets();
       const { fee } = await booksAt(async, at);
@@ -197,7 +214,8 @@ describe("NapVault: ERC-7540 asynchronous redemption", () => {
       expect(expected).to.be.gt(500n * USDC);
       expect(await usdc.balanceOf(escrow)).to.equal(expected);
       expect(await async.totalClaimableAssets()).to.equal(expected);
-      expect(await async.accountedAssets()).to.equal(accountedBefore - fee - expected);
+      expect(await async.accountedAssets()).to.equal(accountedBefore - fee - owed.feeAssets - expected);
+      await expect(tx).to.emit(async, "PerformanceFeeCharged").withArgs(a.alice.address, owed.fee, owed.feeAssets);
       expect(await async.pendingRedeemRequest(0, a.alice.address)).to.equal(0);
       expect(await async.pendingRedeemReadyAt(a.alice.address)).to.equal(0);
       expect(await async.claimableRedeemRequest(0, a.alice.address)).to.equal(shares);

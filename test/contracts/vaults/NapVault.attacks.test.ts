@@ -5,7 +5,7 @@
  */
 import { expect } from "chai";
 import { ethers, network } from "hardhat";
-import type { ContractTransactionResponse } from "ethers";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import { loadFixture, mine, time } from "@nomicfoundation/hardhat-network-helpers";
 import {
   HookUSDC__factory,
@@ -17,7 +17,6 @@ import {
   BPS,
   DAY,
   HOUR,
-  MAX_AMOUNT,
   MAX_UINT,
   USDC,
   YEAR,
@@ -30,6 +29,7 @@ import {
 } from "./fixtures";
 
 const FULFILLER_ROLE = ethers.id("FULFILLER_ROLE");
+
 /** The documented grace period after which anyone may fill a ready request. */
 const GRACE = HOUR;
 
@@ -55,14 +55,15 @@ const defaultFeesVault = () => withVault({});
 const moderateVault = () =>
   withVault({ managementFeeBps: 100, performanceFeeBps: 1_500, hurdleRateBps: 500, profitUnlockPeriod: 3 * DAY });
 
-/** The performance fee of the report made by `tx`, from its Reported event. */
-async function reportedPerformanceFee(vault: NapVault, tx: Promise<ContractTransactionResponse>): Promise<bigint> {
-  const receipt = await (await tx).wait();
-  for (const log of receipt!.logs) {
-    const event = vault.interface.parseLog(log);
-    if (event?.name === "Reported") return event.args.performanceFee as bigint;
-  }
-  throw new Error("no Reported event");
+/**
+ * A full exit of `holder` in the next block (at `at`, or a second after the latest): it redeems maxRedeem read at
+ * that block, since the performance fee it owes, burnt with the exit, grows while profit unlocks.
+ */
+async function redeemAll(vault: NapVault, holder: HardhatEthersSigner, at?: number): Promise<void> {
+  await time.setNextBlockTimestamp(at ?? (await time.latest()) + 1);
+  const shares = await vault.maxRedeem(holder.address, { blockTag: "pending" });
+  await vault.connect(holder).redeem(shares, holder.address, holder.address);
+  expect(await vault.balanceOf(holder.address)).to.equal(0n);
 }
 
 /** Management fee on `assets` for `seconds` at `bps` a year, rounded up (an upper bound of what a holder pays). */
@@ -159,9 +160,9 @@ describe("NapVault: attacks of the independent review", () => {
       const gain = 100_000n * USDC;
       await vault.connect(a.harvester).report(gain);
       await time.increase(DAY);
-      await vault.connect(a.bob).redeem(await vault.balanceOf(a.bob.address), a.bob.address, a.bob.address);
+      await redeemAll(vault, a.bob);
       const profit = (await usdc.balanceOf(a.bob.address)) - before;
-      // Bob took out (almost) the whole gain; 20% of it is the performance fee, whoever reports next.
+      // Bob took out (almost) the whole gain; 20% of it is the performance fee, burnt with his exit.
       expect(profit).to.be.gt(0n);
       expect(profit).to.be.lte((gain * 8_000n) / 10_000n);
       expect(await recipientEarnings(vault)).to.be.gte((gain * 2_000n) / 10_000n);
@@ -216,35 +217,40 @@ describe("NapVault: attacks of the independent review", () => {
       const [holder, whale] = [a.bob, a.alice];
       await usdc.mint(whale.address, 4_000_000n * USDC);
       await vault.connect(holder).deposit(1_000_000n * USDC, holder.address);
+      const enteredAt = BigInt(await time.latest());
       const reportAt = (await time.latest()) + 7 * DAY;
+      const unlockedAt = reportAt + 3 * DAY;
       const gain = 2_000n * USDC;
 
       const snapshot = await network.provider.send("evm_snapshot", []);
       await time.setNextBlockTimestamp(reportAt);
-      const honestFee = await reportedPerformanceFee(vault, vault.connect(a.harvester).report(gain));
-      await time.setNextBlockTimestamp(reportAt + 1);
-      await vault.accrueFees();
-      const honestEarnings = await vault.feesOwed();
+      await vault.connect(a.harvester).report(gain);
+      await time.increaseTo(unlockedAt);
+      const [, honestFee] = await vault.performanceFeeOwed(holder.address);
+      const honestValue = await vault.convertToAssets(await vault.balanceOf(holder.address));
       await network.provider.send("evm_revert", [snapshot]);
 
       // The attack: 4,000,000 USDC in the block before the report, out in the block after it. Measured on the
-      // holders' assets at the report, the hurdle was 5% a year of 5,000,000 USDC for 7 days, 4,794.52 USDC, more
-      // than the gain: the fee recipient got nothing, and the whale kept its part of the unlock for its seconds.
+      // holders' assets at the report, the pooled hurdle was 5% a year of 5,000,000 USDC for 7 days, 4,794.52 USDC,
+      // more than the gain: the fee recipient got nothing. Per holder, the whale's second counts for its own
+      // second of hurdle only, and the holder's fee does not move.
       const before = await usdc.balanceOf(whale.address);
       await time.setNextBlockTimestamp(reportAt - 1);
       await vault.connect(whale).deposit(4_000_000n * USDC, whale.address);
       await time.setNextBlockTimestamp(reportAt);
-      const attackedFee = await reportedPerformanceFee(vault, vault.connect(a.harvester).report(gain));
-      await time.setNextBlockTimestamp(reportAt + 1);
-      await vault.connect(whale).redeem(await vault.balanceOf(whale.address), whale.address, whale.address);
+      await expect(vault.connect(a.harvester).report(gain))
+        .to.emit(vault, "Reported")
+        .withArgs(a.harvester.address, gain, 0n, gain, unlockedAt);
+      await redeemAll(vault, whale, reportAt + 1);
+      await time.increaseTo(unlockedAt);
+      const [, attackedFee] = await vault.performanceFeeOwed(holder.address);
 
-      // 5% a year of the 1,000,000 USDC that stayed, for the 7 days it stayed: 958.90 USDC of hurdle; the fee is 15%
-      // of the rest, 156.16 USDC. The whale's second in the vault counts for a second's hurdle on its 4,000,000
-      // (0.0063 USDC), less than the management fee it paid for it: the fee recipient earns no less.
-      const hurdle = (1_000_000n * USDC * 500n * 7n * BigInt(DAY)) / (BPS * YEAR);
-      expect(honestFee).to.be.closeTo(((gain - hurdle) * 1_500n) / BPS, 1n * USDC);
+      // 5% a year of the 1,000,000 USDC that stayed, for the 10 days it stayed: 1,369.86 USDC of hurdle; the fee
+      // is 15% of the rest of its gain (the report less its management fee).
+      const hurdle = (1_000_000n * USDC * 500n * (BigInt(unlockedAt) - enteredAt)) / (BPS * YEAR);
+      expect(honestFee).to.be.closeTo(((honestValue - 1_000_000n * USDC - hurdle) * 1_500n) / BPS, USDC / 100n);
+      expect(honestFee).to.be.gt(0n);
       expect(attackedFee).to.be.closeTo(honestFee, USDC / 100n);
-      expect(await vault.feesOwed()).to.be.gte(honestEarnings);
       // The whale took no more than its part of the profit that unlocked in the second it held after the report.
       const profit = (await usdc.balanceOf(whale.address)) - before;
       expect(profit).to.be.lte((gain * 4n) / (5n * 3n * BigInt(DAY)));
@@ -272,7 +278,7 @@ describe("NapVault: attacks of the independent review", () => {
         expect(await time.latest()).to.equal(unlockEnd);
         const still = (await vault.profitUnlock())[3];
         const before = await usdc.balanceOf(a.alice.address);
-        await vault.connect(a.alice).redeem(await vault.balanceOf(a.alice.address), a.alice.address, a.alice.address);
+        await redeemAll(vault, a.alice);
         return { still, received: (await usdc.balanceOf(a.alice.address)) - before };
       };
       const snapshot = await network.provider.send("evm_snapshot", []);
@@ -324,7 +330,7 @@ describe("NapVault: attacks of the independent review", () => {
   });
 
   describe("L-3 (second review) fee claims blocked by a donation beyond the stored baseline", () => {
-    it("a donor sending 2**88 units to the vault blocks neither reports nor fee claims, and only buys credit", async () => {
+    it("a donor sending 2**88 units to the vault blocks neither reports nor fee claims, and buys no hurdle", async () => {
       const { a, usdc, vault } = await loadFixture(moderateVault);
       await vault.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
       // The attack: more than the 88 bits the vault keeps of its fee balance. Stored with a checked cast, every
@@ -333,8 +339,9 @@ describe("NapVault: attacks of the independent review", () => {
       await usdc.mint(a.carol.address, huge);
       await usdc.connect(a.carol).transfer(await vault.getAddress(), huge);
 
-      // The credit it buys saturates at 2**64 - 1 (5% / 1% of the donation): a gain within it pays no fee.
-      expect(await vault.hurdleCredit()).to.equal(MAX_AMOUNT);
+      // The pooled credit it bought saturated at 2**64 - 1: a gain within it paid no fee. Per holder, the hurdle
+      // counts only time and what each holder held.
+      const position = await vault.positionOf(a.alice.address);
       const gain = 100n * USDC;
       const at = BigInt(await time.latest()) + 1n;
       await time.setNextBlockTimestamp(at);
@@ -349,22 +356,27 @@ describe("NapVault: attacks of the independent review", () => {
       await vault.connect(a.harvester).report(gain);
       await vault.claimFees();
       expect(await usdc.balanceOf(await vault.getAddress())).to.equal(await vault.accountedAssets());
+      // Alice's position still counts from where she entered, and she owes the fee on her gains.
+      expect(await vault.positionOf(a.alice.address)).to.deep.equal(position);
+      await time.increase(3 * DAY);
+      expect((await vault.performanceFeeOwed(a.alice.address))[1]).to.be.gt(0n);
     });
   });
 
   describe("L-4 (second review) hurdle credit rounded away by fee claims", () => {
-    it("a griefer calling claimFees() every block cannot round the holders' hurdle credit away", async () => {
-      // 2% a year, 20% above 5% a year: each unit of management fee earns 2.5 units of credit.
+    it("a griefer calling claimFees() every block cannot round the holders' hurdle away", async () => {
       const { a, vault } = await loadFixture(defaultFeesVault);
       await vault.connect(a.alice).deposit(1_000n * USDC, a.alice.address);
-      // The attack: anyone may claim the fees, and each claim brings the credit to date. Rounded down each time,
-      // 1,000 USDC paying 0 or 1 unit of fee a second earned 2 units of credit per unit instead of 2.5: the griefer
-      // took a fifth of the holders' hurdle, every block, for the price of the calls.
+      const position = await vault.positionOf(a.alice.address);
+      const markBefore = await vault.hurdleMark();
+      // The attack: anyone may claim the fees, and each claim brought the pooled credit to date, rounded down: the
+      // griefer took a fifth of the holders' hurdle. The hurdle is now a holder's entry point and the time since:
+      // fee claims touch neither.
       let fees = 0n;
       for (let second = 0; second < 12; second++) fees += await accruedManagementFee(vault, vault.claimFees());
       expect(fees).to.be.gt(0n);
-      // The fraction of a unit is carried: the credit is exactly 2.5 times the fee paid, rounded down once.
-      expect(await vault.hurdleCredit()).to.equal((fees * 500n) / 200n);
+      expect(await vault.positionOf(a.alice.address)).to.deep.equal(position);
+      expect(await vault.hurdleMark()).to.equal(markBefore + 500n * 12n);
     });
   });
 
@@ -394,8 +406,9 @@ describe("NapVault: attacks of the independent review", () => {
       const bps = BigInt(overrides.managementFeeBps!);
       const period = BigInt(overrides.profitUnlockPeriod!);
       await vault.connect(a.alice).deposit(1_000_000n * USDC, a.alice.address);
-      const report = await reportedPerformanceFee(vault, vault.connect(a.harvester).report(gain));
-      const [net, reportedAt] = [gain - report, await vault.lastFeeAccrual()];
+      // The report locks the whole gain: the performance fee is settled per holder, on what unlocks to it.
+      await expect(vault.connect(a.harvester).report(gain)).to.emit(vault, "Reported");
+      const [net, reportedAt] = [gain, await vault.lastFeeAccrual()];
       const accounted = await vault.accountedAssets();
       await time.setNextBlockTimestamp(reportedAt + period);
       const charged = await accruedManagementFee(vault, vault.accrueFees());
@@ -414,9 +427,11 @@ describe("NapVault: attacks of the independent review", () => {
         profitUnlockPeriod: 7 * DAY,
       };
       const { charged, documented, endValue } = await idleUnlock(aggressive, 100_000n * USDC);
-      // The end value (1,080,000) for the whole 7 days was 414.25 USDC; the integral is 398.90.
-      expect(cents((endValue * 200n * 7n * BigInt(DAY)) / (BPS * YEAR))).to.equal(41_425n);
-      expect(cents(documented)).to.equal(39_890n);
+      // The review's 414.25 USDC was the end value (1,080,000, the gain net of a performance fee taken at the
+      // report) for the whole 7 days. The report now locks the whole gain (the performance fee is per holder), so
+      // the end value is 1,100,000: 421.92 for the 7 days, against an integral of 402.74.
+      expect(cents((endValue * 200n * 7n * BigInt(DAY)) / (BPS * YEAR))).to.equal(42_192n);
+      expect(cents(documented)).to.equal(40_274n);
       // Within the rounding of the report's own accrual (its carried fraction) and of the trapezoid.
       expect(charged).to.be.gte(documented - 1n);
       expect(charged).to.be.lte(documented + 1n);
@@ -457,30 +472,6 @@ describe("NapVault: attacks of the independent review", () => {
       const secondOrder = (once * 500n * BigInt(DAY)) / (BPS * YEAR) + 1n;
       expect(once).to.be.gte(hourly - 24n);
       expect(once - hourly).to.be.lte(secondOrder + 24n);
-    });
-  });
-
-  describe("Informational (third review) hurdle credit wrapped by a fee change", () => {
-    it("a hurdle credit of exactly 2**64 - 1 with a carried fraction stays saturated through setFees, not 0", async () => {
-      const { a, configurable } = await loadFixture(deployWorld);
-      const vault = configurable;
-      // Timing, slot 8: profitUnlockPeriod (bits 0..23), fulfillmentDelay (24..47), feeRemainder (48..87),
-      // hurdleCredit (88..151), creditRemainder (152..167), feeBaseline (168..255).
-      const slot = 8n;
-      const before = BigInt(await ethers.provider.getStorage(await vault.getAddress(), slot));
-      expect(before & 0xffffffn).to.equal(BigInt(DAY));
-      expect((before >> 24n) & 0xffffffn).to.equal(BigInt(HOUR));
-      const kept = before & ((1n << 88n) - 1n);
-      const written = kept | (MAX_AMOUNT << 88n) | (1n << 152n);
-      await network.provider.send("hardhat_setStorageAt", [
-        await vault.getAddress(),
-        ethers.toBeHex(slot),
-        ethers.toBeHex(written, 32),
-      ]);
-      expect(await vault.hurdleCredit()).to.equal(MAX_AMOUNT);
-      // The fee change rounds the carried fraction up to a unit: 2**64, which the 64-bit field wrapped to 0.
-      await vault.connect(a.admin).setFees(200, 2_000, 500);
-      expect(await vault.hurdleCredit()).to.equal(MAX_AMOUNT);
     });
   });
 });

@@ -8,6 +8,7 @@ import {
   MAX_UINT,
   USDC,
   booksAt,
+  settlementAt,
   deployWorld,
   managementFee,
   params,
@@ -72,7 +73,9 @@ describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => 
       expect(await sync.hurdleRateBps()).to.equal(500);
       expect(await sync.feeRecipient()).to.equal(a.feeRecipient.address);
       expect(await sync.lastFeeAccrual()).to.equal(deployBlock!.timestamp);
-      expect(await sync.hurdleCredit()).to.equal(0);
+      // hurdleRateBps x seconds since the deployment.
+      expect(await sync.hurdleMark()).to.equal(500n * (BigInt(await time.latest()) - BigInt(deployBlock!.timestamp)));
+      expect(await sync.positionOf(a.alice.address)).to.deep.equal([0n, 0n, 0n]);
       expect(await sync.accountedAssets()).to.equal(0);
       expect(await sync.feesOwed()).to.equal(0);
       expect(await sync.profitUnlock()).to.deep.equal([0n, 0n, 0n, 0n]);
@@ -310,8 +313,13 @@ describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => 
 
     it("withdraws burning shares rounded up, and redeems paying assets rounded down", async () => {
       const { a, usdc, sync } = await loadFixture(unlocking);
+      // Each exit first settles Alice's performance fee on the profit that unlocked to her (burnt with the exit),
+      // then converts at the price after it.
       let at = await nextAt();
-      let { assets, supply } = await booksAt(sync, at);
+      let owed = await settlementAt(sync, a.alice.address, at);
+      expect(owed.fee).to.be.gt(0n);
+      let assets = owed.assets - owed.feeAssets;
+      let supply = owed.supply - owed.fee;
       const burnt = toShares(100n * USDC, assets, supply, true);
       await expect(sync.connect(a.alice).withdraw(100n * USDC, a.bob.address, a.alice.address))
         .to.emit(sync, "Withdraw")
@@ -320,7 +328,9 @@ describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => 
         toShares(100n * USDC, await sync.totalAssets(), await sync.totalSupply(), true),
       );
       at = await nextAt();
-      ({ assets, supply } = await booksAt(sync, at));
+      owed = await settlementAt(sync, a.alice.address, at);
+      assets = owed.assets - owed.feeAssets;
+      supply = owed.supply - owed.fee;
       const shares = 10n ** 14n + 7n;
       const paid = toAssets(shares, assets, supply);
       const before = await usdc.balanceOf(a.alice.address);
@@ -330,10 +340,13 @@ describe("NapVault: deployment, ERC-4626 flows, cap, pause, allocations", () => 
         .to.emit(sync, "Withdraw")
         .withArgs(a.alice.address, a.alice.address, a.alice.address, paid, shares);
       expect(await usdc.balanceOf(a.alice.address)).to.equal(before + paid);
-      expect(await sync.accountedAssets()).to.equal(accountedBefore - fee - paid);
-      expect(await sync.maxRedeem(a.alice.address)).to.equal(await sync.balanceOf(a.alice.address));
+      expect(await sync.accountedAssets()).to.equal(accountedBefore - fee - owed.feeAssets - paid);
+      // Every share may leave but those the fee owed since takes, at the price after taking them.
+      const [owedShares, owedAssets] = await sync.performanceFeeOwed(a.alice.address);
+      const left = (await sync.balanceOf(a.alice.address)) - owedShares;
+      expect(await sync.maxRedeem(a.alice.address)).to.equal(left);
       expect(await sync.maxWithdraw(a.alice.address)).to.equal(
-        toAssets(await sync.balanceOf(a.alice.address), await sync.totalAssets(), await sync.totalSupply()),
+        toAssets(left, (await sync.totalAssets()) - owedAssets, (await sync.totalSupply()) - owedShares),
       );
       expect(await sync.previewRedeem(shares)).to.equal(
         toAssets(shares, await sync.totalAssets(), await sync.totalSupply()),

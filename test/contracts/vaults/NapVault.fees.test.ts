@@ -3,7 +3,6 @@ import { ethers, network } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { NapVault__factory, type NapVault, type TestUSDC } from "../../../typechain-types";
 import {
-  accruedManagementFee,
   DAY,
   FEE_DENOMINATOR,
   MAX_UINT,
@@ -11,10 +10,9 @@ import {
   YEAR,
   booksAt,
   deployWorld,
-  hurdleCreditAt,
   managementFee,
+  managementFeeOver,
   params,
-  performanceFee,
   roles,
   unlockDuration,
 } from "./fixtures";
@@ -42,7 +40,7 @@ async function funded() {
 
 describe("NapVault: reports, profit unlocking and fees", () => {
   describe("report", () => {
-    it("lets only the harvester report, takes the performance fee above the hurdle credit and locks the rest", async () => {
+    it("lets only the harvester report and locks the whole gain: the performance fee is settled per holder", async () => {
       const { a, usdc, sync } = await loadFixture(funded);
       await expect(sync.connect(a.alice).report(1n))
         .to.be.revertedWithCustomError(sync, "AccessControlUnauthorizedAccount")
@@ -52,77 +50,45 @@ describe("NapVault: reports, profit unlocking and fees", () => {
       const books = await booksAt(sync, at);
       // Owed as of the last accrual: the vault's asset balance beyond its books.
       const owedBefore = await storedFeeBalance(sync, usdc);
-      // The credit: 5% / 2% of the management fee Alice paid for 30 days on 100,000 USDC (164.38 USDC), that is
-      // 5% a year on what she held for the time she held it, 410.96 USDC. 20% of the rest of the gain is the fee.
-      const { credit } = hurdleCreditAt({
-        credit: 0n,
-        baseline: 0n,
-        feeBalance: owedBefore + books.fee,
-        managementBps: 200n,
-        hurdleBps: 500n,
-      });
-      expect(credit).to.equal(((owedBefore + books.fee) * 500n) / 200n);
-      expect(credit).to.equal((100_000n * USDC * 500n * (at - (await sync.lastFeeAccrual()))) / FEE_DENOMINATOR);
-      const perf = performanceFee({ gain, credit, performanceBps: 2_000n });
-      expect(perf.fee).to.equal(((gain - credit) * 2_000n) / 10_000n);
-      const locked = gain - perf.fee;
       const tx = sync.connect(a.harvester).report(gain);
-      await expect(tx).to.emit(sync, "FeesAccrued").withArgs(a.feeRecipient.address, books.fee, perf.fee);
+      await expect(tx).to.emit(sync, "FeesAccrued").withArgs(a.feeRecipient.address, books.fee, 0);
       await expect(tx)
         .to.emit(sync, "Reported")
-        .withArgs(a.harvester.address, gain, perf.fee, locked, at + BigInt(DAY));
+        .withArgs(a.harvester.address, gain, 0, gain, at + BigInt(DAY));
       await expect(tx)
         .to.emit(usdc, "Transfer")
         .withArgs(a.harvester.address, await sync.getAddress(), gain);
       expect(await sync.totalAssets()).to.equal(books.assets);
-      expect(await sync.accountedAssets()).to.equal(books.assets + locked);
-      expect(await sync.profitUnlock()).to.deep.equal([locked, at, at + BigInt(DAY), locked]);
-      expect(await sync.feesOwed()).to.equal(owedBefore + books.fee + perf.fee);
-      expect(await sync.hurdleCredit()).to.equal(0);
+      expect(await sync.accountedAssets()).to.equal(books.assets + gain);
+      expect(await sync.profitUnlock()).to.deep.equal([gain, at, at + BigInt(DAY), gain]);
+      expect(await sync.feesOwed()).to.equal(owedBefore + books.fee);
+      expect(await sync.performanceFeeOwed(a.alice.address)).to.deep.equal([0n, 0n]);
     });
 
-    it("takes no performance fee on a gain under the hurdle credit and keeps the rest of the credit", async () => {
-      const { a, usdc, sync } = await loadFixture(funded);
-      const at = await nextAt(180 * DAY);
-      const books = await booksAt(sync, at);
-      // 5% a year: after half a year the credit is about 2,466 USDC; a gain of a third of it is free.
-      const first = hurdleCreditAt({
-        credit: 0n,
-        baseline: 0n,
-        feeBalance: (await storedFeeBalance(sync, usdc)) + books.fee,
-        managementBps: 200n,
-        hurdleBps: 500n,
-      });
-      const credit = first.credit;
-      const gain = credit / 3n;
-      await expect(sync.connect(a.harvester).report(gain))
-        .to.emit(sync, "Reported")
-        .withArgs(a.harvester.address, gain, 0, gain, at + BigInt(DAY));
-      expect(await sync.hurdleCredit()).to.equal(credit - gain);
-      // Reporting nothing uses none of it; the second of management fee in between adds its part.
-      const owed = await storedFeeBalance(sync, usdc);
-      await nextAt();
-      const secondFee = await accruedManagementFee(sync, sync.connect(a.harvester).report(0n));
-      // The fraction of a unit the first report left is carried, not lost.
-      expect(await sync.hurdleCredit()).to.equal(
-        hurdleCreditAt({
-          credit: credit - gain,
-          remainder: first.remainder,
-          baseline: owed,
-          feeBalance: owed + secondFee,
-          managementBps: 200n,
-          hurdleBps: 500n,
-        }).credit,
-      );
+    it("takes no performance fee on a gain under the holder's own hurdle, which keeps growing", async () => {
+      const { a, sync } = await loadFixture(funded);
+      const [, entryPrice] = await sync.positionOf(a.alice.address);
+      await time.increase(180 * DAY);
+      // 5% a year: after half a year Alice's hurdle is about 2,466 USDC; a gain of a third of it is free.
+      const hurdle = (100_000n * USDC * 500n * BigInt(180 * DAY)) / FEE_DENOMINATOR;
+      await sync.connect(a.harvester).report(hurdle / 3n);
+      await time.increase(DAY);
+      expect(await sync.performanceFeeOwed(a.alice.address)).to.deep.equal([0n, 0n]);
+      await expect(sync.connect(a.bob).settle(a.alice.address)).to.not.emit(sync, "PerformanceFeeCharged");
+      // Nothing settled: her position still counts from where she entered, her hurdle price grows with time.
+      const [shares, price, mark] = await sync.positionOf(a.alice.address);
+      expect(shares).to.equal(await sync.balanceOf(a.alice.address));
+      expect(price).to.equal(entryPrice);
+      expect(await sync.hurdleMark()).to.equal(mark + 500n * BigInt(181 * DAY + 2));
     });
 
-    it("takes the whole performance fee of a gain reported into an empty vault (no holder earns it)", async () => {
+    it("leaves a gain reported into an empty vault to no holder and takes no fee on it", async () => {
       const { a, sync } = await loadFixture(deployWorld);
       const at = await nextAt();
       await expect(sync.connect(a.harvester).report(1_000n * USDC))
         .to.emit(sync, "Reported")
-        .withArgs(a.harvester.address, 1_000n * USDC, 200n * USDC, 800n * USDC, at + BigInt(DAY));
-      expect(await sync.feesOwed()).to.equal(200n * USDC);
+        .withArgs(a.harvester.address, 1_000n * USDC, 0n, 1_000n * USDC, at + BigInt(DAY));
+      expect(await sync.feesOwed()).to.equal(0n);
     });
 
     it("unlocks the profit linearly, rounding the locked part down", async () => {
@@ -141,42 +107,20 @@ describe("NapVault: reports, profit unlocking and fees", () => {
     });
 
     it("adds a new report to what is still locked, ending at the two ends averaged by amount", async () => {
-      const { a, usdc, sync } = await loadFixture(funded);
-      const owedFirst = await storedFeeBalance(sync, usdc);
-      const firstFee = await accruedManagementFee(sync, sync.connect(a.harvester).report(8_000n * USDC));
-      const { remainder } = hurdleCreditAt({
-        credit: 0n,
-        baseline: 0n,
-        feeBalance: owedFirst + firstFee,
-        managementBps: 200n,
-        hurdleBps: 500n,
-      });
+      const { a, sync } = await loadFixture(funded);
+      await sync.connect(a.harvester).report(8_000n * USDC);
       const [firstLocked, start] = await sync.profitUnlock();
       const at = start + BigInt(DAY) / 4n;
       await time.setNextBlockTimestamp(at);
       const stillLocked = (firstLocked * 3n) / 4n;
-      // The first report used up the credit; six hours of management fee earned some back.
-      const owed = await storedFeeBalance(sync, usdc);
-      const creditBefore = await sync.hurdleCredit();
       const tx = sync.connect(a.harvester).report(1_000n * USDC);
-      const fee = await accruedManagementFee(sync, tx);
-      const { credit } = hurdleCreditAt({
-        credit: creditBefore,
-        remainder,
-        baseline: owed,
-        feeBalance: owed + fee,
-        managementBps: 200n,
-        hurdleBps: 500n,
-      });
-      expect(credit).to.be.gt(creditBefore);
-      const perf = performanceFee({ gain: 1_000n * USDC, credit, performanceBps: 2_000n });
-      const net = 1_000n * USDC - perf.fee;
+      const net = 1_000n * USDC;
       // 18 hours left for what is still locked, a full day for the new profit.
       const duration = unlockDuration(stillLocked, (BigInt(DAY) * 3n) / 4n, net, BigInt(DAY));
       expect(duration).to.equal((stillLocked * ((BigInt(DAY) * 3n) / 4n) + net * BigInt(DAY)) / (stillLocked + net));
       await expect(tx)
         .to.emit(sync, "Reported")
-        .withArgs(a.harvester.address, 1_000n * USDC, perf.fee, stillLocked + net, at + duration);
+        .withArgs(a.harvester.address, 1_000n * USDC, 0n, stillLocked + net, at + duration);
       expect(await sync.profitUnlock()).to.deep.equal([stillLocked + net, at, at + duration, stillLocked + net]);
     });
 
@@ -187,7 +131,11 @@ describe("NapVault: reports, profit unlocking and fees", () => {
       const gain = 50_000n * USDC;
       await sync.connect(a.harvester).report(gain);
       const reportedAt = await time.latest();
-      await sync.connect(a.bob).redeem(await sync.balanceOf(a.bob.address), a.bob.address, a.bob.address);
+      // maxRedeem: the performance fee Bob owes on that second's gain is burnt with his exit.
+      await nextAt();
+      const all = await sync.maxRedeem(a.bob.address, { blockTag: "pending" });
+      await sync.connect(a.bob).redeem(all, a.bob.address, a.bob.address);
+      expect(await sync.balanceOf(a.bob.address)).to.equal(0n);
       const held = BigInt((await time.latest()) - reportedAt);
       const profit = (await usdc.balanceOf(a.bob.address)) - before;
       // Bob's part (5/6) of what unlocked while he held, against 41,666 USDC had the profit counted at once.
@@ -293,19 +241,38 @@ describe("NapVault: reports, profit unlocking and fees", () => {
   describe("claimFees", () => {
     it("pays the fee recipient its fees and anything sent to the vault, whoever calls", async () => {
       const { a, usdc, sync } = await loadFixture(funded);
+      // The report's accrual leaves a fraction of a unit, which claimFees carries (deposits carry none).
+      const reportedAt = await nextAt();
+      const { remainder } = managementFee(
+        await sync.accountedAssets(),
+        200n,
+        reportedAt - (await sync.lastFeeAccrual()),
+      );
       await sync.connect(a.harvester).report(10_000n * USDC);
       await usdc.connect(a.carol).transfer(await sync.getAddress(), 7n * USDC);
       await time.increase(DAY);
       const at = await nextAt();
       const books = await booksAt(sync, at);
-      const expected = (await usdc.balanceOf(await sync.getAddress())) - (await sync.accountedAssets()) + books.fee;
+      const [lockedAtReport, lastReport, unlockEnd] = await sync.profitUnlock();
+      const carried = managementFeeOver({
+        accounted: await sync.accountedAssets(),
+        lockedAtReport,
+        lastReport,
+        unlockEnd,
+        from: await sync.lastFeeAccrual(),
+        to: at,
+        bps: 200n,
+        carried: remainder,
+      }).fee;
+      expect(carried - books.fee).to.be.oneOf([0n, 1n]);
+      const expected = (await usdc.balanceOf(await sync.getAddress())) - (await sync.accountedAssets()) + carried;
       const before = await usdc.balanceOf(a.feeRecipient.address);
       const tx = sync.connect(a.bob).claimFees();
       await expect(tx).to.emit(sync, "FeesClaimed").withArgs(a.feeRecipient.address, expected);
-      await expect(tx).to.emit(sync, "FeesAccrued").withArgs(a.feeRecipient.address, books.fee, 0);
+      await expect(tx).to.emit(sync, "FeesAccrued").withArgs(a.feeRecipient.address, carried, 0);
       expect(await usdc.balanceOf(a.feeRecipient.address)).to.equal(before + expected);
       expect(await sync.feesOwed()).to.equal(0);
-      expect(await sync.totalAssets()).to.equal(books.assets);
+      expect(await sync.totalAssets()).to.equal(books.assets + books.fee - carried);
       expect(await usdc.balanceOf(await sync.getAddress())).to.equal(await sync.accountedAssets());
     });
   });

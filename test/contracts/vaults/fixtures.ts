@@ -195,41 +195,67 @@ export function managementFeeOver(x: FeeInterval): { fee: bigint; remainder: big
   return feeOnArea(area, x.accounted - lockedAt(x, x.to), x.bps, x.carried ?? 0n);
 }
 
-/** Largest value of the vault's 64-bit amounts (books, hurdle credit). */
+/** Largest value of the vault's 64-bit amounts (books). */
 export const MAX_AMOUNT = 2n ** 64n - 1n;
 
-/**
- * The hurdle credit of docs/vaults.md brought to date: `credit` plus hurdleBps / managementBps of what the fee balance
- * (the vault's asset balance beyond its books) grew by since `baseline`, with the fraction of a unit carried in
- * `remainder` (times managementBps, 0 when not given), at most 2**64 - 1 (the fraction then dropped); unchanged
- * without a management fee.
- */
-export function hurdleCreditAt(x: {
-  credit: bigint;
-  remainder?: bigint;
-  baseline: bigint;
-  feeBalance: bigint;
-  managementBps: bigint;
-  hurdleBps: bigint;
-}): { credit: bigint; remainder: bigint } {
-  const remainder = x.remainder ?? 0n;
-  if (x.feeBalance <= x.baseline || x.managementBps === 0n) return { credit: x.credit, remainder };
-  const numerator = (x.feeBalance - x.baseline) * x.hurdleBps + remainder;
-  const credit = x.credit + numerator / x.managementBps;
-  if (credit > MAX_AMOUNT) return { credit: MAX_AMOUNT, remainder: 0n };
-  return { credit, remainder: numerator % x.managementBps };
+/** Fixed-point shift of the share prices positions record (docs/vaults.md, "Performance fee per holder"). */
+export const PRICE_SHIFT = 67n;
+
+/** Where a position's gain and hurdle count from: the share price (times 2**PRICE_SHIFT) and hurdle accumulator. */
+export interface Entry {
+  price: bigint;
+  mark: bigint;
+}
+
+/** The share price of docs/vaults.md: (totalAssets + 1) / (supply + 1e6), times 2**PRICE_SHIFT, rounded down. */
+export function sharePrice(totalAssets: bigint, supply: bigint): bigint {
+  return ((totalAssets + 1n) << PRICE_SHIFT) / (supply + VIRTUAL_SHARES);
 }
 
 /**
- * The performance fee of a report of `gain` against the hurdle credit `credit` (brought to date): the gain uses up
- * the credit first, and `performanceBps` of the rest, rounded down, is the fee; and the credit left.
+ * The entry point of a position of `held` shares entered at `entry`, joined by `count` shares entered at `incoming`,
+ * with the hurdle accumulator at `markNow`: the share-weighted entry price (rounded up), and the mark that keeps the
+ * hurdle earned so far (rounded up). An empty position takes the incoming entry.
  */
-export function performanceFee(x: { gain: bigint; credit: bigint; performanceBps: bigint }): {
-  fee: bigint;
-  creditLeft: bigint;
-} {
-  if (x.gain > x.credit) return { fee: ((x.gain - x.credit) * x.performanceBps) / BPS, creditLeft: 0n };
-  return { fee: 0n, creditLeft: x.credit - x.gain };
+export function joinEntry(held: bigint, entry: Entry, count: bigint, incoming: Entry, markNow: bigint): Entry {
+  if (held === 0n) return incoming;
+  const total = held + count;
+  const heldValue = held * entry.price;
+  const price = ceilDiv(heldValue + count * incoming.price, total);
+  const earned = heldValue * (markNow - entry.mark) + count * incoming.price * (markNow - incoming.mark);
+  const weight = total * price;
+  const elapsed = weight === 0n ? 0n : ceilDiv(earned, weight);
+  return { price, mark: markNow - elapsed };
+}
+
+/**
+ * The performance fee a position of `held` shares entered at `entry` owes when holders have `totalAssets` for
+ * `supply` shares and the hurdle accumulator is at `markNow`: performanceBps of held * (price - hurdle price),
+ * where the hurdle price is entry.price * (1 + (markNow - entry.mark) / (10,000 x year)), in shares at the price,
+ * rounded down; the assets those shares are worth, rounded down; and the entry after (the price of now, if a fee
+ * was due).
+ */
+export function settlement(
+  held: bigint,
+  entry: Entry,
+  totalAssets: bigint,
+  supply: bigint,
+  markNow: bigint,
+  performanceBps: bigint,
+): { fee: bigint; feeAssets: bigint; entry: Entry } {
+  const price = sharePrice(totalAssets, supply);
+  const none = { fee: 0n, feeAssets: 0n, entry };
+  if (price <= entry.price) return none;
+  const gained = held * price * FEE_DENOMINATOR;
+  const hurdle = held * entry.price * (FEE_DENOMINATOR + markNow - entry.mark);
+  if (gained <= hurdle) return none;
+  const fee = ((gained - hurdle) * performanceBps) / (price * FEE_DENOMINATOR * BPS);
+  if (fee === 0n) return none;
+  return { fee, feeAssets: toAssets(fee, totalAssets, supply), entry: { price, mark: markNow } };
+}
+
+function ceilDiv(x: bigint, d: bigint): bigint {
+  return (x + d - 1n) / d;
 }
 
 /**
@@ -260,6 +286,23 @@ export async function booksAt(vault: NapVault, at: bigint): Promise<{ assets: bi
   const before = interval.accounted - lockedAt(interval, at);
   const { fee } = managementFeeOver(interval);
   return { assets: before - fee, fee, supply: await vault.totalSupply() };
+}
+
+/**
+ * The settlement of `holder`'s position at timestamp `at` (settlement above), from the vault's books (booksAt), the
+ * position it records and its hurdle accumulator brought to `at`.
+ */
+export async function settlementAt(
+  vault: NapVault,
+  holder: string,
+  at: bigint,
+): Promise<{ fee: bigint; feeAssets: bigint; entry: Entry; assets: bigint; supply: bigint }> {
+  const { assets, supply } = await booksAt(vault, at);
+  const [held, price, mark] = await vault.positionOf(holder);
+  const latest = BigInt((await ethers.provider.getBlock("latest"))!.timestamp);
+  const markNow = (await vault.hurdleMark()) + (await vault.hurdleRateBps()) * (at - latest);
+  const result = settlement(held, { price, mark }, assets, supply, markNow, await vault.performanceFeeBps());
+  return { ...result, assets, supply };
 }
 
 /** The management fee an explicit accrual (report, accrueFees, claimFees) took, from its FeesAccrued event. */

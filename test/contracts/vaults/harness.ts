@@ -114,6 +114,7 @@ export async function newModel(h: Harness): Promise<VaultModel> {
       managementBps: await v.managementFeeBps(),
       performanceBps: await v.performanceFeeBps(),
       hurdleBps: await v.hurdleRateBps(),
+      ratesSince: await v.createdAt(),
     },
     h.holders.map((s) => s.address),
     h.holders.map(() => ACTOR_USDC),
@@ -221,7 +222,7 @@ export async function apply(h: Harness, m: VaultModel, action: Action): Promise<
         const expected = m.claimWithdraw(action.actor, action.controller, assets);
         return settle(h, m, () => v.connect(signer).withdraw(assets, signer.address, controller), expected);
       }
-      const limit = m.toAssets(m.shares[action.controller]);
+      const limit = m.maxWithdraw(action.controller);
       const assets = pick(action.amount, limit, MAX_UINT);
       const expected = strangerExit(m, action.actor, action.controller, assets > limit, "withdraw", assets, limit);
       return settle(h, m, () => v.connect(signer).withdraw(assets, signer.address, controller), expected);
@@ -235,7 +236,7 @@ export async function apply(h: Harness, m: VaultModel, action: Action): Promise<
         const expected = m.claimRedeem(action.actor, action.controller, shares);
         return settle(h, m, () => v.connect(signer).redeem(shares, signer.address, controller), expected);
       }
-      const limit = m.shares[action.controller];
+      const limit = m.maxRedeem(action.controller);
       const shares = pick(action.amount, limit, MAX_UINT);
       const expected = strangerExit(m, action.actor, action.controller, shares > limit, "redeem", shares, limit);
       return settle(h, m, () => v.connect(signer).redeem(shares, signer.address, controller), expected);
@@ -335,7 +336,7 @@ function strangerExit(
   const error = kind === "withdraw" ? "ERC4626ExceededMaxWithdraw" : "ERC4626ExceededMaxRedeem";
   if (overMax) return { ok: false, error, args: [m.actors[owner], amount, max] };
   if (caller === owner) return kind === "withdraw" ? m.withdraw(owner, amount) : m.redeem(owner, amount);
-  const shares = kind === "withdraw" ? m.toShares(amount, true) : amount;
+  const shares = kind === "withdraw" ? m.withdrawShares(owner, amount) : amount;
   if (shares > 0n) return { ok: false, error: "ERC20InsufficientAllowance", args: [m.actors[caller], 0n, shares] };
   return kind === "withdraw" ? m.withdraw(owner, 0n) : m.redeem(owner, 0n);
 }
@@ -375,7 +376,7 @@ export async function snapshot(h: Harness): Promise<Snapshot> {
 /** Compares the chain with the model after a step and checks the money invariants. */
 export async function check(h: Harness, m: VaultModel, s: Snapshot, step: number): Promise<void> {
   const [now, supply, totalAssets, accounted, feesOwed, totalClaimable, vaultUsdc, escrowUsdc, vaultShares] = s.raw;
-  const hurdleCredit = s.raw[10];
+  const feeSharesOwed = s.raw[10];
   expect(now, "time").to.equal(m.now);
   expect(supply, "totalSupply").to.equal(m.supply);
   expect(totalAssets, "totalAssets").to.equal(m.totalAssets());
@@ -385,7 +386,7 @@ export async function check(h: Harness, m: VaultModel, s: Snapshot, step: number
   expect(escrowUsdc, "escrow USDC").to.equal(m.escrowUsdc);
   expect(vaultShares, "shares held by the vault").to.equal(m.vaultShares);
   expect(totalClaimable, "total claimable").to.equal(m.totalClaimable);
-  expect(hurdleCredit, "hurdle credit").to.equal(m.currentHurdleCredit());
+  expect(feeSharesOwed, "performance fee shares owed").to.equal(m.feeSharesOwed());
 
   let sumOfBalances = vaultShares;
   let sumOfValues = 0n;

@@ -23,6 +23,7 @@ const HARD_BOUNDS: ModelConfig = {
   managementBps: 500n,
   performanceBps: 0n,
   hurdleBps: 0n,
+  ratesSince: 1_000n,
 };
 
 /** One holder deposits 1,000,000 USDC, 1,000,000 of profit is reported and unlocks idle; then one accrual. */

@@ -14,17 +14,17 @@ import {
   BPS,
   FEE_DENOMINATOR,
   VIRTUAL_SHARES,
-  hurdleCreditAt,
+  type Entry,
+  joinEntry,
   managementFeeOver,
   mulDiv,
-  performanceFee,
+  settlement,
+  sharePrice,
   unlockDuration,
 } from "./fixtures";
 
 /** Largest value of the vault's 64-bit books. */
 export const MAX_BOOKS = 2n ** 64n - 1n;
-/** Largest fee balance the vault stores as the hurdle credit's baseline (88 bits). */
-const MAX_FEE_BASELINE = 2n ** 88n - 1n;
 /** Stored deposit cap meaning "no cap", in whole tokens. */
 export const NO_CAP_TOKENS = 2n ** 32n - 1n;
 /** Time after a request's ready time from which anyone may fill it. */
@@ -42,6 +42,8 @@ export interface ModelConfig {
   managementBps: bigint;
   performanceBps: bigint;
   hurdleBps: bigint;
+  /** When the fee rates were set (the vault's creation): the hurdle accumulator counts from there. */
+  ratesSince: bigint;
 }
 
 export interface Request {
@@ -73,17 +75,18 @@ export class VaultModel {
   accounted = 0n;
   lastAccrual: bigint;
   feeRemainder = 0n;
-  /** Hurdle credit as last brought to date, and the fee balance it was brought to date with. */
-  hurdleCredit = 0n;
-  /** Fraction of a unit of credit carried, times the management fee rate. */
-  creditRemainder = 0n;
-  feeBaseline = 0n;
+  /** Hurdle accumulator (hurdleBps x seconds) when the rates were last set, and when. */
+  markBase = 0n;
+  markedAt: bigint;
   lockedProfit = 0n;
   lastReport = 0n;
   unlockEnd = 0n;
   /** The locked profit before performance fees, unlocking on the same schedule (for the fee bound). */
   grossLockedProfit = 0n;
-  /** Highest performance fee rate among the reports whose profit is still unlocking. */
+  /**
+   * Highest performance fee rate so far: a holder's fee is settled at the rate in force then, on gains that may
+   * have unlocked before a rate change.
+   */
   lockedPerformanceBps = 0n;
   supply = 0n;
   /** Shares the vault holds: pending and canceled requests, and shares sent to it (owned by no one). */
@@ -95,6 +98,10 @@ export class VaultModel {
   readonly shares: bigint[];
   readonly usdc: bigint[];
   readonly requests: Request[];
+  /** Where each actor's position counts its gain and hurdle from. */
+  readonly entries: Entry[];
+  /** The same for each controller's requested (pending and canceled) shares. */
+  readonly requestEntries: Entry[];
   readonly moneyIn: bigint[];
   readonly moneyOut: bigint[];
   /** Net profit that unlocked to the actor while it held (scaled, rounded up: an upper bound of its gains). */
@@ -121,6 +128,9 @@ export class VaultModel {
   ) {
     this.now = now;
     this.lastAccrual = lastAccrual;
+    this.markedAt = config.ratesSince;
+    this.entries = actorUsdc.map(() => ({ price: 0n, mark: 0n }));
+    this.requestEntries = actorUsdc.map(() => ({ price: 0n, mark: 0n }));
     this.usdc = [...actorUsdc];
     const zero = () => actorUsdc.map(() => 0n);
     this.shares = zero();
@@ -191,36 +201,57 @@ export class VaultModel {
     return this.vaultUsdc - (this.accounted - this.pendingFeeCarried());
   }
 
-  /** The hurdle credit and its carried fraction brought to date with a fee balance of `feeBalance`. */
-  private creditAt(feeBalance: bigint): { credit: bigint; remainder: bigint } {
-    return hurdleCreditAt({
-      credit: this.hurdleCredit,
-      remainder: this.creditRemainder,
-      baseline: this.feeBaseline,
-      feeBalance,
-      managementBps: this.config.managementBps,
-      hurdleBps: this.config.hurdleBps,
-    });
+  /** The hurdle accumulator now: hurdleBps x seconds since the vault's creation, at the rates in force. */
+  markNow(): bigint {
+    return this.markBase + this.config.hurdleBps * (this.now - this.markedAt);
   }
 
-  /** hurdleCredit() now. */
-  currentHurdleCredit(): bigint {
-    return this.creditAt(this.feesOwed()).credit;
+  /** The settlement of an actor's position at the price of now (nothing changed). */
+  settlementOf(actor: number): { fee: bigint; feeAssets: bigint; entry: Entry } {
+    return settlement(
+      this.shares[actor],
+      this.entries[actor],
+      this.totalAssets(),
+      this.supply,
+      this.markNow(),
+      this.config.performanceBps,
+    );
   }
 
-  /** Stores the credit, its fraction and the fee balance they were brought to date with (saturating as the vault). */
-  private storeCredit(credit: bigint, remainder: bigint, feeBalance: bigint): void {
-    this.hurdleCredit = credit;
-    this.creditRemainder = remainder;
-    this.feeBaseline = feeBalance > MAX_FEE_BASELINE ? MAX_FEE_BASELINE : feeBalance;
+  /** Performance fee shares the actors owe now, summed (what the probe reads). */
+  feeSharesOwed(): bigint {
+    return this.actors.reduce((sum, _, i) => sum + this.settlementOf(i).fee, 0n);
   }
 
-  /** Brings the hurdle credit to date at the current fee balance (after an accrual) and returns that balance. */
-  private foldHurdleCredit(): bigint {
-    const feeBalance = this.vaultUsdc - this.accounted;
-    const { credit, remainder } = this.creditAt(feeBalance);
-    this.storeCredit(credit, remainder, feeBalance);
-    return feeBalance;
+  /** Synchronous maxRedeem: the actor's shares less the fee shares it owes. */
+  maxRedeem(actor: number): bigint {
+    return this.shares[actor] - this.settlementOf(actor).fee;
+  }
+
+  /** Synchronous maxWithdraw: maxRedeem at the price after the actor's settlement, rounded down. */
+  maxWithdraw(actor: number): bigint {
+    const { fee, feeAssets } = this.settlementOf(actor);
+    return mulDiv(this.shares[actor] - fee, this.totalAssets() - feeAssets + 1n, this.supply - fee + VIRTUAL_SHARES);
+  }
+
+  /** Shares a synchronous withdraw of `assets` by the actor burns, at the price after its settlement, rounded up. */
+  withdrawShares(actor: number, assets: bigint): bigint {
+    const { fee, feeAssets } = this.settlementOf(actor);
+    return mulDiv(assets, this.supply - fee + VIRTUAL_SHARES, this.totalAssets() - feeAssets + 1n, true);
+  }
+
+  /** Takes the actor's performance fee owed (after an accrual): its fee shares burnt, their assets off the books. */
+  private settleActor(actor: number): void {
+    const { fee, feeAssets, entry } = this.settlementOf(actor);
+    this.shares[actor] -= fee;
+    this.supply -= fee;
+    this.accounted -= feeAssets;
+    this.entries[actor] = entry;
+  }
+
+  /** Joins `shares` entered at `incoming` to the actor's position (before they are added to its balance). */
+  private join(actor: number, shares: bigint, incoming: Entry): void {
+    this.entries[actor] = joinEntry(this.shares[actor], this.entries[actor], shares, incoming, this.markNow());
   }
 
   toShares(assets: bigint, roundUp = false): bigint {
@@ -337,6 +368,7 @@ export class VaultModel {
   }
 
   private enter(actor: number, assets: bigint, shares: bigint): void {
+    this.join(actor, shares, { price: sharePrice(this.totalAssets(), this.supply), mark: this.markNow() });
     this.usdc[actor] -= assets;
     this.vaultUsdc += assets;
     this.accounted += assets;
@@ -347,18 +379,20 @@ export class VaultModel {
 
   /** Synchronous withdraw. */
   withdraw(actor: number, assets: bigint): Expectation {
-    const max = this.toAssets(this.shares[actor]);
+    const max = this.maxWithdraw(actor);
     if (assets > max) return fail("ERC4626ExceededMaxWithdraw", this.actors[actor], assets, max);
     this.accrue(false);
+    this.settleActor(actor);
     this.exit(actor, this.toShares(assets, true), assets);
     return OK;
   }
 
   /** Synchronous redeem. */
   redeem(actor: number, shares: bigint): Expectation {
-    const max = this.shares[actor];
+    const max = this.maxRedeem(actor);
     if (shares > max) return fail("ERC4626ExceededMaxRedeem", this.actors[actor], shares, max);
     this.accrue(false);
+    this.settleActor(actor);
     this.exit(actor, shares, this.toAssets(shares));
     return OK;
   }
@@ -380,9 +414,16 @@ export class VaultModel {
     if (caller !== controller) return fail("NotControllerOrOperator", this.actors[caller], this.actors[controller]);
     if (shares > this.shares[caller])
       return fail("ERC20InsufficientBalance", this.actors[caller], this.shares[caller], shares);
+    const r = this.requests[controller];
+    this.requestEntries[controller] = joinEntry(
+      r.pendingShares + r.canceledShares,
+      this.requestEntries[controller],
+      shares,
+      this.entries[caller],
+      this.markNow(),
+    );
     this.shares[caller] -= shares;
     this.vaultShares += shares;
-    const r = this.requests[controller];
     r.pendingShares += shares;
     r.readyAt = this.now + this.config.fulfillmentDelay;
     return OK;
@@ -397,7 +438,17 @@ export class VaultModel {
     if (this.now < readyAt) return fail("FulfillmentNotReady", this.actors[controller], readyAt, this.now);
     this.accrue(false);
     const shares = r.pendingShares;
-    const assets = this.toAssets(shares);
+    const total = this.totalAssets();
+    const { fee, feeAssets } = settlement(
+      shares,
+      this.requestEntries[controller],
+      total,
+      this.supply,
+      this.markNow(),
+      this.config.performanceBps,
+    );
+    const assets = mulDiv(shares - fee, total - feeAssets + 1n, this.supply - fee + VIRTUAL_SHARES);
+    this.accounted -= feeAssets;
     r.pendingShares = 0n;
     r.readyAt = 0n;
     r.claimableShares += shares;
@@ -425,6 +476,7 @@ export class VaultModel {
     if (caller !== controller) return fail("NotControllerOrOperator", this.actors[caller], this.actors[controller]);
     const r = this.requests[controller];
     if (r.canceledShares === 0n) return fail("NothingToClaim", this.actors[controller]);
+    this.join(caller, r.canceledShares, this.requestEntries[controller]);
     this.shares[caller] += r.canceledShares;
     this.vaultShares -= r.canceledShares;
     r.canceledShares = 0n;
@@ -494,17 +546,12 @@ export class VaultModel {
   report(gain: bigint): Expectation {
     if (this.paused) return fail("VaultIsPaused");
     this.accrue(true);
-    const feeBalance = this.foldHurdleCredit();
-    const perf = performanceFee({ gain, credit: this.hurdleCredit, performanceBps: this.config.performanceBps });
-    const net = gain - perf.fee;
-    this.storeCredit(perf.creditLeft, this.creditRemainder, feeBalance + perf.fee);
+    // No performance fee at the report: each holder's is settled on what unlocks to it.
+    const net = gain;
     const stillNet = this.stillLocked();
     const stillGross = this.lockedAt(this.grossLockedProfit, this.now);
     const timeLeft = stillNet > 0n ? this.unlockEnd - this.now : 0n;
-    this.lockedPerformanceBps =
-      stillGross > 0n && this.lockedPerformanceBps > this.config.performanceBps
-        ? this.lockedPerformanceBps
-        : this.config.performanceBps;
+    if (this.config.performanceBps > this.lockedPerformanceBps) this.lockedPerformanceBps = this.config.performanceBps;
     this.lockedProfit = stillNet + net;
     this.grossLockedProfit = stillGross + gain;
     this.lastReport = this.now;
@@ -519,11 +566,19 @@ export class VaultModel {
       return fail("HurdleBeyondManagementFee", hurdleBps, performanceBps, managementBps);
     }
     this.accrue(true);
-    this.foldHurdleCredit();
-    // The fraction carried counts in the old management fee rate: the vault rounds it up to a unit.
-    if (this.creditRemainder > 0n) this.hurdleCredit += 1n;
-    this.creditRemainder = 0n;
+    // The hurdle earned at the old rate is kept; the new one counts from now.
+    this.markBase = this.markNow();
+    this.markedAt = this.now;
     this.config.managementBps = managementBps;
+    if (performanceBps > this.lockedPerformanceBps) {
+      // A fee settled from now on is at the new rate, on gains that may have unlocked before (holders may settle
+      // at the old rate while the change waits in the timelock): the bound counts them at the new rate too.
+      this.lockedPerformanceBps = performanceBps;
+      for (let i = 0; i < this.actors.length; i++) {
+        const atNewRate = ceilDiv(this.grossYield[i] * performanceBps, BPS);
+        if (atNewRate > this.performanceBound[i]) this.performanceBound[i] = atNewRate;
+      }
+    }
     this.config.performanceBps = performanceBps;
     this.config.hurdleBps = hurdleBps;
     return OK;
@@ -542,9 +597,8 @@ export class VaultModel {
   /** Pays the fee recipient everything beyond the books; returns what it paid. */
   claimFees(): bigint {
     this.accrue(true);
-    const paid = this.foldHurdleCredit();
+    const paid = this.vaultUsdc - this.accounted;
     this.vaultUsdc -= paid;
-    this.feeBaseline = 0n;
     return paid;
   }
 

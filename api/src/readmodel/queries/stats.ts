@@ -1,3 +1,4 @@
+import { feesFromEvents } from "../folds/fees";
 import { isOpen } from "../folds/positions";
 import type { ReadModelReader } from "../store";
 import type { BlockCache } from "./blockCache";
@@ -20,19 +21,18 @@ export async function protocolStats(
   }
   const vaultEvents = await store.events({
     addresses: list.vaults.map((v) => v.address.toLowerCase()),
-    names: ["Deposit", "Withdraw", "RedeemRequest", "FeesAccrued"],
+    names: ["Deposit", "Withdraw", "RedeemRequest", "FeesAccrued", "PerformanceFeeCharged", "Transfer"],
   });
   let depositVolume = 0n;
   let withdrawVolume = 0n;
-  let feesAccrued = 0n;
   let transactionCount = 0;
   for (const event of vaultEvents) {
     if (event.name === "Deposit") depositVolume += BigInt(String(event.args.assets));
     if (event.name === "Withdraw") withdrawVolume += BigInt(String(event.args.assets));
-    if (event.name === "FeesAccrued") {
-      feesAccrued += BigInt(String(event.args.managementFee)) + BigInt(String(event.args.performanceFee));
-    } else transactionCount += 1;
+    if (event.name === "Deposit" || event.name === "Withdraw" || event.name === "RedeemRequest") transactionCount += 1;
   }
+  const fees = feesFromEvents(vaultEvents);
+  const feesAccrued = fees.management + fees.performance;
   const strategies = [...(await strategyRecords(store, cache)).values()];
   const governance = await store.events({
     contracts: ["NapGovernor"],
