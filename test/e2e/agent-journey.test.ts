@@ -508,6 +508,7 @@ function journey(this: Mocha.Suite, signer: SignerMode) {
           shares_raw: shares.toString(),
           value_usdc: "100.5",
           pending_redeem_shares: "0",
+          pending_redeem_ready_at: null,
           claimable_redeem_shares: "0",
           claimable_usdc: "0",
           claimable_cancel_shares: "0",

@@ -413,6 +413,7 @@ describe("E2E: withdrawals from the vaults through HTTP", function () {
           shares_raw: "0",
           value_usdc: "0",
           pending_redeem_shares: "0",
+          pending_redeem_ready_at: null,
           claimable_redeem_shares: "0",
           claimable_usdc: "0",
           claimable_cancel_shares: ethers.formatUnits(shares, decimals).replace(/\.0$/, ""),

@@ -35,6 +35,8 @@ export interface VaultPosition {
   /** USDC value of the shares (convertToAssets, rounded down), 6 decimals. */
   valueMicroUsdc: bigint;
   pendingRedeemShares: bigint;
+  /** Unix seconds from which the pending request can be filled (and then claimed); null when none is pending. */
+  pendingRedeemReadyAt: number | null;
   claimableRedeemShares: bigint;
   claimableMicroUsdc: bigint;
   /** Shares of a canceled redemption request (ERC-7887) not yet claimed back. */
@@ -139,6 +141,7 @@ export class Vaults {
             shares: view.shares,
             valueMicroUsdc: view.assets,
             pendingRedeemShares: view.pendingRedeemShares,
+            pendingRedeemReadyAt: view.pendingRedeemShares > 0n ? Number(view.pendingRedeemReadyAt) : null,
             claimableRedeemShares: view.claimableRedeemShares,
             claimableMicroUsdc: view.claimableAssets,
             claimableCancelShares: view.claimableCancelShares,

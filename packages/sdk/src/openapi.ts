@@ -783,6 +783,8 @@ export interface components {
         value_usdc: string;
         /** @description shares in redemption requests not yet filled */
         pending_redeem_shares: string;
+        /** @description Unix seconds from which the pending request can be filled (the service's fulfiller) and then claimed; null when none is pending */
+        pending_redeem_ready_at: number | null;
         /** @description shares of filled requests not yet claimed */
         claimable_redeem_shares: string;
         /** @description USDC of filled requests not yet claimed */
@@ -2836,6 +2838,7 @@ export interface operations {
            *           "shares_raw": "250000000000000",
            *           "value_usdc": "250",
            *           "pending_redeem_shares": "0",
+           *           "pending_redeem_ready_at": null,
            *           "claimable_redeem_shares": "0",
            *           "claimable_usdc": "0",
            *           "claimable_cancel_shares": "0"
@@ -2848,6 +2851,7 @@ export interface operations {
            *           "shares_raw": "100000000000000",
            *           "value_usdc": "100",
            *           "pending_redeem_shares": "0",
+           *           "pending_redeem_ready_at": null,
            *           "claimable_redeem_shares": "0",
            *           "claimable_usdc": "0",
            *           "claimable_cancel_shares": "0"

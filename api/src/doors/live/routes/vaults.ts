@@ -145,6 +145,7 @@ export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
             shares_raw: p.shares.toString(),
             value_usdc: usdcString(p.valueMicroUsdc),
             pending_redeem_shares: formatDecimal(p.pendingRedeemShares, p.shareDecimals),
+            pending_redeem_ready_at: p.pendingRedeemReadyAt,
             claimable_redeem_shares: formatDecimal(p.claimableRedeemShares, p.shareDecimals),
             claimable_usdc: usdcString(p.claimableMicroUsdc),
             claimable_cancel_shares: formatDecimal(p.claimableCancelShares, p.shareDecimals),

@@ -322,6 +322,15 @@ class DepositRequest(BaseModel):
     )
 
 
+class PendingRedeemReadyAt(RootModel[int]):
+    root: int = Field(
+        ...,
+        description="Unix seconds from which the pending request can be filled (the service's fulfiller) and then claimed; null when none is pending",
+        ge=-9007199254740991,
+        le=9007199254740991,
+    )
+
+
 class Position(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
@@ -337,6 +346,10 @@ class Position(BaseModel):
     value_usdc: str = Field(..., description='decimal USDC value of the shares')
     pending_redeem_shares: str = Field(
         ..., description='shares in redemption requests not yet filled'
+    )
+    pending_redeem_ready_at: PendingRedeemReadyAt | None = Field(
+        ...,
+        description="Unix seconds from which the pending request can be filled (the service's fulfiller) and then claimed; null when none is pending",
     )
     claimable_redeem_shares: str = Field(
         ..., description='shares of filled requests not yet claimed'

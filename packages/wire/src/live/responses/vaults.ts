@@ -59,6 +59,10 @@ export const positionsLookupResponse = z
         shares_raw: z.string(),
         value_usdc: decimalString("decimal USDC value of the shares"),
         pending_redeem_shares: decimalString("shares in redemption requests not yet filled"),
+        pending_redeem_ready_at: z.number().int().nullable().meta({
+          description:
+            "Unix seconds from which the pending request can be filled (the service's fulfiller) and then claimed; null when none is pending",
+        }),
         claimable_redeem_shares: decimalString("shares of filled requests not yet claimed"),
         claimable_usdc: decimalString("USDC of filled requests not yet claimed"),
         claimable_cancel_shares: decimalString(
