@@ -35,8 +35,8 @@ export default tseslint.config(
     languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
   },
   {
-    // The CLI and MCP entry points: CommonJS that loads the package's compiled dist/.
-    files: ["packages/*/bin/*.js"],
+    // The CLI and MCP entry points and the packages' build scripts: CommonJS over the package's compiled dist/.
+    files: ["packages/*/bin/*.js", "packages/*/scripts/*.js"],
     languageOptions: { globals: { process: "readonly", __dirname: "readonly" } },
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },

@@ -51,6 +51,8 @@ subtask(TASK_TEST_SETUP_TEST_ENVIRONMENT).setAction(async (_args, _hre, runSuper
     stdio: "inherit",
   });
   if (build.status !== 0) console.warn("tsc -b packages reported the errors above; the tests run what it emitted");
+  const usage = spawnSync(process.execPath, ["packages/cli/scripts/usage.js"], { cwd: __dirname, stdio: "inherit" });
+  if (usage.status !== 0) console.warn("packages/cli/scripts/usage.js failed: nap --help loads the whole CLI");
   return runSuper();
 });
 

@@ -18,7 +18,7 @@ import { watch } from "./watch";
  * (its message on stderr, or `{ "error", "status" }` with --json), 2 on a usage error.
  */
 
-const USAGE = `nap: the NAP agent CLI
+export const USAGE = `nap: the NAP agent CLI
 
 Usage: nap <command> [arguments] [--json] [--api URL] [--credentials FILE]
 
