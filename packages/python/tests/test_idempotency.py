@@ -23,6 +23,7 @@ def calls_that_move_value():
         "cancel_redeem": lambda nap, **k: nap.cancel_redeem("moderate", **k),
         "submit_strategy": lambda nap, **k: nap.submit_strategy("Momentum", "Follows the daily trend", **k),
         "vote": lambda nap, **k: nap.vote(1, 1, **k),
+        "exit_to_operator": lambda nap, **k: nap.exit_to_operator("usdc", "all", **k),
     }
 
 
@@ -52,6 +53,12 @@ def test_reads_send_no_idempotency_key(read):
     api = send(lambda nap: getattr(nap, read)())
     assert api.keys() == [None]
     assert api.requests[0].headers["x-api-key"] == "nap-test"
+
+
+def test_an_exit_names_no_recipient_and_carries_the_vault_only_for_shares():
+    assert send(lambda nap: nap.exit_to_operator("eth", "all")).bodies() == [{"asset": "eth", "amount": "all"}]
+    shares = send(lambda nap: nap.exit_to_operator("shares", "1000", vault_id="moderate")).bodies()
+    assert shares == [{"asset": "shares", "vault_id": "moderate", "amount": "1000"}]
 
 
 def test_bodies_are_the_request_models_with_only_the_fields_given():

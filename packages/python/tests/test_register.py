@@ -58,3 +58,28 @@ def test_register_takes_a_private_key_and_another_operator():
     body = api.bodies()[1]
     assert (body["wallet_address"], body["operator_address"]) == (owner.address, operator)
     assert Account.recover_message(encode_defunct(text=MESSAGE), signature=body["signature"]) == owner.address
+
+
+def test_change_operator_is_signed_by_the_current_operator_and_sends_no_api_key():
+    operator = Account.create()
+    new_operator = Account.create().address
+    agent_id = "72b78b96-20a8-4f62-9671-3c1f36f9260b"
+    changed = {
+        "success": True,
+        "agent_id": agent_id,
+        "operator_address": new_operator,
+        "previous_operator_address": operator.address,
+    }
+    api = ScriptedApi(ok({"nonce": NONCE, "message": MESSAGE, "expires_in_seconds": 600}), ok(changed))
+    nap = NapClient("http://api.test", api_key="nap-agent", http=api.sync_http())
+    result = nap.change_operator(agent_id, operator, new_operator)
+
+    asked, sent = api.requests
+    assert asked.url.path == f"/api/v1/agents/{agent_id}/operator/nonce"
+    assert api.bodies()[0] == {"operator_address": operator.address, "new_operator_address": new_operator}
+    assert sent.url.path == f"/api/v1/agents/{agent_id}/operator"
+    body = api.bodies()[1]
+    assert (body["new_operator_address"], body["nonce"]) == (new_operator, NONCE)
+    assert Account.recover_message(encode_defunct(text=MESSAGE), signature=body["signature"]) == operator.address
+    assert "x-api-key" not in asked.headers and "x-api-key" not in sent.headers
+    assert result.operator_address == new_operator

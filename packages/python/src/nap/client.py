@@ -126,6 +126,19 @@ class NapClient(_Calls):
     def lookup(self, wallet: str) -> m.LookupResponse:
         return self._send(ops.lookup(wallet))
 
+    def change_operator(
+        self, agent_id: str, operator: MessageSigner | str, new_operator_address: str
+    ) -> m.OperatorChangeResult:
+        """Hands the agent to a new operator address (where every exit goes): the current `operator` wallet signs the
+        nonce's message naming the agent and the new operator. Needs no API key: the signature is the proof."""
+        signer = as_signer(operator)
+        asked = m.OperatorNonceRequest(operator_address=signer.address, new_operator_address=new_operator_address)
+        nonce = self._send(ops.operator_nonce(agent_id, asked))
+        signed = m.OperatorChangeRequest(
+            new_operator_address=new_operator_address, nonce=nonce.nonce, signature=sign_text(signer, nonce.message)
+        )
+        return self._send(ops.change_operator(agent_id, signed))
+
     # ------------------------------------------------------------------------------------------------ public reads
 
     def health(self) -> m.Health:
@@ -210,6 +223,14 @@ class NapClient(_Calls):
         request = m.StrategySubmission.model_validate({"name": name, "description": description, **risk})
         return self._send(ops.submit_strategy(request, idempotency_key))
 
+    def exit_to_operator(
+        self, asset: str, amount: str, *, vault_id: str | None = None, idempotency_key: str | None = None
+    ) -> m.ExitResult:
+        """Sends USDC, ETH or a vault's shares (`vault_id`) from the agent's server wallet to its operator address,
+        the only destination there is. `amount`: the asset's smallest unit as a decimal string, or "all"."""
+        request = m.ExitRequest.model_validate({"asset": asset, "amount": amount, "vault_id": vault_id})
+        return self._send(ops.exit_to_operator(request, idempotency_key))
+
     def vote(
         self, proposal_id: int | str, support: int, *, reason: str | None = None, idempotency_key: str | None = None
     ) -> m.VoteResult:
@@ -284,6 +305,19 @@ class AsyncNapClient(_Calls):
 
     async def lookup(self, wallet: str) -> m.LookupResponse:
         return await self._send(ops.lookup(wallet))
+
+    async def change_operator(
+        self, agent_id: str, operator: MessageSigner | str, new_operator_address: str
+    ) -> m.OperatorChangeResult:
+        """Hands the agent to a new operator address (where every exit goes): the current `operator` wallet signs the
+        nonce's message naming the agent and the new operator. Needs no API key: the signature is the proof."""
+        signer = as_signer(operator)
+        asked = m.OperatorNonceRequest(operator_address=signer.address, new_operator_address=new_operator_address)
+        nonce = await self._send(ops.operator_nonce(agent_id, asked))
+        signed = m.OperatorChangeRequest(
+            new_operator_address=new_operator_address, nonce=nonce.nonce, signature=sign_text(signer, nonce.message)
+        )
+        return await self._send(ops.change_operator(agent_id, signed))
 
     # ------------------------------------------------------------------------------------------------ public reads
 
@@ -369,6 +403,14 @@ class AsyncNapClient(_Calls):
     ) -> m.StrategySubmitResult:
         request = m.StrategySubmission.model_validate({"name": name, "description": description, **risk})
         return await self._send(ops.submit_strategy(request, idempotency_key))
+
+    async def exit_to_operator(
+        self, asset: str, amount: str, *, vault_id: str | None = None, idempotency_key: str | None = None
+    ) -> m.ExitResult:
+        """Sends USDC, ETH or a vault's shares (`vault_id`) from the agent's server wallet to its operator address,
+        the only destination there is. `amount`: the asset's smallest unit as a decimal string, or "all"."""
+        request = m.ExitRequest.model_validate({"asset": asset, "amount": amount, "vault_id": vault_id})
+        return await self._send(ops.exit_to_operator(request, idempotency_key))
 
     async def vote(
         self, proposal_id: int | str, support: int, *, reason: str | None = None, idempotency_key: str | None = None

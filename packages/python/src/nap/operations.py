@@ -52,6 +52,16 @@ def register(request: m.RegisterRequest) -> Call[m.RegisterResponse]:
     return Call(HttpRequest("POST", "/api/v1/agent/auth/register", body=_body(request)), m.RegisterResponse, False)
 
 
+def operator_nonce(agent_id: str, request: m.OperatorNonceRequest) -> Call[m.Nonce]:
+    path = f"/api/v1/agents/{quote(agent_id, safe='')}/operator/nonce"
+    return Call(HttpRequest("POST", path, body=_body(request)), m.Nonce, False)
+
+
+def change_operator(agent_id: str, request: m.OperatorChangeRequest) -> Call[m.OperatorChangeResult]:
+    path = f"/api/v1/agents/{quote(agent_id, safe='')}/operator"
+    return Call(HttpRequest("POST", path, body=_body(request)), m.OperatorChangeResult, False)
+
+
 def lookup(wallet: str) -> Call[m.LookupResponse]:
     return _read("/api/v1/agent/auth/lookup", m.LookupResponse, query={"wallet": wallet}, needs_key=False)
 
@@ -145,6 +155,10 @@ def cancel_redeem(request: m.VaultAction, idempotency_key: str | None) -> Call[m
 
 def submit_strategy(request: m.StrategySubmission, idempotency_key: str | None) -> Call[m.StrategySubmitResult]:
     return _write("/api/v1/agent/strategy/submit", request, m.StrategySubmitResult, idempotency_key)
+
+
+def exit_to_operator(request: m.ExitRequest, idempotency_key: str | None) -> Call[m.ExitResult]:
+    return _write("/api/v1/agent/exit", request, m.ExitResult, idempotency_key)
 
 
 def vote(request: m.VoteRequest, idempotency_key: str | None) -> Call[m.VoteResult]:

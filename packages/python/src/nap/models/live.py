@@ -780,6 +780,132 @@ class NftHoldings(BaseModel):
     total: int = Field(..., ge=-9007199254740991, le=9007199254740991)
 
 
+class Asset(Enum):
+    usdc = 'usdc'
+    eth = 'eth'
+    shares = 'shares'
+
+
+class ExitResult(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    success: Literal[True]
+    agent_address: str = Field(..., description="the agent's server wallet (sender)")
+    operator_address: str = Field(
+        ..., description="the agent's operator address (recipient)"
+    )
+    asset: Asset
+    vault_id: VaultId | None = Field(
+        ..., description='the vault whose shares moved; null for USDC and ETH'
+    )
+    token_address: str | None = Field(
+        ..., description='the token moved (USDC or the vault); null for ETH'
+    )
+    amount_raw: str = Field(..., description="what moved, in the asset's smallest unit")
+    tx_hash: str = Field(..., description='transaction hash', examples=['0x5c50...e1'])
+    status: Literal['confirmed'] = Field(
+        ..., description='the transaction mined successfully'
+    )
+    block_number: int = Field(..., ge=-9007199254740991, le=9007199254740991)
+
+
+class ExitRequest1(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    asset: Literal['usdc']
+    amount: str = Field(
+        ...,
+        description='the asset\'s smallest unit as a decimal string (USDC: 6 decimals, ETH: wei, shares: raw shares), or "all" (for ETH: the balance less twice the transfer\'s gas at the current max fee)',
+        examples=['all'],
+        pattern='^(all|[1-9][0-9]{0,77})$',
+    )
+
+
+class ExitRequest2(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    asset: Literal['eth']
+    amount: str = Field(
+        ...,
+        description='the asset\'s smallest unit as a decimal string (USDC: 6 decimals, ETH: wei, shares: raw shares), or "all" (for ETH: the balance less twice the transfer\'s gas at the current max fee)',
+        examples=['all'],
+        pattern='^(all|[1-9][0-9]{0,77})$',
+    )
+
+
+class ExitRequest3(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    asset: Literal['shares']
+    vault_id: VaultId
+    amount: str = Field(
+        ...,
+        description='the asset\'s smallest unit as a decimal string (USDC: 6 decimals, ETH: wei, shares: raw shares), or "all" (for ETH: the balance less twice the transfer\'s gas at the current max fee)',
+        examples=['all'],
+        pattern='^(all|[1-9][0-9]{0,77})$',
+    )
+
+
+class ExitRequest(RootModel[ExitRequest1 | ExitRequest2 | ExitRequest3]):
+    root: ExitRequest1 | ExitRequest2 | ExitRequest3 = Field(
+        ...,
+        description="What leaves the agent's server wallet for its operator address: USDC, ETH, or the shares of one vault. There is no recipient field: the operator address is the only destination.",
+    )
+
+
+class OperatorNonceRequest(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    operator_address: str = Field(
+        ...,
+        description="the agent's current operator: the wallet that signs",
+        examples=['0x5FbDB2315678afecb367f032d93F642f64180aa3'],
+        pattern='^0x[0-9a-fA-F]{40}$',
+    )
+    new_operator_address: str = Field(
+        ...,
+        description='0x-prefixed 20-byte address (42 characters). All lowercase, all uppercase, or mixed case with a valid EIP-55 checksum.',
+        examples=['0x5FbDB2315678afecb367f032d93F642f64180aa3'],
+        pattern='^0x[0-9a-fA-F]{40}$',
+    )
+
+
+class OperatorChangeResult(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    success: Literal[True]
+    agent_id: UUID
+    operator_address: str = Field(
+        ..., description="the new operator: from now on the agent's only exit"
+    )
+    previous_operator_address: str
+
+
+class OperatorChangeRequest(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    new_operator_address: str = Field(
+        ...,
+        description='0x-prefixed 20-byte address (42 characters). All lowercase, all uppercase, or mixed case with a valid EIP-55 checksum.',
+        examples=['0x5FbDB2315678afecb367f032d93F642f64180aa3'],
+        pattern='^0x[0-9a-fA-F]{40}$',
+    )
+    nonce: str = Field(..., pattern='^[0-9a-fA-F]{32}$')
+    signature: str = Field(
+        ...,
+        description="the current operator's EIP-191 signature of `message` (EIP-1271 for contract wallets)",
+        max_length=8194,
+        pattern='^0x([0-9a-fA-F]{2})+$',
+    )
+
+
 class State(Enum):
     pending = 'pending'
     active = 'active'
