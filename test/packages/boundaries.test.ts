@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
+import ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const PACKAGES = path.join(ROOT, "packages");
@@ -37,12 +38,12 @@ function sources(dir: string): string[] {
   });
 }
 
-/** Every module a file imports or re-exports: `from "x"`, `import("x")`, `require("x")` and `import "x"`. */
+/**
+ * Every module a file imports or re-exports (`import`, `export ... from`, `import()`, `require()`), as the TypeScript
+ * compiler's pre-processor finds them: not text inside strings or comments.
+ */
 function importsOf(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)"([^"]+)"/gm)].map(
-    (match) => match[1],
-  );
+  return ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles.map((imported) => imported.fileName);
 }
 
 /** The package a bare specifier names: `@scope/name/sub/path.js` is `@scope/name`, `name/sub` is `name`. */
