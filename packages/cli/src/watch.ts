@@ -1,6 +1,6 @@
-import type { NapDataClient, Subscription } from "@nap/sdk";
+import { vaultAddress, type NapDataClient, type Subscription } from "@nap/sdk";
 import type { Output } from "./output";
-import { usdc, vaultAddress } from "./reads";
+import { usdc } from "./commands/reads";
 
 /**
  * `nap watch`: a vault's updates (`vault VAULT`) or new transactions (`transactions [VAULT]`) from the data API's

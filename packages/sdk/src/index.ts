@@ -35,3 +35,4 @@ export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from "./transport";
 export type { TransportOptions } from "./transport";
 export type { components, operations, paths } from "./openapi";
 export type * as graphql from "./graphql/types";
+export * from "./operations";
