@@ -8,3 +8,13 @@
 export function operatorChangeStatement(agentId: string, newOperator: string): string {
   return `I am the operator of NAP agent ${agentId} and make ${newOperator} its operator.`;
 }
+
+/** Signed by the agent's wallet: a new API key replaces the current one, which stops at once. */
+export function keyRotationStatement(agentId: string): string {
+  return `I am the wallet of NAP agent ${agentId} and replace its API key; the current key stops working.`;
+}
+
+/** Signed by the agent's wallet or its operator: the agent's API key stops, and no key replaces it. */
+export function keyRevocationStatement(agentId: string, keyPrefix: string): string {
+  return `I revoke the API key ${keyPrefix} of NAP agent ${agentId}.`;
+}

@@ -40,7 +40,7 @@ export interface AgentRecord {
   /** Sum of the agent's deposits, in micro-USDC (6 decimals), as a decimal integer string. */
   depositsMicroUsdc: string;
   performanceScore: number;
-  /** SHA-256 of the API key, lowercase hex. The key itself is never stored. */
+  /** SHA-256 of the API key, lowercase hex ("" once revoked). The key itself is never stored. */
   apiKeyHash: string;
   /** First 12 characters of the key (`nap-` plus 8). */
   apiKeyPrefix: string;
@@ -118,6 +118,18 @@ export interface AgentStore {
    * changes signed by one operator only the first lands). Returns the updated record or null.
    */
   setOperator(agentId: string, expected: string, to: string, now: Date): Promise<AgentRecord | null>;
+  /**
+   * Replaces the agent's API key (its hash and prefix) only if the current hash is still `expectedHash`; `next` null
+   * revokes it (the agent then has no key until a rotation). From the moment this resolves, findByKeyHash of the old
+   * hash answers null in every process reading the store. Throws DuplicateKeyError("apiKeyHash") if `next`'s hash is
+   * taken. Returns the updated record, or null when the key changed meanwhile or the agent is unknown.
+   */
+  replaceKey(
+    agentId: string,
+    expectedHash: string,
+    next: { hash: string; prefix: string } | null,
+    now: Date,
+  ): Promise<AgentRecord | null>;
 }
 
 /** Called after an agent's tier changed (promotion or operator grant); the relayer mints badges and NAP grants. */

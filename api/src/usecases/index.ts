@@ -8,8 +8,10 @@ import type { Logger } from "../logger";
 import { TxEngine, type TxEngineOptions, type TxJournalStore } from "../tx";
 import { AgentService, type AgentStore } from "./agents";
 import { Campaign } from "./campaign";
+import { AgentKeys } from "./custody/apiKeys";
 import { Exits } from "./custody/exits";
 import { OperatorChanges } from "./custody/operatorChange";
+import { SignedNonces } from "./custody/signedNonces";
 import { Faucet } from "./faucet";
 import { Governance } from "./governance";
 import { Health, type StoreProbe } from "./health";
@@ -64,6 +66,8 @@ export interface UseCases {
   readonly exits: Exits;
   /** Operator changes, signed by the current operator. */
   readonly operatorChanges: OperatorChanges;
+  /** API key rotation (the agent's wallet signs) and revocation (the wallet or the operator signs). */
+  readonly agentKeys: AgentKeys;
   readonly transactions: Transactions;
   readonly strategies: Strategies;
   readonly governance: Governance;
@@ -116,6 +120,7 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
   const vaults = new Vaults(chain, engine, serverWallets, agents);
   const health = new Health(chain, stores);
   const signIn = { domain: config.serviceDomain, uri: config.publicUrl, chainId: chain.chainId };
+  const signed = new SignedNonces(stores.nonces, signIn, verifier, clock);
 
   return {
     agents,
@@ -130,7 +135,8 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
     vaults,
     withdrawals: new Withdrawals(chain, engine, serverWallets),
     exits: new Exits(chain, engine, serverWallets, agents),
-    operatorChanges: new OperatorChanges(stores, agents, signIn, verifier, clock),
+    operatorChanges: new OperatorChanges(stores.agents, agents, signed, clock),
+    agentKeys: new AgentKeys(stores.agents, agents, signed, clock),
     transactions: new Transactions(stores.journal),
     strategies: new Strategies(chain, engine, serverWallets, agents, clock, (agentId, strategyId) =>
       relayer.screenLater(agentId, strategyId),

@@ -459,6 +459,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/agents/{agent_id}/key/nonce": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a nonce and the message that rotates or revokes the agent's API key
+     * @description Issues a single-use nonce bound to signer_address, valid for 600 seconds, and the exact EIP-4361 message of the action: rotate (signed by the agent's wallet) or revoke (the agent's wallet or its operator). Needs no API key: a leaked or lost key is what these replace.
+     */
+    post: operations["postApiV1AgentsAgentIdKeyNonce"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agents/{agent_id}/key/rotate": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A new API key by the agent's wallet signature; the current key stops at once
+     * @description Verifies the agent's wallet's signature of the rotation message (nonce with action rotate), replaces the key and returns the new one once. The old key is refused from then on by every instance (keys are checked against the store on each request).
+     */
+    post: operations["postApiV1AgentsAgentIdKeyRotate"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agents/{agent_id}/key/revoke": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke the agent's API key by the signature of its wallet or its operator
+     * @description Verifies the signature of the revocation message (nonce with action revoke), which names the key's prefix; the key stops at once on every instance and no key replaces it until a rotation by the agent's wallet. 409 when the key is revoked already.
+     */
+    post: operations["postApiV1AgentsAgentIdKeyRevoke"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/proposals": {
     parameters: {
       query?: never;
@@ -1236,6 +1296,42 @@ export interface components {
       nonce: string;
       /** @description the current operator's EIP-191 signature of `message` (EIP-1271 for contract wallets) */
       signature: string;
+    };
+    KeyNonceRequest: {
+      /**
+       * @description the wallet that will sign: the agent's wallet (rotate, revoke) or its operator (revoke)
+       * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+       */
+      signer_address: string;
+      /** @enum {string} */
+      action: "rotate" | "revoke";
+    };
+    KeyRotationResult: {
+      /** @constant */
+      success: true;
+      /** Format: uuid */
+      agent_id: string;
+      /** @description `nap-` plus 32 characters; returned exactly once */
+      api_key: string;
+      /** @description first 12 characters of the new key */
+      api_key_prefix: string;
+      /** @description the key that stopped working (empty when the agent's key was revoked before) */
+      previous_api_key_prefix: string;
+      message: string;
+    };
+    KeyProof: {
+      nonce: string;
+      /** @description EIP-191 signature of `message` from the nonce step (EIP-1271 for contract wallets) */
+      signature: string;
+    };
+    KeyRevocationResult: {
+      /** @constant */
+      success: true;
+      /** Format: uuid */
+      agent_id: string;
+      /** @description the key that stopped working */
+      revoked_api_key_prefix: string;
+      message: string;
     };
     ProposalList: {
       proposals: components["schemas"]["Proposal"][];
@@ -5745,6 +5841,601 @@ export interface operations {
           /**
            * @example {
            *       "error": "signature: only the agent's current operator address can change its operator"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unknown resource */
+      404: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "tx_hash: no transaction 0x1212121212121212121212121212121212121212121212121212121212121212 was sent by this service for this agent"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded (60 per minute per client IP) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: the rate limiter's store (Redis) does not answer */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postApiV1AgentsAgentIdKeyNonce: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "signer_address": "0x9314786ab7725390b34d71dC5b43d50541d91f24",
+         *       "action": "rotate"
+         *     }
+         */
+        "application/json": components["schemas"]["KeyNonceRequest"];
+      };
+    };
+    responses: {
+      /** @description nonce issued */
+      200: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "nonce": "838ed2eb1beb6cb80ba7be0cf117279a",
+           *       "message": "api.nap.test wants you to sign in with your Ethereum account:\n0x9314786ab7725390b34d71dC5b43d50541d91f24\n\nI am the wallet of NAP agent c69e50b8-ba77-4a7d-932a-854aace009eb and replace its API key; the current key stops working.\n\nURI: http://api.nap.test\nVersion: 1\nChain ID: 31337\nNonce: 838ed2eb1beb6cb80ba7be0cf117279a\nIssued At: 2026-11-26T17:13:58Z\nExpiration Time: 2026-11-26T17:23:58Z\nRequest ID: 1795713238",
+           *       "expires_in_seconds": 600
+           *     }
+           */
+          "application/json": components["schemas"]["Nonce"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unknown resource */
+      404: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "tx_hash: no transaction 0x1212121212121212121212121212121212121212121212121212121212121212 was sent by this service for this agent"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded (60 per minute per client IP) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: the rate limiter's store (Redis) does not answer */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postApiV1AgentsAgentIdKeyRotate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "nonce": "2d8b0350da84c91e8e532ee6905b3b77",
+         *       "signature": "0x857f7d29cfd37642820887fa367906920318315b8c49df627a00c8392b02a9d96cee48d407124f2d7bce82725a56d6ca4b620bdf3b4fe6fc77102a8eb4aac6871c"
+         *     }
+         */
+        "application/json": components["schemas"]["KeyProof"];
+      };
+    };
+    responses: {
+      /** @description rotated (the key is in this answer only) */
+      200: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_id": "c69e50b8-ba77-4a7d-932a-854aace009eb",
+           *       "api_key": "nap-LajQO2whBa3Yl2vDDCNH811gtKYYl6ug",
+           *       "api_key_prefix": "nap-LajQO2wh",
+           *       "previous_api_key_prefix": "nap-zZbMNjmY",
+           *       "message": "Key rotated: the previous key no longer works. Store this key now: it is shown only once."
+           *     }
+           */
+          "application/json": components["schemas"]["KeyRotationResult"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the nonce was issued to another address than the agent's wallet */
+      403: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "signature: only the agent's wallet (the one that registered it) can rotate its key"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unknown resource */
+      404: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "tx_hash: no transaction 0x1212121212121212121212121212121212121212121212121212121212121212 was sent by this service for this agent"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded (60 per minute per client IP) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: the rate limiter's store (Redis) does not answer */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postApiV1AgentsAgentIdKeyRevoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "nonce": "1a9ab9b48c270176c63eeaf84b66f75d",
+         *       "signature": "0x4f2d63f11a8eb4f77fb41d178dabb1a3ccffd49f0886e8e3b38a930fc631c3276e96e1ee1592b74aae6d6fa0dffda6fa4b3e4b58fe0385cf1bf50d2f89d0f9141c"
+         *     }
+         */
+        "application/json": components["schemas"]["KeyProof"];
+      };
+    };
+    responses: {
+      /** @description revoked */
+      200: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_id": "c69e50b8-ba77-4a7d-932a-854aace009eb",
+           *       "revoked_api_key_prefix": "nap-JU0M1OdU",
+           *       "message": "Key revoked. A new key needs a rotation signed by the agent's wallet."
+           *     }
+           */
+          "application/json": components["schemas"]["KeyRevocationResult"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the nonce was issued to an address that is neither the agent's wallet nor its operator */
+      403: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "signature: only the agent's wallet or its operator can revoke its key"
            *     }
            */
           "application/json": components["schemas"]["Error"];

@@ -326,6 +326,51 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         const back = await store.agents.setOperator(agent.agentId, landed.operatorAddress, agent.operatorAddress, now);
         expect(back?.operatorAddress).to.equal(agent.operatorAddress);
       });
+
+      it("replaces or revokes the key only while it is still the expected one; the old hash finds nothing at once", async function () {
+        const agent = sampleAgent();
+        const other = sampleAgent();
+        await store.agents.insert(agent);
+        await store.agents.insert(other);
+        const now = new Date(Date.UTC(2026, 5, 4));
+        const next = { hash: "a".repeat(64), prefix: "nap-NEWKEY01" };
+        const rivals = await Promise.all([
+          store.agents.replaceKey(agent.agentId, agent.apiKeyHash, next, now),
+          store.agents.replaceKey(
+            agent.agentId,
+            agent.apiKeyHash,
+            { hash: "b".repeat(64), prefix: "nap-RIVAL001" },
+            now,
+          ),
+        ]);
+        expect(rivals.filter((record) => record !== null)).to.have.length(1);
+        const landed = rivals.find((record) => record !== null)!;
+        expect(await store.agents.findByKeyHash(agent.apiKeyHash)).to.equal(null);
+        expect((await store.agents.findByKeyHash(landed.apiKeyHash))?.agentId).to.equal(agent.agentId);
+        const loser = landed.apiKeyHash === next.hash ? "b".repeat(64) : next.hash;
+        expect(await store.agents.findByKeyHash(loser)).to.equal(null);
+        let taken: unknown;
+        try {
+          await store.agents.replaceKey(agent.agentId, landed.apiKeyHash, { hash: other.apiKeyHash, prefix: "x" }, now);
+        } catch (error) {
+          taken = error;
+        }
+        expect(taken).to.be.instanceOf(DuplicateKeyError);
+        expect((await store.agents.findByKeyHash(landed.apiKeyHash))?.agentId).to.equal(agent.agentId);
+        const revoked = await store.agents.replaceKey(agent.agentId, landed.apiKeyHash, null, now);
+        expect(revoked?.apiKeyHash).to.equal("");
+        expect(revoked?.apiKeyPrefix).to.equal(landed.apiKeyPrefix);
+        expect(await store.agents.findByKeyHash(landed.apiKeyHash)).to.equal(null);
+        expect(await store.agents.replaceKey(agent.agentId, landed.apiKeyHash, null, now)).to.equal(null);
+        expect(await store.agents.replaceKey("missing", "", next, now)).to.equal(null);
+        const fresh = await store.agents.replaceKey(
+          agent.agentId,
+          "",
+          { hash: "c".repeat(64), prefix: "nap-FRESH001" },
+          now,
+        );
+        expect((await store.agents.findByKeyHash("c".repeat(64)))?.agentId).to.equal(fresh!.agentId);
+      });
     });
 
     describe("nonces", function () {

@@ -544,6 +544,51 @@ export const LIVE_EXAMPLES: ExampleTable = {
       403: { error: "signature: only the agent's current operator address can change its operator" },
     },
   },
+  "POST /api/v1/agents/:agent_id/key/nonce": {
+    request: { signer_address: "0x9314786ab7725390b34d71dC5b43d50541d91f24", action: "rotate" },
+    responses: {
+      200: {
+        nonce: "838ed2eb1beb6cb80ba7be0cf117279a",
+        message:
+          "api.nap.test wants you to sign in with your Ethereum account:\n0x9314786ab7725390b34d71dC5b43d50541d91f24\n\nI am the wallet of NAP agent c69e50b8-ba77-4a7d-932a-854aace009eb and replace its API key; the current key stops working.\n\nURI: http://api.nap.test\nVersion: 1\nChain ID: 31337\nNonce: 838ed2eb1beb6cb80ba7be0cf117279a\nIssued At: 2026-11-26T17:13:58Z\nExpiration Time: 2026-11-26T17:23:58Z\nRequest ID: 1795713238",
+        expires_in_seconds: 600,
+      },
+    },
+  },
+  "POST /api/v1/agents/:agent_id/key/rotate": {
+    request: {
+      nonce: "2d8b0350da84c91e8e532ee6905b3b77",
+      signature:
+        "0x857f7d29cfd37642820887fa367906920318315b8c49df627a00c8392b02a9d96cee48d407124f2d7bce82725a56d6ca4b620bdf3b4fe6fc77102a8eb4aac6871c",
+    },
+    responses: {
+      200: {
+        success: true,
+        agent_id: "c69e50b8-ba77-4a7d-932a-854aace009eb",
+        api_key: "nap-LajQO2whBa3Yl2vDDCNH811gtKYYl6ug",
+        api_key_prefix: "nap-LajQO2wh",
+        previous_api_key_prefix: "nap-zZbMNjmY",
+        message: "Key rotated: the previous key no longer works. Store this key now: it is shown only once.",
+      },
+      403: { error: "signature: only the agent's wallet (the one that registered it) can rotate its key" },
+    },
+  },
+  "POST /api/v1/agents/:agent_id/key/revoke": {
+    request: {
+      nonce: "1a9ab9b48c270176c63eeaf84b66f75d",
+      signature:
+        "0x4f2d63f11a8eb4f77fb41d178dabb1a3ccffd49f0886e8e3b38a930fc631c3276e96e1ee1592b74aae6d6fa0dffda6fa4b3e4b58fe0385cf1bf50d2f89d0f9141c",
+    },
+    responses: {
+      200: {
+        success: true,
+        agent_id: "c69e50b8-ba77-4a7d-932a-854aace009eb",
+        revoked_api_key_prefix: "nap-JU0M1OdU",
+        message: "Key revoked. A new key needs a rotation signed by the agent's wallet.",
+      },
+      403: { error: "signature: only the agent's wallet or its operator can revoke its key" },
+    },
+  },
   "POST /api/v1/operator/agents/:agent_id/tier": {
     request: { tier: "established" },
     responses: {

@@ -134,6 +134,25 @@ export class MemoryAgentStore implements AgentStore {
     return copyAgent(agent);
   }
 
+  async replaceKey(
+    agentId: string,
+    expectedHash: string,
+    next: { hash: string; prefix: string } | null,
+    now: Date,
+  ): Promise<AgentRecord | null> {
+    const agent = this.byId.get(agentId);
+    if (!agent || agent.apiKeyHash !== expectedHash) return null;
+    if (next && this.idByKeyHash.has(next.hash)) throw new DuplicateKeyError("apiKeyHash");
+    this.idByKeyHash.delete(agent.apiKeyHash);
+    agent.apiKeyHash = next?.hash ?? "";
+    if (next) {
+      agent.apiKeyPrefix = next.prefix;
+      this.idByKeyHash.set(next.hash, agentId);
+    }
+    agent.updatedAt = new Date(now);
+    return copyAgent(agent);
+  }
+
   async setOperator(agentId: string, expected: string, to: string, now: Date): Promise<AgentRecord | null> {
     const agent = this.byId.get(agentId);
     if (!agent || agent.operatorAddress.toLowerCase() !== expected.toLowerCase()) return null;

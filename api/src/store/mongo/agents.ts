@@ -194,7 +194,10 @@ export class MongoAgentStore implements AgentStore {
 
   async findByKeyHash(apiKeyHash: string): Promise<AgentRecord | null> {
     const pointer = await this.keys.findOne({ _id: apiKeyHash });
-    return pointer ? this.findById(pointer.agentId) : null;
+    if (!pointer) return null;
+    // The agent's own hash decides: a pointer left by a replaced key (removal after the switch) never authenticates.
+    const agent = await this.findById(pointer.agentId);
+    return agent && agent.apiKeyHash === apiKeyHash ? agent : null;
   }
 
   async leaderboard(limit: number): Promise<AgentRecord[]> {
@@ -358,6 +361,32 @@ export class MongoAgentStore implements AgentStore {
       { returnDocument: "after" },
     );
     return doc ? toAgentRecord(doc) : null;
+  }
+
+  /**
+   * The new key's pointer first (its uniqueness), then the switch on the agent's document, then the old pointer is
+   * removed; findByKeyHash checks the document's hash, so the old key stops with the switch.
+   */
+  async replaceKey(
+    agentId: string,
+    expectedHash: string,
+    next: { hash: string; prefix: string } | null,
+    now: Date,
+  ): Promise<AgentRecord | null> {
+    return this.queue.run(agentId, async () => {
+      if (next) await this.claimPointer(this.keys, next.hash, agentId, now, "apiKeyHash");
+      const doc = await this.collection.findOneAndUpdate(
+        { _id: agentId, apiKeyHash: expectedHash },
+        { $set: { apiKeyHash: next?.hash ?? "", updatedAt: now, ...(next ? { apiKeyPrefix: next.prefix } : {}) } },
+        { returnDocument: "after" },
+      );
+      if (!doc) {
+        if (next) await this.keys.deleteOne({ _id: next.hash, agentId });
+        return null;
+      }
+      if (expectedHash !== "") await this.keys.deleteOne({ _id: expectedHash, agentId });
+      return toAgentRecord(doc);
+    });
   }
 
   /**

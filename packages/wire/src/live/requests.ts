@@ -203,3 +203,27 @@ export const operatorChangeBody = z
       .meta({ description: "the current operator's EIP-191 signature of `message` (EIP-1271 for contract wallets)" }),
   })
   .meta({ id: "OperatorChangeRequest" });
+
+/** A single-use nonce's proof: the nonce and the wallet's signature of its message. */
+const signedProofShape = {
+  nonce: z
+    .string()
+    .regex(/^[0-9a-fA-F]{32}$/, "must be 32 hex characters")
+    .transform((value) => value.toLowerCase()),
+  signature: z
+    .string()
+    .regex(/^0x([0-9a-fA-F]{2})+$/, { message: "must be 0x-prefixed hex bytes", abort: true })
+    .max(2 + 2 * 4096, "must be at most 4096 bytes")
+    .meta({ description: "EIP-191 signature of `message` from the nonce step (EIP-1271 for contract wallets)" }),
+};
+
+export const keyNonceBody = z
+  .strictObject({
+    signer_address: addressSchema.meta({
+      description: "the wallet that will sign: the agent's wallet (rotate, revoke) or its operator (revoke)",
+    }),
+    action: z.enum(["rotate", "revoke"]),
+  })
+  .meta({ id: "KeyNonceRequest" });
+
+export const keyProofBody = z.strictObject(signedProofShape).meta({ id: "KeyProof" });

@@ -12,6 +12,10 @@ import {
   exitBody,
   exitResponse,
   idempotencyHeaders,
+  keyNonceBody,
+  keyProofBody,
+  keyRevocationResponse,
+  keyRotationResponse,
   nonceResponse,
   operatorChangeBody,
   operatorChangeResponse,
@@ -19,8 +23,8 @@ import {
 } from "../../../../../packages/wire/src/live";
 
 /**
- * Custody: the agent's way out of its server wallet (to its operator address only) and the operator change, which
- * only the current operator's signature makes.
+ * Custody: the agent's way out of its server wallet (to its operator address only), the operator change, which only
+ * the current operator's signature makes, and the API key's rotation and revocation by a wallet's signature.
  */
 
 const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
@@ -48,7 +52,7 @@ function exitResult(exit: Exit): z.input<typeof exitResponse> {
 }
 
 export function custodyRoutes({ useCases, logger }: RouteContext): RouteDefinition[] {
-  const { exits, operatorChanges, idempotency } = useCases;
+  const { exits, operatorChanges, agentKeys, idempotency } = useCases;
   return [
     defineRoute({
       method: "post",
@@ -132,6 +136,90 @@ export function custodyRoutes({ useCases, logger }: RouteContext): RouteDefiniti
           agent_id: agent.agentId,
           operator_address: agent.operatorAddress,
           previous_operator_address: previousOperator,
+        };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/agents/:agent_id/key/nonce",
+      tag: "registration",
+      summary: "Get a nonce and the message that rotates or revokes the agent's API key",
+      description:
+        "Issues a single-use nonce bound to signer_address, valid for 600 seconds, and the exact EIP-4361 message of " +
+        "the action: rotate (signed by the agent's wallet) or revoke (the agent's wallet or its operator). Needs no " +
+        "API key: a leaked or lost key is what these replace.",
+      auth: null,
+      rateLimit: "public",
+      params: agentIdParams,
+      body: keyNonceBody,
+      responses: { 200: { description: "nonce issued", schema: nonceResponse } },
+      errors: ["NOT_FOUND"],
+      handler: ({ params, body }) => agentKeys.issueNonce(params.agent_id, body.signer_address, body.action),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/agents/:agent_id/key/rotate",
+      tag: "registration",
+      summary: "A new API key by the agent's wallet signature; the current key stops at once",
+      description:
+        "Verifies the agent's wallet's signature of the rotation message (nonce with action rotate), replaces the " +
+        "key and returns the new one once. The old key is refused from then on by every instance (keys are checked " +
+        "against the store on each request).",
+      auth: null,
+      rateLimit: "public",
+      params: agentIdParams,
+      body: keyProofBody,
+      noStore: true,
+      responses: {
+        200: { description: "rotated (the key is in this answer only)", schema: keyRotationResponse },
+        403: {
+          description: "the nonce was issued to another address than the agent's wallet",
+          schema: errorBodySchema,
+        },
+      },
+      errors: ["NOT_FOUND", "CONFLICT", "CHAIN_UNAVAILABLE"],
+      handler: async ({ params, body }) => {
+        const { agent, apiKey, previousPrefix } = await agentKeys.rotate(params.agent_id, body.nonce, body.signature);
+        logger.info({ agentId: agent.agentId, from: previousPrefix, to: agent.apiKeyPrefix }, "api key rotated");
+        return {
+          success: true,
+          agent_id: agent.agentId,
+          api_key: apiKey,
+          api_key_prefix: agent.apiKeyPrefix,
+          previous_api_key_prefix: previousPrefix,
+          message: "Key rotated: the previous key no longer works. Store this key now: it is shown only once.",
+        };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/agents/:agent_id/key/revoke",
+      tag: "registration",
+      summary: "Revoke the agent's API key by the signature of its wallet or its operator",
+      description:
+        "Verifies the signature of the revocation message (nonce with action revoke), which names the key's " +
+        "prefix; the key stops at once on every instance and no key replaces it until a rotation by the agent's " +
+        "wallet. 409 when the key is revoked already.",
+      auth: null,
+      rateLimit: "public",
+      params: agentIdParams,
+      body: keyProofBody,
+      responses: {
+        200: { description: "revoked", schema: keyRevocationResponse },
+        403: {
+          description: "the nonce was issued to an address that is neither the agent's wallet nor its operator",
+          schema: errorBodySchema,
+        },
+      },
+      errors: ["NOT_FOUND", "CONFLICT", "CHAIN_UNAVAILABLE"],
+      handler: async ({ params, body }) => {
+        const agent = await agentKeys.revoke(params.agent_id, body.nonce, body.signature);
+        logger.info({ agentId: agent.agentId, key: agent.apiKeyPrefix }, "api key revoked");
+        return {
+          success: true,
+          agent_id: agent.agentId,
+          revoked_api_key_prefix: agent.apiKeyPrefix,
+          message: "Key revoked. A new key needs a rotation signed by the agent's wallet.",
         };
       },
     }),

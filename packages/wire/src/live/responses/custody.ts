@@ -27,3 +27,25 @@ export const operatorChangeResponse = z
     previous_operator_address: z.string(),
   })
   .meta({ id: "OperatorChangeResult" });
+
+export const keyRotationResponse = z
+  .object({
+    success: z.literal(true),
+    agent_id: z.uuid(),
+    api_key: z.string().meta({ description: "`nap-` plus 32 characters; returned exactly once" }),
+    api_key_prefix: z.string().meta({ description: "first 12 characters of the new key" }),
+    previous_api_key_prefix: z
+      .string()
+      .meta({ description: "the key that stopped working (empty when the agent's key was revoked before)" }),
+    message: z.string(),
+  })
+  .meta({ id: "KeyRotationResult" });
+
+export const keyRevocationResponse = z
+  .object({
+    success: z.literal(true),
+    agent_id: z.uuid(),
+    revoked_api_key_prefix: z.string().meta({ description: "the key that stopped working" }),
+    message: z.string(),
+  })
+  .meta({ id: "KeyRevocationResult" });
