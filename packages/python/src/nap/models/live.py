@@ -906,6 +906,64 @@ class OperatorChangeRequest(BaseModel):
     )
 
 
+class Action(Enum):
+    rotate = 'rotate'
+    revoke = 'revoke'
+
+
+class KeyNonceRequest(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    signer_address: str = Field(
+        ...,
+        description="the wallet that will sign: the agent's wallet (rotate, revoke) or its operator (revoke)",
+        examples=['0x5FbDB2315678afecb367f032d93F642f64180aa3'],
+        pattern='^0x[0-9a-fA-F]{40}$',
+    )
+    action: Action
+
+
+class KeyRotationResult(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    success: Literal[True]
+    agent_id: UUID
+    api_key: str = Field(
+        ..., description='`nap-` plus 32 characters; returned exactly once'
+    )
+    api_key_prefix: str = Field(..., description='first 12 characters of the new key')
+    previous_api_key_prefix: str = Field(
+        ...,
+        description="the key that stopped working (empty when the agent's key was revoked before)",
+    )
+    message: str
+
+
+class KeyProof(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    nonce: str = Field(..., pattern='^[0-9a-fA-F]{32}$')
+    signature: str = Field(
+        ...,
+        description='EIP-191 signature of `message` from the nonce step (EIP-1271 for contract wallets)',
+        max_length=8194,
+        pattern='^0x([0-9a-fA-F]{2})+$',
+    )
+
+
+class KeyRevocationResult(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    success: Literal[True]
+    agent_id: UUID
+    revoked_api_key_prefix: str = Field(..., description='the key that stopped working')
+    message: str
+
+
 class State(Enum):
     pending = 'pending'
     active = 'active'
