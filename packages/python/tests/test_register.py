@@ -83,3 +83,42 @@ def test_change_operator_is_signed_by_the_current_operator_and_sends_no_api_key(
     assert Account.recover_message(encode_defunct(text=MESSAGE), signature=body["signature"]) == operator.address
     assert "x-api-key" not in asked.headers and "x-api-key" not in sent.headers
     assert result.operator_address == new_operator
+
+
+def test_rotate_key_is_signed_by_the_agent_wallet_and_the_new_key_replaces_the_old_on_the_client():
+    wallet = Account.create()
+    agent_id = "72b78b96-20a8-4f62-9671-3c1f36f9260b"
+    rotated = {
+        "success": True,
+        "agent_id": agent_id,
+        "api_key": "nap-" + "n" * 32,
+        "api_key_prefix": "nap-nnnnnnnn",
+        "previous_api_key_prefix": "nap-kkkkkkkk",
+        "message": "Key rotated",
+    }
+    api = ScriptedApi(ok({"nonce": NONCE, "message": MESSAGE, "expires_in_seconds": 600}), ok(rotated))
+    nap = NapClient("http://api.test", api_key="nap-" + "k" * 32, http=api.sync_http())
+    nap.rotate_key(agent_id, wallet)
+
+    assert [r.url.path for r in api.requests] == [
+        f"/api/v1/agents/{agent_id}/key/nonce",
+        f"/api/v1/agents/{agent_id}/key/rotate",
+    ]
+    assert api.bodies()[0] == {"signer_address": wallet.address, "action": "rotate"}
+    assert set(api.bodies()[1]) == {"nonce", "signature"}
+    assert (
+        Account.recover_message(encode_defunct(text=MESSAGE), signature=api.bodies()[1]["signature"]) == wallet.address
+    )
+    assert all("x-api-key" not in r.headers for r in api.requests)
+    assert nap.api_key == "nap-" + "n" * 32
+
+
+def test_revoke_key_asks_for_a_revoke_nonce_for_the_signer():
+    operator = Account.create()
+    agent_id = "72b78b96-20a8-4f62-9671-3c1f36f9260b"
+    revoked = {"success": True, "agent_id": agent_id, "revoked_api_key_prefix": "nap-kkkkkkkk", "message": "revoked"}
+    api = ScriptedApi(ok({"nonce": NONCE, "message": MESSAGE, "expires_in_seconds": 600}), ok(revoked))
+    result = NapClient("http://api.test", http=api.sync_http()).revoke_key(agent_id, operator)
+    assert api.bodies()[0] == {"signer_address": operator.address, "action": "revoke"}
+    assert api.requests[1].url.path == f"/api/v1/agents/{agent_id}/key/revoke"
+    assert result.revoked_api_key_prefix == "nap-kkkkkkkk"

@@ -44,6 +44,10 @@ class _Calls:
         return dataclasses.replace(request, headers={**request.headers, "X-API-Key": self.api_key})
 
     @staticmethod
+    def _key_nonce_request(signer: MessageSigner, action: str) -> m.KeyNonceRequest:
+        return m.KeyNonceRequest.model_validate({"signer_address": signer.address, "action": action})
+
+    @staticmethod
     def _registration(
         signer: MessageSigner, nonce: m.Nonce, agent_name: str, fields: dict[str, Any]
     ) -> m.RegisterRequest:
@@ -125,6 +129,23 @@ class NapClient(_Calls):
 
     def lookup(self, wallet: str) -> m.LookupResponse:
         return self._send(ops.lookup(wallet))
+
+    def rotate_key(self, agent_id: str, wallet: MessageSigner | str) -> m.KeyRotationResult:
+        """A new API key, signed for by the agent's `wallet` (the one that registered it); the old key stops at once.
+        The new key is returned once (and set on this client): store it. Needs no API key."""
+        signer = as_signer(wallet)
+        nonce = self._send(ops.key_nonce(agent_id, self._key_nonce_request(signer, "rotate")))
+        proof = m.KeyProof(nonce=nonce.nonce, signature=sign_text(signer, nonce.message))
+        rotated = self._send(ops.rotate_key(agent_id, proof))
+        self.api_key = rotated.api_key
+        return rotated
+
+    def revoke_key(self, agent_id: str, signer: MessageSigner | str) -> m.KeyRevocationResult:
+        """Revokes the agent's API key, signed for by its wallet or its operator. Needs no API key."""
+        wallet = as_signer(signer)
+        nonce = self._send(ops.key_nonce(agent_id, self._key_nonce_request(wallet, "revoke")))
+        proof = m.KeyProof(nonce=nonce.nonce, signature=sign_text(wallet, nonce.message))
+        return self._send(ops.revoke_key(agent_id, proof))
 
     def change_operator(
         self, agent_id: str, operator: MessageSigner | str, new_operator_address: str
@@ -305,6 +326,23 @@ class AsyncNapClient(_Calls):
 
     async def lookup(self, wallet: str) -> m.LookupResponse:
         return await self._send(ops.lookup(wallet))
+
+    async def rotate_key(self, agent_id: str, wallet: MessageSigner | str) -> m.KeyRotationResult:
+        """A new API key, signed for by the agent's `wallet` (the one that registered it); the old key stops at once.
+        The new key is returned once (and set on this client): store it. Needs no API key."""
+        signer = as_signer(wallet)
+        nonce = await self._send(ops.key_nonce(agent_id, self._key_nonce_request(signer, "rotate")))
+        proof = m.KeyProof(nonce=nonce.nonce, signature=sign_text(signer, nonce.message))
+        rotated = await self._send(ops.rotate_key(agent_id, proof))
+        self.api_key = rotated.api_key
+        return rotated
+
+    async def revoke_key(self, agent_id: str, signer: MessageSigner | str) -> m.KeyRevocationResult:
+        """Revokes the agent's API key, signed for by its wallet or its operator. Needs no API key."""
+        wallet = as_signer(signer)
+        nonce = await self._send(ops.key_nonce(agent_id, self._key_nonce_request(wallet, "revoke")))
+        proof = m.KeyProof(nonce=nonce.nonce, signature=sign_text(wallet, nonce.message))
+        return await self._send(ops.revoke_key(agent_id, proof))
 
     async def change_operator(
         self, agent_id: str, operator: MessageSigner | str, new_operator_address: str

@@ -62,6 +62,21 @@ def change_operator(agent_id: str, request: m.OperatorChangeRequest) -> Call[m.O
     return Call(HttpRequest("POST", path, body=_body(request)), m.OperatorChangeResult, False)
 
 
+def key_nonce(agent_id: str, request: m.KeyNonceRequest) -> Call[m.Nonce]:
+    path = f"/api/v1/agents/{quote(agent_id, safe='')}/key/nonce"
+    return Call(HttpRequest("POST", path, body=_body(request)), m.Nonce, False)
+
+
+def rotate_key(agent_id: str, proof: m.KeyProof) -> Call[m.KeyRotationResult]:
+    path = f"/api/v1/agents/{quote(agent_id, safe='')}/key/rotate"
+    return Call(HttpRequest("POST", path, body=_body(proof)), m.KeyRotationResult, False)
+
+
+def revoke_key(agent_id: str, proof: m.KeyProof) -> Call[m.KeyRevocationResult]:
+    path = f"/api/v1/agents/{quote(agent_id, safe='')}/key/revoke"
+    return Call(HttpRequest("POST", path, body=_body(proof)), m.KeyRevocationResult, False)
+
+
 def lookup(wallet: str) -> Call[m.LookupResponse]:
     return _read("/api/v1/agent/auth/lookup", m.LookupResponse, query={"wallet": wallet}, needs_key=False)
 
