@@ -52,6 +52,9 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
     out.error(`unknown command ${positionals.slice(0, 2).join(" ")}\n\n${USAGE}`, 0);
     return 2;
   }
-  const { runCommandLine } = await import("./run");
+  // Loaded here, not at the top: the usage above needs none of it. A require, since the compiled CommonJS keeps an
+  // import() as a native ES import, which does not resolve the extensionless path.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { runCommandLine } = require("./run") as typeof import("./run");
   return runCommandLine(found, positionals, values, out, USAGE);
 }

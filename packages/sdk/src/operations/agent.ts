@@ -7,11 +7,11 @@ import {
   faucetResponse,
   redeemRequestBody,
   redeemRequestResponse,
+  registerBody,
   registerResponse,
   strategyListResponse,
   submitBody,
   submitResponse,
-  textSchema,
   transactionListResponse,
   transactionSchema,
   txHashParams,
@@ -33,17 +33,9 @@ const nothing = z.strictObject({});
 const write = (context: OperationContext) =>
   context.idempotencyKey !== undefined ? { idempotencyKey: context.idempotencyKey } : {};
 
-export const registerInput = z
-  .strictObject({
-    agent_name: textSchema(3, 100).meta({ description: "the agent's public name, 3-100 characters" }),
-    agent_type: z
-      .enum(["trading", "governance", "analytics", "custom", "quant", "cfo", "research"])
-      .optional()
-      .meta({ description: "what kind of agent it is; default custom" }),
-    description: textSchema(0, 500, { multiline: true })
-      .optional()
-      .meta({ description: "what the agent does, up to 500 characters" }),
-  })
+/** The registration's fields an agent chooses; the wallet, nonce and signature are the owner wallet's to give. */
+export const registerInput = registerBody
+  .pick({ agent_name: true, agent_type: true, description: true })
   .meta({ id: "RegisterArguments" });
 
 export const register = defineOperation({
