@@ -180,6 +180,32 @@ describe("E2E: API keys rotated and revoked by a wallet's signature, on two inst
     expect((await wallOn(b.url, apiKey)).status).to.equal(200);
   });
 
+  it("lists the agent's keys by prefix, newest first, with creation, last use and how each ended", async function () {
+    const call = client(b.url, apiKey);
+    expect((await call("GET", "/api/v1/agent/wallet")).status).to.equal(200);
+    const listed = await call<{ agent_id: string; keys: Body[] }>("GET", "/api/v1/agent/keys");
+    expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
+    expect(listed.headers.get("cache-control")).to.equal("no-store");
+    const stored = (await storeB.agents.findById(agentId))!;
+    const keys = listed.body.keys;
+    // The registration's key and the first rotation's were rotated, the second's revoked by the operator, the key the
+    // wallet made after that rotated again: four retired, the last in use.
+    expect(keys.map((key) => key.state)).to.deep.equal(["active", "rotated", "revoked", "rotated", "rotated"]);
+    expect(keys[0]).to.deep.equal({
+      api_key_prefix: apiKey.slice(0, 12),
+      state: "active",
+      created_at: stored.apiKeyCreatedAt!.toISOString(),
+      last_used_at: stored.apiKeyLastUsedAt!.toISOString(),
+      ended_at: null,
+    });
+    expect(keys.map((key) => key.api_key_prefix)).to.deep.equal([
+      stored.apiKeyPrefix,
+      ...stored.retiredKeys!.map((key) => key.prefix).reverse(),
+    ]);
+    expect(keys.slice(1).every((key) => typeof key.ended_at === "string")).to.equal(true);
+    expect(JSON.stringify(listed.body)).to.not.contain(apiKey);
+  });
+
   it("attack: a rotation raced against a deposit with the old key: the deposit is whole or refused, the old key then stops", async function () {
     const call = client(system.app.url, apiKey);
     expect((await call("POST", "/api/v1/agent/faucet")).status).to.equal(200);

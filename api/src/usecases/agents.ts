@@ -44,8 +44,51 @@ export interface AgentRecord {
   apiKeyHash: string;
   /** First 12 characters of the key (`nap-` plus 8). */
   apiKeyPrefix: string;
+  /** When the current key was issued by a rotation (absent: at registration, createdAt). */
+  apiKeyCreatedAt?: Date;
+  /** Last request made with the current key, recorded at most once a minute (KEY_USE_RESOLUTION_MS). */
+  apiKeyLastUsedAt?: Date;
+  /** Keys the agent held before, oldest first: replaced by a rotation or revoked. */
+  retiredKeys?: RetiredKey[];
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A key the agent no longer holds. */
+export interface RetiredKey {
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  endedAt: Date;
+  reason: "rotated" | "revoked";
+}
+
+/** A key's last use is written when the stored one is older than this: one write a minute per key at most. */
+export const KEY_USE_RESOLUTION_MS = 60_000;
+
+/** The record a key change leaves: the new key's fields and the current key added to the retired ones. */
+export function withKeyReplaced(
+  agent: AgentRecord,
+  next: { hash: string; prefix: string } | null,
+  now: Date,
+): Pick<AgentRecord, "apiKeyHash" | "apiKeyPrefix" | "apiKeyCreatedAt" | "retiredKeys"> {
+  const retired = [...(agent.retiredKeys ?? [])];
+  if (agent.apiKeyHash !== "") {
+    retired.push({
+      prefix: agent.apiKeyPrefix,
+      createdAt: agent.apiKeyCreatedAt ?? agent.createdAt,
+      lastUsedAt: agent.apiKeyLastUsedAt ?? null,
+      endedAt: now,
+      reason: next ? "rotated" : "revoked",
+    });
+  }
+  const createdAt = next ? now : agent.apiKeyCreatedAt;
+  return {
+    apiKeyHash: next?.hash ?? "",
+    apiKeyPrefix: next?.prefix ?? agent.apiKeyPrefix,
+    ...(createdAt ? { apiKeyCreatedAt: createdAt } : {}),
+    retiredKeys: retired,
+  };
 }
 
 /** What can be true of one of an agent's strategies; each fact is counted once (AgentStore.recordStrategyFacts). */
@@ -118,6 +161,8 @@ export interface AgentStore {
    * changes signed by one operator only the first lands). Returns the updated record or null.
    */
   setOperator(agentId: string, expected: string, to: string, now: Date): Promise<AgentRecord | null>;
+  /** Records a use of the key `apiKeyHash` at `at` if it is still the agent's key (a missed write only ages it). */
+  touchKey(agentId: string, apiKeyHash: string, at: Date): Promise<void>;
   /**
    * Replaces the agent's API key (its hash and prefix) only if the current hash is still `expectedHash`; `next` null
    * revokes it (the agent then has no key until a rotation). From the moment this resolves, findByKeyHash of the old
@@ -166,6 +211,17 @@ export class AgentService {
   /** The agent an API key belongs to (looked up by the key's hash only), or null. */
   byApiKey(apiKey: string): Promise<AgentRecord | null> {
     return this.store.findByKeyHash(hashApiKey(apiKey));
+  }
+
+  /**
+   * Notes that the agent's current key was used now, when the stored last use is older than KEY_USE_RESOLUTION_MS;
+   * not awaited by the request, and a failed write is dropped (the last use is a hint, not a record of every call).
+   */
+  noteKeyUse(agent: AgentRecord): void {
+    const now = this.clock();
+    const last = agent.apiKeyLastUsedAt?.getTime() ?? 0;
+    if (now.getTime() - last < KEY_USE_RESOLUTION_MS) return;
+    this.store.touchKey(agent.agentId, agent.apiKeyHash, now).catch(() => undefined);
   }
 
   /** True once at least one agent exists. */

@@ -459,6 +459,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/agent/keys": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The agent's API keys by prefix: the one in use and those it held before, with creation and last use */
+    get: operations["getApiV1AgentKeys"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/agents/{agent_id}/key/nonce": {
     parameters: {
       query?: never;
@@ -1296,6 +1313,26 @@ export interface components {
       nonce: string;
       /** @description the current operator's EIP-191 signature of `message` (EIP-1271 for contract wallets) */
       signature: string;
+    };
+    /** @description the agent's keys, newest first: the one in use, then those it held before */
+    KeyList: {
+      /** Format: uuid */
+      agent_id: string;
+      keys: {
+        /** @description first 12 characters of the key */
+        api_key_prefix: string;
+        /** @enum {string} */
+        state: "active" | "rotated" | "revoked";
+        /**
+         * @description ISO 8601 UTC timestamp
+         * @example 2026-11-22T02:00:00.000Z
+         */
+        created_at: string;
+        /** @description last request with the key, to the minute; null: none recorded */
+        last_used_at: string | null;
+        /** @description when a rotation replaced it or it was revoked */
+        ended_at: string | null;
+      }[];
     };
     KeyNonceRequest: {
       /**
@@ -5974,6 +6011,184 @@ export interface operations {
       };
     };
   };
+  getApiV1AgentKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description keys, newest first */
+      200: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "agent_id": "e83063b6-d052-424b-bd6c-d4406a35e29b",
+           *       "keys": [
+           *         {
+           *           "api_key_prefix": "nap-ntrk8mUV",
+           *           "state": "active",
+           *           "created_at": "2026-11-26T17:27:26.530Z",
+           *           "last_used_at": "2026-11-26T17:27:26.924Z",
+           *           "ended_at": null
+           *         },
+           *         {
+           *           "api_key_prefix": "nap-w7rntsq7",
+           *           "state": "rotated",
+           *           "created_at": "2026-11-26T17:27:26.012Z",
+           *           "last_used_at": "2026-11-26T17:27:26.125Z",
+           *           "ended_at": "2026-11-26T17:27:26.530Z"
+           *         },
+           *         {
+           *           "api_key_prefix": "nap-qyiYAzGt",
+           *           "state": "revoked",
+           *           "created_at": "2026-11-26T17:27:25.770Z",
+           *           "last_used_at": "2026-11-26T17:27:25.818Z",
+           *           "ended_at": "2026-11-26T17:27:25.871Z"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["KeyList"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description missing or invalid API key */
+      401: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an operator key, or tier below unverified */
+      403: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   postApiV1AgentsAgentIdKeyNonce: {
     parameters: {
       query?: never;
@@ -6370,8 +6585,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "nonce": "1a9ab9b48c270176c63eeaf84b66f75d",
-         *       "signature": "0x4f2d63f11a8eb4f77fb41d178dabb1a3ccffd49f0886e8e3b38a930fc631c3276e96e1ee1592b74aae6d6fa0dffda6fa4b3e4b58fe0385cf1bf50d2f89d0f9141c"
+         *       "nonce": "557eeaa80b8e86949ae52f961cc445fd",
+         *       "signature": "0xb5851fc0fd14bf6e354eaf1b11c3bd59489434a5a52b1ae1dae869d1df92234d72c3a181bb663965b90cc3200a84b565f3f13b5a54ce5f581016721dd725de831c"
          *     }
          */
         "application/json": components["schemas"]["KeyProof"];
@@ -6393,8 +6608,8 @@ export interface operations {
           /**
            * @example {
            *       "success": true,
-           *       "agent_id": "c69e50b8-ba77-4a7d-932a-854aace009eb",
-           *       "revoked_api_key_prefix": "nap-JU0M1OdU",
+           *       "agent_id": "e83063b6-d052-424b-bd6c-d4406a35e29b",
+           *       "revoked_api_key_prefix": "nap-qyiYAzGt",
            *       "message": "Key revoked. A new key needs a rotation signed by the agent's wallet."
            *     }
            */

@@ -371,6 +371,33 @@ export function storeConformance(name: string, harness: StoreHarness): void {
         );
         expect((await store.agents.findByKeyHash("c".repeat(64)))?.agentId).to.equal(fresh!.agentId);
       });
+
+      it("keeps the keys an agent held (rotated, revoked) and the current key's creation and last use", async function () {
+        const agent = sampleAgent();
+        await store.agents.insert(agent);
+        const at = (minute: number) => new Date(Date.UTC(2026, 5, 5, 0, minute));
+        await store.agents.touchKey(agent.agentId, agent.apiKeyHash, at(1));
+        await store.agents.touchKey(agent.agentId, "f".repeat(64), at(2));
+        expect((await store.agents.findById(agent.agentId))!.apiKeyLastUsedAt).to.deep.equal(at(1));
+        const second = { hash: "d".repeat(64), prefix: "nap-SECOND01" };
+        const rotated = await store.agents.replaceKey(agent.agentId, agent.apiKeyHash, second, at(3));
+        expect(rotated!.apiKeyCreatedAt).to.deep.equal(at(3));
+        expect(rotated!.apiKeyLastUsedAt).to.equal(undefined);
+        await store.agents.touchKey(agent.agentId, second.hash, at(4));
+        await store.agents.replaceKey(agent.agentId, second.hash, null, at(5));
+        const stored = (await store.agents.findById(agent.agentId))!;
+        expect(stored.apiKeyHash).to.equal("");
+        expect(stored.retiredKeys).to.deep.equal([
+          {
+            prefix: agent.apiKeyPrefix,
+            createdAt: agent.createdAt,
+            lastUsedAt: at(1),
+            endedAt: at(3),
+            reason: "rotated",
+          },
+          { prefix: second.prefix, createdAt: at(3), lastUsedAt: at(4), endedAt: at(5), reason: "revoked" },
+        ]);
+      });
     });
 
     describe("nonces", function () {

@@ -48,6 +48,7 @@ export class Authenticator {
       await this.invalidKeys.record(ctx.ip);
       throw new AuthenticationError("invalid API key");
     }
+    this.agents.noteKeyUse(agent);
     return { kind: "agent", keyId: `agent:${agent.agentId}`, agent };
   }
 

@@ -575,18 +575,48 @@ export const LIVE_EXAMPLES: ExampleTable = {
   },
   "POST /api/v1/agents/:agent_id/key/revoke": {
     request: {
-      nonce: "1a9ab9b48c270176c63eeaf84b66f75d",
+      nonce: "557eeaa80b8e86949ae52f961cc445fd",
       signature:
-        "0x4f2d63f11a8eb4f77fb41d178dabb1a3ccffd49f0886e8e3b38a930fc631c3276e96e1ee1592b74aae6d6fa0dffda6fa4b3e4b58fe0385cf1bf50d2f89d0f9141c",
+        "0xb5851fc0fd14bf6e354eaf1b11c3bd59489434a5a52b1ae1dae869d1df92234d72c3a181bb663965b90cc3200a84b565f3f13b5a54ce5f581016721dd725de831c",
     },
     responses: {
       200: {
         success: true,
-        agent_id: "c69e50b8-ba77-4a7d-932a-854aace009eb",
-        revoked_api_key_prefix: "nap-JU0M1OdU",
+        agent_id: "e83063b6-d052-424b-bd6c-d4406a35e29b",
+        revoked_api_key_prefix: "nap-qyiYAzGt",
         message: "Key revoked. A new key needs a rotation signed by the agent's wallet.",
       },
       403: { error: "signature: only the agent's wallet or its operator can revoke its key" },
+    },
+  },
+  "GET /api/v1/agent/keys": {
+    responses: {
+      200: {
+        agent_id: "e83063b6-d052-424b-bd6c-d4406a35e29b",
+        keys: [
+          {
+            api_key_prefix: "nap-ntrk8mUV",
+            state: "active",
+            created_at: "2026-11-26T17:27:26.530Z",
+            last_used_at: "2026-11-26T17:27:26.924Z",
+            ended_at: null,
+          },
+          {
+            api_key_prefix: "nap-w7rntsq7",
+            state: "rotated",
+            created_at: "2026-11-26T17:27:26.012Z",
+            last_used_at: "2026-11-26T17:27:26.125Z",
+            ended_at: "2026-11-26T17:27:26.530Z",
+          },
+          {
+            api_key_prefix: "nap-qyiYAzGt",
+            state: "revoked",
+            created_at: "2026-11-26T17:27:25.770Z",
+            last_used_at: "2026-11-26T17:27:25.818Z",
+            ended_at: "2026-11-26T17:27:25.871Z",
+          },
+        ],
+      },
     },
   },
   "POST /api/v1/operator/agents/:agent_id/tier": {

@@ -1,11 +1,20 @@
 import type { Tier } from "../../domain/model";
 import { DuplicateKeyError } from "../../errors";
-import type { AgentActivityDelta, AgentRecord, AgentStats, AgentStore, StrategyFact } from "../../usecases/agents";
+import {
+  withKeyReplaced,
+  type AgentActivityDelta,
+  type AgentRecord,
+  type AgentStats,
+  type AgentStore,
+  type StrategyFact,
+} from "../../usecases/agents";
 
 /** Agents in memory (store/memory/index.ts: how every memory adapter keeps atomicity). */
 
 function copyAgent(agent: AgentRecord): AgentRecord {
-  return { ...agent, createdAt: new Date(agent.createdAt), updatedAt: new Date(agent.updatedAt) };
+  const copy: AgentRecord = { ...agent, createdAt: new Date(agent.createdAt), updatedAt: new Date(agent.updatedAt) };
+  if (agent.retiredKeys) copy.retiredKeys = agent.retiredKeys.map((key) => ({ ...key }));
+  return copy;
 }
 
 function compareLeaderboard(a: AgentRecord, b: AgentRecord): number {
@@ -144,13 +153,16 @@ export class MemoryAgentStore implements AgentStore {
     if (!agent || agent.apiKeyHash !== expectedHash) return null;
     if (next && this.idByKeyHash.has(next.hash)) throw new DuplicateKeyError("apiKeyHash");
     this.idByKeyHash.delete(agent.apiKeyHash);
-    agent.apiKeyHash = next?.hash ?? "";
-    if (next) {
-      agent.apiKeyPrefix = next.prefix;
-      this.idByKeyHash.set(next.hash, agentId);
-    }
+    Object.assign(agent, withKeyReplaced(agent, next, new Date(now)));
+    delete agent.apiKeyLastUsedAt;
+    if (next) this.idByKeyHash.set(next.hash, agentId);
     agent.updatedAt = new Date(now);
     return copyAgent(agent);
+  }
+
+  async touchKey(agentId: string, apiKeyHash: string, at: Date): Promise<void> {
+    const agent = this.byId.get(agentId);
+    if (agent && agent.apiKeyHash === apiKeyHash) agent.apiKeyLastUsedAt = new Date(at);
   }
 
   async setOperator(agentId: string, expected: string, to: string, now: Date): Promise<AgentRecord | null> {

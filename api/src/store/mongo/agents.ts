@@ -2,13 +2,15 @@ import { Long, MongoBulkWriteError, type Collection } from "mongodb";
 import type { AgentStatus, AgentType, Tier } from "../../domain/model";
 import { DuplicateKeyError } from "../../errors";
 import { KeyedQueue } from "../../keyedQueue";
-import type {
-  AgentActivityDelta,
-  AgentRecord,
-  AgentStats,
-  AgentStore,
-  StrategyFact,
-  StrategyFactKind,
+import {
+  withKeyReplaced,
+  type AgentActivityDelta,
+  type AgentRecord,
+  type AgentStats,
+  type AgentStore,
+  type RetiredKey,
+  type StrategyFact,
+  type StrategyFactKind,
 } from "../../usecases/agents";
 import { isDuplicate } from "./duplicate";
 
@@ -36,6 +38,9 @@ export interface AgentDocument {
   performanceScore: number;
   apiKeyHash: string;
   apiKeyPrefix: string;
+  apiKeyCreatedAt?: Date;
+  apiKeyLastUsedAt?: Date;
+  retiredKeys?: RetiredKey[];
   createdAt: Date;
   updatedAt: Date;
 }
@@ -69,6 +74,10 @@ function toAgentRecord(doc: AgentDocument): AgentRecord {
   for (const key of ["operatorEmail", "operatorName", "framework", "repoUrl", "tierGrantedBy"] as const) {
     if (doc[key] !== undefined && doc[key] !== null) record[key] = doc[key];
   }
+  for (const key of ["apiKeyCreatedAt", "apiKeyLastUsedAt"] as const) {
+    if (doc[key] instanceof Date) record[key] = doc[key];
+  }
+  if (Array.isArray(doc.retiredKeys)) record.retiredKeys = doc.retiredKeys.map((key) => ({ ...key }));
   return record;
 }
 
@@ -374,10 +383,14 @@ export class MongoAgentStore implements AgentStore {
     now: Date,
   ): Promise<AgentRecord | null> {
     return this.queue.run(agentId, async () => {
+      const current = await this.collection.findOne({ _id: agentId, apiKeyHash: expectedHash });
+      if (!current) return null;
       if (next) await this.claimPointer(this.keys, next.hash, agentId, now, "apiKeyHash");
+      // The history is rebuilt from the document read; the filter on the key hash keeps it from a concurrent change.
+      const replaced = withKeyReplaced(toAgentRecord(current), next, now);
       const doc = await this.collection.findOneAndUpdate(
         { _id: agentId, apiKeyHash: expectedHash },
-        { $set: { apiKeyHash: next?.hash ?? "", updatedAt: now, ...(next ? { apiKeyPrefix: next.prefix } : {}) } },
+        { $set: { ...replaced, updatedAt: now }, $unset: { apiKeyLastUsedAt: "" } },
         { returnDocument: "after" },
       );
       if (!doc) {
@@ -387,6 +400,10 @@ export class MongoAgentStore implements AgentStore {
       if (expectedHash !== "") await this.keys.deleteOne({ _id: expectedHash, agentId });
       return toAgentRecord(doc);
     });
+  }
+
+  async touchKey(agentId: string, apiKeyHash: string, at: Date): Promise<void> {
+    await this.collection.updateOne({ _id: agentId, apiKeyHash }, { $set: { apiKeyLastUsedAt: at } });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PERMISSIONS } from "../../../domain/tiers";
 import type { ErrorCode } from "../../../errors";
+import type { AgentRecord } from "../../../usecases/agents";
 import type { Exit, ExitAsset } from "../../../usecases/custody/exits";
 import { EXIT_OPERATION } from "../../../usecases/custody/exits";
 import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
@@ -12,6 +13,7 @@ import {
   exitBody,
   exitResponse,
   idempotencyHeaders,
+  keyListResponse,
   keyNonceBody,
   keyProofBody,
   keyRevocationResponse,
@@ -49,6 +51,30 @@ function exitResult(exit: Exit): z.input<typeof exitResponse> {
     status: "confirmed",
     block_number: exit.blockNumber,
   };
+}
+
+function keyList(agent: AgentRecord): z.input<typeof keyListResponse>["keys"] {
+  const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+  const retired = (agent.retiredKeys ?? []).map((key) => ({
+    api_key_prefix: key.prefix,
+    state: key.reason,
+    created_at: key.createdAt.toISOString(),
+    last_used_at: iso(key.lastUsedAt),
+    ended_at: key.endedAt.toISOString(),
+  }));
+  const current =
+    agent.apiKeyHash === ""
+      ? []
+      : [
+          {
+            api_key_prefix: agent.apiKeyPrefix,
+            state: "active" as const,
+            created_at: (agent.apiKeyCreatedAt ?? agent.createdAt).toISOString(),
+            last_used_at: iso(agent.apiKeyLastUsedAt),
+            ended_at: null,
+          },
+        ];
+  return [...current, ...retired.reverse()];
 }
 
 export function custodyRoutes({ useCases, logger }: RouteContext): RouteDefinition[] {
@@ -137,6 +163,20 @@ export function custodyRoutes({ useCases, logger }: RouteContext): RouteDefiniti
           operator_address: agent.operatorAddress,
           previous_operator_address: previousOperator,
         };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/v1/agent/keys",
+      tag: "registration",
+      summary: "The agent's API keys by prefix: the one in use and those it held before, with creation and last use",
+      auth: AGENT,
+      rateLimit: "agent",
+      noStore: true,
+      responses: { 200: { description: "keys, newest first", schema: keyListResponse } },
+      handler: ({ ctx }) => {
+        const agent = authenticatedAgent(ctx);
+        return { agent_id: agent.agentId, keys: keyList(agent) };
       },
     }),
     defineRoute({

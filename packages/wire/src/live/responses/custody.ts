@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { vaultIdSchema } from "../requests";
-import { txHash } from "../schemas";
+import { isoTimestamp, txHash } from "../schemas";
 
 /** The way out of the server wallet (to the operator address) and the operator change that moves it. */
 
@@ -49,3 +49,20 @@ export const keyRevocationResponse = z
     message: z.string(),
   })
   .meta({ id: "KeyRevocationResult" });
+
+export const keyListResponse = z
+  .object({
+    agent_id: z.uuid(),
+    keys: z.array(
+      z.object({
+        api_key_prefix: z.string().meta({ description: "first 12 characters of the key" }),
+        state: z.enum(["active", "rotated", "revoked"]),
+        created_at: isoTimestamp,
+        last_used_at: isoTimestamp
+          .nullable()
+          .meta({ description: "last request with the key, to the minute; null: none recorded" }),
+        ended_at: isoTimestamp.nullable().meta({ description: "when a rotation replaced it or it was revoked" }),
+      }),
+    ),
+  })
+  .meta({ id: "KeyList", description: "the agent's keys, newest first: the one in use, then those it held before" });
