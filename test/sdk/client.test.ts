@@ -198,6 +198,38 @@ describe("SDK: the TypeScript client (packages/sdk)", function () {
       expect((again as NapConflictError).status).to.equal(409);
     });
 
+    it("rotates the key by the wallet's signature and sets it, lists the keys, hands the agent to a new operator, revokes", async function () {
+      const owner = Wallet.createRandom();
+      const operator = Wallet.createRandom();
+      const client = new NapClient({ baseUrl: app.url });
+      const registered = await client.register({
+        signer: owner,
+        agentName: "rotating",
+        operatorAddress: operator.address,
+      });
+      const rotated = await client.rotateKey(registered.agent_id, owner);
+      expect(rotated.previous_api_key_prefix).to.equal(registered.api_key_prefix);
+      expect(client.apiKey).to.equal(rotated.api_key);
+      const listed = await client.keys();
+      expect(listed.keys.map((key) => [key.api_key_prefix, key.state])).to.deep.equal([
+        [rotated.api_key_prefix, "active"],
+        [registered.api_key_prefix, "rotated"],
+      ]);
+      const stale = new NapClient({ baseUrl: app.url, apiKey: registered.api_key });
+      expect(await stale.keys().catch((e: unknown) => (e as NapApiError).status)).to.equal(401);
+      const next = Wallet.createRandom();
+      const changed = await client.changeOperator(registered.agent_id, operator, next.address);
+      expect(changed).to.deep.equal({
+        success: true,
+        agent_id: registered.agent_id,
+        operator_address: next.address,
+        previous_operator_address: operator.address,
+      });
+      const revoked = await client.revokeKey(registered.agent_id, next);
+      expect(revoked.revoked_api_key_prefix).to.equal(rotated.api_key_prefix);
+      expect(await client.keys().catch((e: unknown) => (e as NapApiError).status)).to.equal(401);
+    });
+
     it("surfaces the API's validation message naming the field", async function () {
       const client = new NapClient({ baseUrl: app.url });
       const error = (await client.nonce("0x1234").catch((e: unknown) => e)) as NapValidationError;

@@ -218,6 +218,64 @@ export class NapClient {
     return this.#write("POST", "/api/v1/agent/governance/vote", body, options);
   }
 
+  /** Sends USDC, ETH or a vault's shares from the agent's server wallet to its operator address (the only exit). */
+  exitToOperator(
+    body: RequestBody<"postApiV1AgentExit">,
+    options: WriteOptions = {},
+  ): Promise<Answer<"postApiV1AgentExit">> {
+    return this.#write("POST", "/api/v1/agent/exit", body, options);
+  }
+
+  // ------------------------------------------------------------------------------------------------ custody
+
+  /** Hands agent `agentId` to a new operator: `signer` must be its current operator's wallet. Needs no API key. */
+  async changeOperator(
+    agentId: string,
+    signer: MessageSigner,
+    newOperatorAddress: string,
+  ): Promise<Answer<"postApiV1AgentsAgentIdOperator">> {
+    const base = `/api/v1/agents/${encodeURIComponent(agentId)}/operator`;
+    const nonce = await this.#call<Answer<"postApiV1AgentsAgentIdOperatorNonce">>("POST", `${base}/nonce`, {
+      body: { operator_address: await signerAddress(signer), new_operator_address: newOperatorAddress },
+      auth: false,
+    });
+    const signature = await signText(signer, nonce.message);
+    return this.#call("POST", base, {
+      body: { new_operator_address: newOperatorAddress, nonce: nonce.nonce, signature },
+      auth: false,
+    });
+  }
+
+  /**
+   * A new API key for agent `agentId`, signed by the agent's wallet (`signer`); the previous key stops at once. The
+   * new key is set on this client and returned once: store it.
+   */
+  async rotateKey(agentId: string, signer: MessageSigner): Promise<Answer<"postApiV1AgentsAgentIdKeyRotate">> {
+    const rotated = await this.#keyAction<Answer<"postApiV1AgentsAgentIdKeyRotate">>(agentId, signer, "rotate");
+    this.apiKey = rotated.api_key;
+    return rotated;
+  }
+
+  /** Revokes agent `agentId`'s API key, signed by the agent's wallet or its operator (`signer`). */
+  revokeKey(agentId: string, signer: MessageSigner): Promise<Answer<"postApiV1AgentsAgentIdKeyRevoke">> {
+    return this.#keyAction(agentId, signer, "revoke");
+  }
+
+  /** The agent's keys by prefix, newest first, with creation, last use and how each ended. */
+  keys(): Promise<Answer<"getApiV1AgentKeys">> {
+    return this.#call("GET", "/api/v1/agent/keys");
+  }
+
+  async #keyAction<T>(agentId: string, signer: MessageSigner, action: "rotate" | "revoke"): Promise<T> {
+    const base = `/api/v1/agents/${encodeURIComponent(agentId)}/key`;
+    const nonce = await this.#call<Answer<"postApiV1AgentsAgentIdKeyNonce">>("POST", `${base}/nonce`, {
+      body: { signer_address: await signerAddress(signer), action },
+      auth: false,
+    });
+    const signature = await signText(signer, nonce.message);
+    return this.#call<T>("POST", `${base}/${action}`, { body: { nonce: nonce.nonce, signature }, auth: false });
+  }
+
   // ------------------------------------------------------------------------------------------------ transport
 
   #write<T>(method: string, path: string, body: unknown, options: WriteOptions): Promise<T> {
