@@ -48,7 +48,7 @@ def test_each_value_moving_call_sends_the_key_it_is_given(name):
     assert send(calls_that_move_value()[name], idempotency_key="agent-run-7").keys() == ["agent-run-7"]
 
 
-@pytest.mark.parametrize("read", ["wallet", "positions", "transactions", "strategies"])
+@pytest.mark.parametrize("read", ["wallet", "positions", "transactions", "strategies", "keys"])
 def test_reads_send_no_idempotency_key(read):
     api = send(lambda nap: getattr(nap, read)())
     assert api.keys() == [None]

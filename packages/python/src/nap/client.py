@@ -197,6 +197,10 @@ class NapClient(_Calls):
     def eligibility(self) -> m.CampaignEligibility:
         return self._send(ops.eligibility())
 
+    def keys(self) -> m.KeyList:
+        """The agent's API keys by prefix: creation, last use and how each ended."""
+        return self._send(ops.keys())
+
     def transactions(self) -> m.TransactionList:
         return self._send(ops.transactions())
 
@@ -393,6 +397,10 @@ class AsyncNapClient(_Calls):
 
     async def eligibility(self) -> m.CampaignEligibility:
         return await self._send(ops.eligibility())
+
+    async def keys(self) -> m.KeyList:
+        """The agent's API keys by prefix: creation, last use and how each ended."""
+        return await self._send(ops.keys())
 
     async def transactions(self) -> m.TransactionList:
         return await self._send(ops.transactions())

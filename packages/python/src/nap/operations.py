@@ -133,6 +133,10 @@ def eligibility() -> Call[m.CampaignEligibility]:
     return _read("/api/v1/agent/galaxy/eligibility", m.CampaignEligibility)
 
 
+def keys() -> Call[m.KeyList]:
+    return _read("/api/v1/agent/keys", m.KeyList)
+
+
 def transactions() -> Call[m.TransactionList]:
     return _read("/api/v1/agent/transactions", m.TransactionList)
 

@@ -906,6 +906,37 @@ class OperatorChangeRequest(BaseModel):
     )
 
 
+class State(Enum):
+    active = 'active'
+    rotated = 'rotated'
+    revoked = 'revoked'
+
+
+class Key(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    api_key_prefix: str = Field(..., description='first 12 characters of the key')
+    state: State
+    created_at: str = Field(
+        ..., description='ISO 8601 UTC timestamp', examples=['2026-11-22T02:00:00.000Z']
+    )
+    last_used_at: str | None = Field(
+        ..., description='last request with the key, to the minute; null: none recorded'
+    )
+    ended_at: str | None = Field(
+        ..., description='when a rotation replaced it or it was revoked'
+    )
+
+
+class KeyList(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    agent_id: UUID
+    keys: list[Key]
+
+
 class Action(Enum):
     rotate = 'rotate'
     revoke = 'revoke'
@@ -964,7 +995,7 @@ class KeyRevocationResult(BaseModel):
     message: str
 
 
-class State(Enum):
+class State1(Enum):
     pending = 'pending'
     active = 'active'
     canceled = 'canceled'
@@ -984,7 +1015,7 @@ class Proposal(BaseModel):
     )
     proposer: str
     description: str
-    state: State
+    state: State1
     votes_for: str = Field(..., description='NAP, decimal')
     votes_against: str = Field(..., description='NAP, decimal')
     votes_abstain: str = Field(..., description='NAP, decimal')
