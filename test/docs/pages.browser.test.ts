@@ -113,11 +113,8 @@ describe("Reference pages in a browser: /docs, /v1/docs and GraphiQL", function 
     const vault = deployment.vaults.moderate!.address;
     const from = await api.app.feed.lastSeq();
     // CodeMirror 5's instance is on its wrapper element (its documented API): the editor's text is set as a whole.
-    await page.evaluate((query) => {
-      const editor = document.querySelector(".graphiql-query-editor .CodeMirror") as unknown as {
-        CodeMirror: { setValue(text: string): void };
-      };
-      editor.CodeMirror.setValue(query);
+    await page.locator(".graphiql-query-editor .CodeMirror").evaluate((editor, query) => {
+      (editor as unknown as { CodeMirror: { setValue(text: string): void } }).CodeMirror.setValue(query);
     }, `subscription { transactionCreated(vaultAddress: "${vault}", afterSeq: ${from}) { hash type amount } }`);
     // GraphiQL parses the editor's text after a pause of its own (a debounce): clicked before, it still takes the
     // operation for the vaults query and sends it over HTTP. Then its button says it is running (it stops the
