@@ -55,6 +55,6 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
   // Loaded here, not at the top: the usage above needs none of it. A require, since the compiled CommonJS keeps an
   // import() as a native ES import, which does not resolve the extensionless path.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { runCommandLine } = require("./run") as typeof import("./run");
+  const { runCommandLine } = require("./run") as typeof import("./run.js");
   return runCommandLine(found, positionals, values, out, USAGE);
 }
