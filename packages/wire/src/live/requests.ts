@@ -189,21 +189,6 @@ export const operatorNonceBody = z
   })
   .meta({ id: "OperatorNonceRequest" });
 
-export const operatorChangeBody = z
-  .strictObject({
-    new_operator_address: addressSchema,
-    nonce: z
-      .string()
-      .regex(/^[0-9a-fA-F]{32}$/, "must be 32 hex characters")
-      .transform((value) => value.toLowerCase()),
-    signature: z
-      .string()
-      .regex(/^0x([0-9a-fA-F]{2})+$/, { message: "must be 0x-prefixed hex bytes", abort: true })
-      .max(2 + 2 * 4096, "must be at most 4096 bytes")
-      .meta({ description: "the current operator's EIP-191 signature of `message` (EIP-1271 for contract wallets)" }),
-  })
-  .meta({ id: "OperatorChangeRequest" });
-
 /** A single-use nonce's proof: the nonce and the wallet's signature of its message. */
 const signedProofShape = {
   nonce: z
@@ -216,6 +201,16 @@ const signedProofShape = {
     .max(2 + 2 * 4096, "must be at most 4096 bytes")
     .meta({ description: "EIP-191 signature of `message` from the nonce step (EIP-1271 for contract wallets)" }),
 };
+
+export const operatorChangeBody = z
+  .strictObject({
+    new_operator_address: addressSchema,
+    ...signedProofShape,
+    signature: signedProofShape.signature.meta({
+      description: "the current operator's EIP-191 signature of `message` (EIP-1271 for contract wallets)",
+    }),
+  })
+  .meta({ id: "OperatorChangeRequest" });
 
 export const keyNonceBody = z
   .strictObject({
