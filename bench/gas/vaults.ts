@@ -31,6 +31,7 @@ const SYNC_OPERATIONS = [
   "partial redeem",
   "withdraw",
   "full redeem",
+  "exit of all (redeemAll)",
 ] as const;
 const ASYNC_OPERATIONS = [
   "requestRedeem",
@@ -44,9 +45,14 @@ const ASYNC_OPERATIONS = [
 const GRACE_PERIOD = 3600;
 /** The same operations an hour after a report, while profit unlocks (the reference has a donation instead). */
 const UNLOCKING = " (profit unlocking)";
-const UNLOCKING_OPERATIONS = ["repeat deposit", "mint", "partial redeem", "withdraw", "full redeem"].map(
-  (operation) => operation + UNLOCKING,
-);
+const UNLOCKING_OPERATIONS = [
+  "repeat deposit",
+  "mint",
+  "partial redeem",
+  "withdraw",
+  "full redeem",
+  "exit of all (redeemAll)",
+].map((operation) => operation + UNLOCKING);
 const REPORTED_PROFIT = 100n * USDC;
 
 /** The minimal surface both the reference and the NAP vaults share. */
@@ -60,6 +66,8 @@ interface BenchVault {
   balanceOf(account: string): Promise<bigint>;
   maxRedeem(owner: string, overrides?: { blockTag: string }): Promise<bigint>;
   convertToShares(assets: bigint): Promise<bigint>;
+  /** NAP vaults only: the exit of the whole position in one call. */
+  redeemAll?(receiver: string, owner: string): Promise<ContractTransactionResponse>;
 }
 
 async function gasOf(tx: Promise<ContractTransactionResponse>): Promise<bigint> {
@@ -84,6 +92,16 @@ async function fullExitShares(vault: BenchVault, owner: string): Promise<bigint>
   return vault.maxRedeem(owner, { blockTag: "pending" });
 }
 
+/**
+ * The exit of every share `holder` has: a NAP vault's redeemAll (settles the performance fee owed in its own block),
+ * the reference's redeem of the balance.
+ */
+function exitAll(vault: BenchVault, holder: Signer, address: string): Promise<ContractTransactionResponse> {
+  const own = vault.connect(holder);
+  if (own.redeemAll) return own.redeemAll(address, address);
+  return vault.balanceOf(address).then((shares) => own.redeem(shares, address, address));
+}
+
 /** The common entry sequence: first deposit, new holder, repeat deposit, mint. */
 async function measureEntries(vault: BenchVault, alice: Signer, bob: Signer): Promise<Record<string, bigint>> {
   const a = await alice.getAddress();
@@ -96,13 +114,21 @@ async function measureEntries(vault: BenchVault, alice: Signer, bob: Signer): Pr
   return gas;
 }
 
-/** Partial redeem, withdraw and full redeem by the first depositor, as in the TOOLCHAIN.md measurement. */
-async function measureSyncExits(vault: BenchVault, alice: Signer): Promise<Record<string, bigint>> {
+/** Partial redeem, withdraw and full redeem by the first depositor, as in the TOOLCHAIN.md measurement; then the
+ * second holder's exit of all it has, while a third one stays (so that no exit empties the supply). */
+async function measureSyncExits(
+  vault: BenchVault,
+  alice: Signer,
+  bob: Signer,
+  stayer: Signer,
+): Promise<Record<string, bigint>> {
   const a = await alice.getAddress();
+  await (await vault.connect(stayer).deposit(FIRST_DEPOSIT, await stayer.getAddress())).wait();
   const gas: Record<string, bigint> = {};
   gas["partial redeem"] = await gasOf(vault.connect(alice).redeem((await vault.balanceOf(a)) / 2n, a, a));
   gas.withdraw = await gasOf(vault.connect(alice).withdraw(REPEAT_DEPOSIT, a, a));
   gas["full redeem"] = await gasOf(vault.connect(alice).redeem(await fullExitShares(vault, a), a, a));
+  gas["exit of all (redeemAll)"] = await gasOf(exitAll(vault, bob, await bob.getAddress()));
   return gas;
 }
 
@@ -110,6 +136,7 @@ async function measureWhileUnlocking(
   vault: BenchVault,
   alice: Signer,
   bob: Signer,
+  stayer: Signer,
   withExits: boolean,
   report: () => Promise<void>,
 ): Promise<Record<string, bigint>> {
@@ -117,6 +144,7 @@ async function measureWhileUnlocking(
   const b = await bob.getAddress();
   await (await vault.connect(alice).deposit(FIRST_DEPOSIT, a)).wait();
   await (await vault.connect(bob).deposit(FIRST_DEPOSIT, b)).wait();
+  await (await vault.connect(stayer).deposit(FIRST_DEPOSIT, await stayer.getAddress())).wait();
   await report();
   await time.increase(3600);
   const gas: Record<string, bigint> = {};
@@ -126,6 +154,7 @@ async function measureWhileUnlocking(
     gas["partial redeem" + UNLOCKING] = await gasOf(vault.connect(alice).redeem((await vault.balanceOf(a)) / 2n, a, a));
     gas["withdraw" + UNLOCKING] = await gasOf(vault.connect(bob).withdraw(REPEAT_DEPOSIT, b, b));
     gas["full redeem" + UNLOCKING] = await gasOf(vault.connect(alice).redeem(await fullExitShares(vault, a), a, a));
+    gas["exit of all (redeemAll)" + UNLOCKING] = await gasOf(exitAll(vault, bob, b));
   }
   return gas;
 }
@@ -147,19 +176,19 @@ export async function run(): Promise<BenchSection> {
     feeRecipient: admin,
   });
   const spenders = [await reference.getAddress(), ...VAULT_IDS.map((id) => vaults[id].address)];
-  await fund(usdc, [alice, bob], spenders);
+  await fund(usdc, [alice, bob, keeper], spenders);
 
   const columns = ["reference", ...VAULT_IDS];
   const results: Record<string, Record<string, bigint>> = {};
   results.reference = {
     ...(await measureEntries(reference as unknown as BenchVault, alice, bob)),
-    ...(await measureSyncExits(reference as unknown as BenchVault, alice)),
+    ...(await measureSyncExits(reference as unknown as BenchVault, alice, bob, keeper)),
   };
   for (const id of VAULT_IDS) {
     const vault = vaults[id].contract;
     const gas = await measureEntries(vault as unknown as BenchVault, alice, bob);
     if (!vaultConfigs[id].async) {
-      Object.assign(gas, await measureSyncExits(vault as unknown as BenchVault, alice));
+      Object.assign(gas, await measureSyncExits(vault as unknown as BenchVault, alice, bob, keeper));
     } else {
       const a = await alice.getAddress();
       const delay = vaultConfigs[id].fulfillmentDelay;
@@ -189,11 +218,11 @@ export async function run(): Promise<BenchSection> {
   });
   const reference2 = await new ReferenceERC4626__factory(deployer).deploy(usdcAddress);
   const spenders2 = [await reference2.getAddress(), ...VAULT_IDS.map((id) => unlockingVaults[id].address)];
-  await fund(usdc, [alice, bob, deployer], spenders2);
+  await fund(usdc, [alice, bob, keeper, deployer], spenders2);
   const reference2Address = await reference2.getAddress();
   Object.assign(
     results.reference,
-    await measureWhileUnlocking(reference2 as unknown as BenchVault, alice, bob, true, async () => {
+    await measureWhileUnlocking(reference2 as unknown as BenchVault, alice, bob, keeper, true, async () => {
       await (await usdc.transfer(reference2Address, REPORTED_PROFIT)).wait();
     }),
   );
@@ -201,9 +230,16 @@ export async function run(): Promise<BenchSection> {
     const vault = unlockingVaults[id].contract;
     Object.assign(
       results[id],
-      await measureWhileUnlocking(vault as unknown as BenchVault, alice, bob, !vaultConfigs[id].async, async () => {
-        await (await vault.report(REPORTED_PROFIT)).wait();
-      }),
+      await measureWhileUnlocking(
+        vault as unknown as BenchVault,
+        alice,
+        bob,
+        keeper,
+        !vaultConfigs[id].async,
+        async () => {
+          await (await vault.report(REPORTED_PROFIT)).wait();
+        },
+      ),
     );
   }
 

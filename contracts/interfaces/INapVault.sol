@@ -264,6 +264,17 @@ interface INapVault is IERC4626 {
     /// @return fee Fee shares burnt.
     function settle(address holder) external returns (uint256 fee);
 
+    /// @notice Exits the whole position: synchronous vault, settles the performance fee `owner` owes and redeems
+    ///         every share left, its maxRedeem of this block (redeem(maxRedeem) read a block earlier reverts while
+    ///         profit unlocks, as the fee owed grows); asynchronous vault, claims every claimable share of `owner` as
+    ///         controller, by it or its operator. As redeem otherwise: the caller needs an allowance of `owner` for
+    ///         the shares redeemed unless it is `owner`, one Withdraw event, open while paused.
+    /// @param receiver Receives the assets.
+    /// @param owner Share owner (synchronous) or controller of the filled requests (asynchronous).
+    /// @return shares Shares redeemed (the fee shares burnt with them are not counted).
+    /// @return assets Assets paid out (maxWithdraw(owner) of this block).
+    function redeemAll(address receiver, address owner) external returns (uint256 shares, uint256 assets);
+
     /// @notice Sets the fee recipient (DEFAULT_ADMIN_ROLE). Fees are brought to date and paid to the old recipient
     ///         first; if the asset refuses that transfer (a blacklisted recipient), they stay for the new one.
     /// @param recipient The new recipient (non-zero).

@@ -63,7 +63,8 @@ import {RedeemEscrow} from "./RedeemEscrow.sol";
 /// Fees leave accountedAssets and stay in the vault until claimFees pays them to the fee recipient. What a holder
 /// pays in fees is at most the management fee for the time held on the value held, plus performanceFeeBps of the
 /// reported gains that unlocked to it while it held (docs/vaults.md, docs/invariants.md). balanceOf includes the
-/// shares a holder's performance fee will take; maxRedeem and maxWithdraw leave them out.
+/// shares a holder's performance fee will take; maxRedeem and maxWithdraw leave them out. That fee grows while profit
+/// unlocks, so a whole position leaves with redeemAll, which counts it in its own block.
 ///
 /// Asynchronous redemption (ERC-7540, when `isERC7540()`): `requestRedeem` moves shares into the vault, by or for
 /// the controller only (its own call or its operator's), and sets the controller's ready time to now +
@@ -401,31 +402,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         address controller
     ) public override(ERC4626, IERC4626) returns (uint256 assets) {
         if (!_async) {
-            // At the price after the owner's settlement, never below the one the preview used.
-            SupplyState supply = _supply;
-            Holding storage holding = _holdings[controller];
-            Position held;
-            uint256 fee;
-            {
-                (HotState s, uint256 total, , ) = _accrued(_hot, 0);
-                uint256 supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
-                uint256 feeAssets;
-                (held, fee, feeAssets) = holding.position.settledNow(supply, total, supplyWithVirtual);
-                uint256 maxShares = held.shares();
-                if (shares > maxShares) revert ERC4626ExceededMaxRedeem(controller, shares, maxShares);
-                // feeAssets <= total and fee < supplyWithVirtual (settledNow); shares < 2**96, total < 2**64.
-                unchecked {
-                    assets = (shares * (total - feeAssets + 1)) / (supplyWithVirtual - fee);
-                }
-                _hot = s.withExit(assets + feeAssets);
-            }
-            // _exit, inlined: the full exit is the tightest operation against the gas bound.
-            if (msg.sender != controller) _spendAllowance(controller, msg.sender, shares);
-            holding.position = held.without(shares);
-            _supply = supply.withBurnt(shares + fee);
-            emit Transfer(controller, address(0), shares + fee);
-            SafeERC20.safeTransfer(IERC20(asset()), receiver, assets);
-            emit Withdraw(msg.sender, receiver, controller, assets, shares);
+            (, assets) = _redeemHeld(shares, false, receiver, controller);
             return assets;
         }
         _checkControllerOrOperator(controller);
@@ -438,6 +415,52 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
                 ? claimableAssets
                 : shares.mulDiv(claimableAssets, claimableShares, Math.Rounding.Floor);
         _claim(request, receiver, controller, assets, shares);
+    }
+
+    /// @inheritdoc INapVault
+    /// @dev Open while paused, as every exit.
+    function redeemAll(address receiver, address owner) external returns (uint256 shares, uint256 assets) {
+        if (!_async) return _redeemHeld(0, true, receiver, owner);
+        _checkControllerOrOperator(owner);
+        RedeemState storage request = _redeems[owner];
+        (shares, assets) = (request.claimableShares, request.claimableAssets);
+        _claim(request, receiver, owner, assets, shares);
+    }
+
+    /// @dev The synchronous redeem of `shares`, or with `whole` of every share left once the owner's performance
+    ///      fee is settled (its maxRedeem of this block), at the price after that settlement, never below the one
+    ///      the preview used.
+    function _redeemHeld(
+        uint256 shares,
+        bool whole,
+        address receiver,
+        address controller
+    ) private returns (uint256, uint256 assets) {
+        SupplyState supply = _supply;
+        Holding storage holding = _holdings[controller];
+        Position held;
+        uint256 fee;
+        {
+            (HotState s, uint256 total, , ) = _accrued(_hot, 0);
+            uint256 supplyWithVirtual = supply.totalSupply() + _VIRTUAL_SHARES;
+            uint256 feeAssets;
+            (held, fee, feeAssets) = holding.position.settledNow(supply, total, supplyWithVirtual);
+            if (whole) shares = held.shares();
+            else if (shares > held.shares()) revert ERC4626ExceededMaxRedeem(controller, shares, held.shares());
+            // feeAssets <= total and fee < supplyWithVirtual (settledNow); shares < 2**96, total < 2**64.
+            unchecked {
+                assets = (shares * (total - feeAssets + 1)) / (supplyWithVirtual - fee);
+            }
+            _hot = s.withExit(assets + feeAssets);
+        }
+        // _exit, inlined: the full exit is the tightest operation against the gas bound.
+        if (msg.sender != controller) _spendAllowance(controller, msg.sender, shares);
+        holding.position = held.without(shares);
+        _supply = supply.withBurnt(shares + fee);
+        emit Transfer(controller, address(0), shares + fee);
+        SafeERC20.safeTransfer(IERC20(asset()), receiver, assets);
+        emit Withdraw(msg.sender, receiver, controller, assets, shares);
+        return (shares, assets);
     }
 
     function _decimalsOffset() internal pure override returns (uint8) {

@@ -244,6 +244,22 @@ contract VaultSymbolicTest is SymTest {
         // As for withdraw, the books' cover after an exit is tested only.
     }
 
+    /// @notice The exit of the whole position (redeemAll) changes no other account's balance, leaves the owner no
+    ///         share and pays exactly the maxWithdraw of its block.
+    function check_redeemAll(State memory st) public {
+        _state(st.accounted, st.locked, st.duration, st.left, st.elapsed, st.sa, st.sb, st.extra);
+        address other = _other();
+        uint256 told = vault.maxWithdraw(ALICE);
+        Snap memory before = _snap(other);
+        vm.prank(ALICE);
+        (uint256 shares, uint256 assets) = vault.redeemAll(CAROL, ALICE);
+        Snap memory after_ = _snap(other);
+        _onlyChanged(before, after_, ALICE);
+        assert(after_.alice == 0 && shares == before.alice);
+        assert(assets == told);
+        assert(usdc.balanceOf(CAROL) == assets);
+    }
+
     /// @notice Without locked profit, the management fee of an interval is at most managementFeeBps a year of the
     ///         holders' assets for that time (docs/vaults.md). Bounded version: any deposit, one accrual over an
     ///         interval of a second, an hour, a day, a year or 400 days (with the interval symbolic too, or an accrual

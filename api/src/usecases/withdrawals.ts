@@ -125,19 +125,19 @@ export class Withdrawals {
           data = vault.interface.encodeFunctionData("withdraw", [exit.amountMicroUsdc, address, address]);
         } else {
           const balance = await readChain("the position", () => vault.balanceOf(address, { blockTag: block }));
-          // The whole position is maxRedeem: an exit burns the performance fee's shares with its own, so a
-          // balance that still counts them would be refused (docs/vaults.md, "What holders see").
-          const shares =
-            exit.shares === "all"
-              ? await readChain("the position", () => vault.maxRedeem(address, { blockTag: block }))
-              : exit.shares;
+          const shares = exit.shares === "all" ? balance : exit.shares;
           if (balance === 0n || shares > balance) {
             throw new ValidationError(
               `shares: the agent wallet ${address} holds ${balance} shares (raw) of the ${vaultId} vault` +
                 (exit.shares === "all" ? "" : `, less than ${shares}`),
             );
           }
-          data = vault.interface.encodeFunctionData("redeem", [shares, address, address]);
+          // The whole position is what is left once the performance fee owed is settled, and that fee grows every
+          // second while profit unlocks: redeemAll counts it in the block it is mined in (docs/vaults.md).
+          data =
+            exit.shares === "all"
+              ? vault.interface.encodeFunctionData("redeemAll", [address, address])
+              : vault.interface.encodeFunctionData("redeem", [shares, address, address]);
         }
       }
       const sent = await this.engine.send({
