@@ -322,7 +322,7 @@ describe("client packages installed from their tarballs, outside the repository,
 
       it(`npx nap --help answers in under ${HELP_BOUND_MS} ms`, async function () {
         const runs: TimedRun[] = [];
-        for (let i = 0; i < 3; i++) runs.push(await timed("npx nap --help", { cwd: consumer, env }));
+        for (let i = 0; i < 5; i++) runs.push(await timed("npx nap --help", { cwd: consumer, env }));
         for (const help of runs) {
           expect(help.code, help.stderr).to.equal(0);
           expect(help.stdout).to.match(/^nap: the NAP agent CLI\n\nUsage: nap <command>/);
@@ -334,13 +334,13 @@ describe("client packages installed from their tarballs, outside the repository,
         recordFigure(
           `Node ${major}`,
           `npx nap --help: wall ${runs.map((help) => Math.round(help.ms)).join(", ")} ms, CPU ` +
-            `${runs.map((help) => Math.round(help.cpuMs)).join(", ")} ms (three runs; load average ${load.toFixed(1)} ` +
-            `on ${availableParallelism()} CPUs${quiet ? "" : ": wall time not held to the bound"})`,
+            `${runs.map((help) => Math.round(help.cpuMs)).join(", ")} ms (five runs; load average ${load.toFixed(1)} ` +
+            `on ${availableParallelism()} CPUs${quiet ? "" : ": the CPU time held to the bound"})`,
         );
-        // The CPU time npx and the CLI spend is the bound on a machine with a CPU free; on an oversubscribed one the
-        // wall time measures the queue for the CPUs, so only the CPU time is held to the bound there.
-        expect(cpu, "CPU time of npx nap --help").to.be.lessThan(HELP_BOUND_MS);
+        // The bound is on the wall time where a CPU is free. On an oversubscribed machine the wall time measures the
+        // queue for the CPUs, so there the CPU time of npx and all it starts is held to the bound instead.
         if (quiet) expect(wall, "wall time of npx nap --help").to.be.lessThan(HELP_BOUND_MS);
+        else expect(cpu, "CPU time of npx nap --help").to.be.lessThan(HELP_BOUND_MS);
       });
 
       it("the README's CLI quickstart (register with the faucet, deposit, status, activity, withdraw, watch) runs with the installed nap", async function () {
