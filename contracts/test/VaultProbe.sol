@@ -11,9 +11,10 @@ import {IERC7540Redeem, IERC7887Redeem} from "../interfaces/IERC7540.sol";
 contract VaultProbe {
     /// @notice Numbers read from `vault` and its asset for `accounts`, in a fixed order: block timestamp,
     ///         totalSupply, totalAssets, accountedAssets, feesOwed, totalClaimableAssets, the asset balances of the
-    ///         vault and of its escrow, the vault's own shares, the stored lastFeeAccrual, the performance fee shares the accounts owe (summed); then for each
-    ///         account its shares, asset balance, pending shares, ready time, claimable shares, claimable assets and
-    ///         canceled shares (the request fields are 0 on a synchronous vault).
+    ///         vault and of its escrow, the vault's own shares, the stored lastFeeAccrual, the performance fee shares
+    ///         the accounts owe (summed); then for each account its shares, asset balance, pending shares, ready time,
+    ///         claimable shares, claimable assets and canceled shares (the request fields are 0 on a synchronous
+    ///         vault).
     /// @param vault The vault.
     /// @param accounts The accounts to read.
     /// @return values The numbers, 11 + 7 per account.

@@ -85,7 +85,8 @@ library HolderLedger {
         }
     }
 
-    /// @notice `s` with `count` more shares (the callers bound each position by MAX_SHARES, so the sum stays in 128 bits).
+    /// @notice `s` with `count` more shares (the callers bound each position by MAX_SHARES, so the sum stays in 128
+    /// bits).
     function withMinted(SupplyState s, uint256 count) internal pure returns (SupplyState) {
         unchecked {
             return SupplyState.wrap(SupplyState.unwrap(s) + count);

@@ -68,14 +68,14 @@ import {RedeemEscrow} from "./RedeemEscrow.sol";
 ///
 /// Asynchronous redemption (ERC-7540, when `isERC7540()`): `requestRedeem` moves shares into the vault, by or for
 /// the controller only (its own call or its operator's), and sets the controller's ready time to now +
-/// fulfillmentDelay. The shares stay in totalSupply and keep bearing gains and the management fee until the fill,
-/// at the price of that moment (convertToAssets, rounded down): the shares are then burnt and the assets moved to the
-/// redeem escrow, fixed, less the performance fee the requested shares owe from the entry point they carried into
-/// the request (kept per controller). FULFILLER_ROLE may fill from the ready time, anyone FULFILLMENT_GRACE_PERIOD later, so an
-/// exit never depends on the role: a request is claimable by its ready time + the grace period, for its value at
-/// request time less the management fee of that wait (under 0.1% within the hard bounds). The controller may cancel
-/// its pending request at any time (ERC-7887, claimable at once) and take its shares back, with that entry point. Claims go through
-/// `redeem` / `withdraw` with the controller as owner, by the controller or its operator; previewRedeem /
+/// fulfillmentDelay. The shares stay in totalSupply and keep bearing gains and the management fee until the fill, at
+/// the price of that moment (convertToAssets, rounded down): the shares are then burnt and the assets moved to the
+/// redeem escrow, fixed, less the performance fee the requested shares owe from the entry point they carried into the
+/// request (kept per controller). FULFILLER_ROLE may fill from the ready time, anyone FULFILLMENT_GRACE_PERIOD later,
+/// so an exit never depends on the role: a request is claimable by its ready time + the grace period, for its value at
+/// request time less the management fee of that wait (under 0.1% within the hard bounds). The controller may cancel its
+/// pending request at any time (ERC-7887, claimable at once) and take its shares back, with that entry point. Claims go
+/// through `redeem` / `withdraw` with the controller as owner, by the controller or its operator; previewRedeem /
 /// previewWithdraw revert.
 ///
 /// Exit before governance acts: a request waits at most the governance timelock's delay less EXIT_MARGIN, read from
