@@ -10,6 +10,7 @@ import { deployTestSystem } from "../api/helpers/system";
 import {
   AgentBadges__factory,
   NapFaucet__factory,
+  TestUSDC__factory,
   NapGovernor__factory,
   NapVault__factory,
   StrategyRegistryV3__factory,
@@ -67,6 +68,8 @@ function journey(this: Mocha.Suite, signer: SignerMode) {
   let nap: NapClient;
   let agentAddress: string;
   let agentId: string;
+  /** The wallet that registered the agent, and so its operator: the only address the exit sends to. */
+  let owner: Wallet;
 
   before(async function () {
     deployment = await deployTestSystem();
@@ -75,7 +78,8 @@ function journey(this: Mocha.Suite, signer: SignerMode) {
     base = system.app.url;
     // No retries: a 429 or 503 must show in the test, not be waited out.
     nap = new NapClient({ baseUrl: base, maxRetries: 0 });
-    const registered = await nap.register({ signer: Wallet.createRandom(), agentName: "journey agent" });
+    owner = Wallet.createRandom() as unknown as Wallet;
+    const registered = await nap.register({ signer: owner, agentName: "journey agent" });
     expect(registered.tier).to.equal("unverified");
     agentId = registered.agent_id;
     const record = await system.store.agents.findById(agentId);
@@ -525,6 +529,66 @@ function journey(this: Mocha.Suite, signer: SignerMode) {
     }
   });
 
+  it("withdraws 20.5 USDC from the moderate vault back to the agent's wallet", async function () {
+    const vault = NapVault__factory.connect(deployment.vaults.moderate!.address, ethers.provider);
+    const usdc = TestUSDC__factory.connect(deployment.contracts.TestUSDC.address, ethers.provider);
+    const sharesBefore = await vault.balanceOf(agentAddress);
+    const usdcBefore = await usdc.balanceOf(agentAddress);
+    const withdrawal = await nap.withdraw({ vault_id: "moderate", amount_usdc: 20.5 });
+    const receipt = await ethers.provider.getTransactionReceipt(withdrawal.tx_hash);
+    expect(receipt!.from).to.equal(agentAddress);
+    const sharesAfter = await vault.balanceOf(agentAddress);
+    expect(withdrawal).to.include({
+      success: true,
+      agent_address: agentAddress,
+      vault_id: "moderate",
+      status: "confirmed",
+      amount_usdc: 20.5,
+      amount_raw: "20500000",
+      shares_raw: (sharesBefore - sharesAfter).toString(),
+      shares_balance: sharesAfter.toString(),
+      block_number: receipt!.blockNumber,
+    });
+    expect(await usdc.balanceOf(agentAddress)).to.equal(usdcBefore + 20_500_000n);
+  });
+
+  it("takes everything out to the operator: the vault shares, the USDC, then the ETH (gas reserve kept)", async function () {
+    const vault = NapVault__factory.connect(deployment.vaults.moderate!.address, ethers.provider);
+    const usdc = TestUSDC__factory.connect(deployment.contracts.TestUSDC.address, ethers.provider);
+    const shares = await vault.balanceOf(agentAddress);
+    const usdcHeld = await usdc.balanceOf(agentAddress);
+    expect(shares > 0n && usdcHeld > 0n).to.equal(true);
+
+    const sharesExit = await nap.exitToOperator({ asset: "shares", vault_id: "moderate", amount: "all" });
+    expect(sharesExit).to.include({
+      agent_address: agentAddress,
+      operator_address: owner.address,
+      asset: "shares",
+      amount_raw: shares.toString(),
+      status: "confirmed",
+    });
+    const usdcExit = await nap.exitToOperator({ asset: "usdc", amount: "all" });
+    expect(usdcExit).to.include({ operator_address: owner.address, asset: "usdc", amount_raw: usdcHeld.toString() });
+    const ethHeld = await ethers.provider.getBalance(agentAddress);
+    const ethExit = await nap.exitToOperator({ asset: "eth", amount: "all" });
+    expect(ethExit).to.include({ operator_address: owner.address, asset: "eth", token_address: null });
+
+    expect(await vault.balanceOf(owner.address)).to.equal(shares);
+    expect(await vault.balanceOf(agentAddress)).to.equal(0n);
+    expect(await usdc.balanceOf(owner.address)).to.equal(usdcHeld);
+    expect(await usdc.balanceOf(agentAddress)).to.equal(0n);
+    const sent = BigInt(ethExit.amount_raw);
+    expect(await ethers.provider.getBalance(owner.address)).to.equal(sent);
+    const ethReceipt = (await ethers.provider.getTransactionReceipt(ethExit.tx_hash))!;
+    expect(ethReceipt.from).to.equal(agentAddress);
+    expect(await ethers.provider.getBalance(agentAddress)).to.equal(
+      ethHeld - sent - ethReceipt.gasUsed * ethReceipt.gasPrice,
+    );
+    for (const exit of [sharesExit, usdcExit, ethExit]) {
+      expect((await ethers.provider.getTransactionReceipt(exit.tx_hash))!.from).to.equal(agentAddress);
+    }
+  });
+
   it("answers the faucet cooldown with 429, Retry-After and the cooldown body", async function () {
     const block = await ethers.provider.getBlock("latest");
     const response = await failure(nap.faucet());
@@ -614,6 +678,13 @@ function journey(this: Mocha.Suite, signer: SignerMode) {
 
   it("held the keys as its mode says: no mnemonic in the service otherwise, every transaction signed remotely", async function () {
     expect(system.app.config.serverWalletMnemonic).to.equal(signer === "mnemonic" ? DEV_MNEMONIC : undefined);
+    // Not set empty, not set at all: outside the mnemonic mode no setting of the service names or holds a mnemonic.
+    const mnemonicSettings = Object.entries(system.env).filter(
+      ([name, value]) => /MNEMONIC/i.test(name) || value.includes(DEV_MNEMONIC),
+    );
+    expect(mnemonicSettings.map(([name]) => name)).to.deep.equal(
+      signer === "mnemonic" ? ["SERVER_WALLET_MNEMONIC"] : [],
+    );
     const remote = system.signer.signer;
     expect(remote !== undefined).to.equal(signer === "remote");
     if (remote) {

@@ -4,6 +4,8 @@ import type { MongoStore } from "../../api/src/store/mongo";
 import { startTestApp, request, type JsonResponse, type TestApp } from "../api/helpers/app";
 import { freshMongoStore, dropMongoStore } from "../api/helpers/mongo";
 import { signerSetup, type SignerMode, type SignerSetup } from "../helpers/signerModes";
+// With NAP_TRANSCRIPT=<file>, every e2e test's HTTP exchanges are written there (test/helpers/transcript.ts).
+import "../helpers/transcript";
 
 /** The public development mnemonic of the project (never for a real chain); the deployment's relayer comes from it. */
 export const DEV_MNEMONIC = "myth like bonus scare over problem client lizard pioneer submit female collect";
@@ -14,6 +16,8 @@ export interface E2eSystem {
   store: MongoStore;
   /** How the service holds the dev server wallets' keys (the mnemonic unless asked otherwise). */
   signer: SignerSetup;
+  /** The settings the service was given; with the test app's rate, log and URL settings, all that loadConfig reads. */
+  env: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -29,10 +33,11 @@ export async function startE2eApp(
 ): Promise<E2eSystem> {
   const store = await freshMongoStore(label);
   const keys = await signerSetup(signer, DEV_MNEMONIC, 16);
+  const settings = { ...keys.env, AGENT_API_KEYS: OPERATOR_KEY, ...env };
   const app = await startTestApp({
     store,
     deployment,
-    env: { ...keys.env, AGENT_API_KEYS: OPERATOR_KEY, ...env },
+    env: settings,
     extra: { engineOptions: { pollIntervalMs: 20 } },
   });
   await app.app.useCases.start();
@@ -40,6 +45,7 @@ export async function startE2eApp(
     app,
     store,
     signer: keys,
+    env: settings,
     async close() {
       await app.app.useCases.settled();
       await app.close();
