@@ -16,7 +16,10 @@ import {
   NapRedirectError,
   NapResponseTooLargeError,
   NapTimeoutError,
+  NapTypedDataMismatchError,
 } from "@nap/sdk";
+import { Wallet } from "ethers";
+import { ASSET, CHAIN_ID, fakeService, ROUTER, VAULT, type Prepared } from "./helpers/signedWritesService";
 
 /**
  * The SDK as the client of a hostile or broken server: a redirect to another origin, a server that never answers
@@ -260,5 +263,191 @@ describe("SDK: against a hostile or broken server", function () {
     expect(closeCode).to.equal(1009);
     expect(delivered).to.equal(0);
     expect(ended).to.deep.equal(["gave up after 0 reconnect attempts: Max payload size exceeded"]);
+  });
+
+  describe("altered typed data: a service that prepares something else than what was asked gets nothing signed", function () {
+    const owner = new Wallet("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
+    const attacker = "0x000000000000000000000000000000000000dEaD";
+    const attackerLower = attacker.toLowerCase();
+    const unlimited = ((1n << 256n) - 1n).toString();
+    type Case = [
+      attack: string,
+      action: "deposit" | "redeem" | "claim",
+      alter: (prepared: Prepared) => void,
+      problems: (deadline: string) => string[],
+      options?: { chainId?: number; router?: string },
+    ];
+    const set = (target: object, field: string, value: unknown) => Object.assign(target, { [field]: value });
+    const cases: Case[] = [
+      [
+        "changed receiver: the shares to the attacker",
+        "deposit",
+        (p) => set(p.intent.message, "receiver", attacker),
+        () => [`intent.message.receiver is ${attacker}, asked ${owner.address}`],
+      ],
+      [
+        "changed amount: more assets than asked",
+        "deposit",
+        (p) => set(p.intent.message, "assets", "26000000"),
+        () => ["intent.message.assets is 26000000, asked 25000000"],
+      ],
+      [
+        "changed owner: someone else's deposit signed by this wallet",
+        "deposit",
+        (p) => set(p.intent.message, "owner", attacker),
+        () => [`intent.message.owner is ${attacker}, asked ${owner.address}`],
+      ],
+      [
+        "changed vault: the deposit into another vault",
+        "deposit",
+        (p) => {
+          p.vault = attacker;
+          set(p.intent.message, "vault", attacker);
+        },
+        () => [`vault is ${attacker}, asked ${VAULT}`, `intent.message.vault is ${attacker}, asked ${VAULT}`],
+      ],
+      [
+        "another chain: the message for a chain the wallet did not ask",
+        "deposit",
+        (p) => {
+          p.chain_id = 1;
+          p.intent.domain.chainId = 1;
+        },
+        () => [`chain_id is 1, asked ${CHAIN_ID}`, `intent.domain.chainId is 1, asked ${CHAIN_ID}`],
+        { chainId: CHAIN_ID },
+      ],
+      [
+        "another chain in the domain alone",
+        "redeem",
+        (p) => set(p.intent.domain, "chainId", 10),
+        () => [`intent.domain.chainId is 10, asked ${CHAIN_ID}`],
+      ],
+      [
+        "another router: a deployment the wallet does not trust",
+        "deposit",
+        (p) => {
+          p.router = attacker;
+          p.intent.domain.verifyingContract = attacker;
+          set(p.permit!.message, "spender", attacker);
+        },
+        () => [
+          `router is ${attacker}, asked ${ROUTER}`,
+          `intent.domain.verifyingContract is ${attacker}, asked ${ROUTER}`,
+          `permit.message.spender is ${attacker}, asked ${ROUTER}`,
+        ],
+        { router: ROUTER },
+      ],
+      [
+        "permit to a stranger: the USDC allowance to the attacker",
+        "deposit",
+        (p) => set(p.permit!.message, "spender", attacker),
+        () => [`permit.message.spender is ${attacker}, asked ${ROUTER}`],
+      ],
+      [
+        "unlimited permit: more allowance than the deposit",
+        "deposit",
+        (p) => set(p.permit!.message, "value", unlimited),
+        () => [`permit.message.value is ${unlimited}, asked 25000000`],
+      ],
+      [
+        "permit on another token",
+        "deposit",
+        (p) => (p.permit!.domain.verifyingContract = attackerLower),
+        () => [`permit.domain.verifyingContract is ${attackerLower}, asked ${ASSET}`],
+      ],
+      [
+        "operator to a stranger: the attacker made the wallet's operator on the vault",
+        "redeem",
+        (p) => set(p.operator_authorization!.message, "operator", attacker),
+        () => [`operator_authorization.message.operator is ${attacker}, asked ${ROUTER}`],
+      ],
+      [
+        "operator authorisation for another controller, on another vault, or revoking",
+        "claim",
+        (p) => {
+          const authorization = p.operator_authorization!;
+          set(authorization.message, "controller", attacker);
+          set(authorization.message, "approved", false);
+          authorization.domain.verifyingContract = attacker;
+        },
+        () => [
+          `operator_authorization.domain.verifyingContract is ${attacker}, asked ${VAULT}`,
+          `operator_authorization.message.controller is ${attacker}, asked ${owner.address}`,
+          "operator_authorization.message.approved is false, asked true",
+        ],
+      ],
+      [
+        "swapped fields: the type's field order changed so that the signature means another message",
+        "deposit",
+        (p) => {
+          const fields = p.intent.types.Deposit;
+          [fields[0], fields[3]] = [fields[3], fields[0]];
+        },
+        () => [
+          "intent.types are not Deposit's fields " +
+            "(address owner,address vault,uint256 assets,address receiver,uint256 minShares,uint256 nonce,uint256 deadline)",
+        ],
+      ],
+      [
+        "another primary type: a redemption offered for signature as a deposit",
+        "deposit",
+        (p) => (p.intent.primaryType = "Redeem"),
+        () => ["intent.primaryType is Redeem, asked Deposit"],
+      ],
+      [
+        "extra field: a message that carries more than its type",
+        "redeem",
+        (p) => set(p.intent.message, "operator", attacker),
+        () => ["intent.message has fields the type does not: operator"],
+      ],
+      [
+        "far deadline: a message valid for a year",
+        "redeem",
+        (p) => {
+          p.deadline = String(Math.floor(Date.now() / 1000) + 365 * 86400);
+          set(p.intent.message, "deadline", p.deadline);
+        },
+        (deadline) => [`intent.message.deadline is ${deadline}, more than 3600 s from now`],
+      ],
+      [
+        "salted domain: a domain field the router does not have",
+        "redeem",
+        (p) => set(p.intent.domain, "salt", `0x${"00".repeat(32)}`),
+        () => [
+          "intent.domain has fields chainId,name,salt,verifyingContract,version, not chainId,name,verifyingContract,version",
+        ],
+      ],
+    ];
+
+    for (const [attack, action, alter, problems, options] of cases) {
+      it(`${attack}: refused with the difference named, nothing signed or submitted`, async function () {
+        let deadline = "";
+        const service = await fakeService({
+          now: Math.floor(Date.now() / 1000),
+          alter: (prepared) => {
+            alter(prepared);
+            deadline = String(prepared.intent.message.deadline);
+          },
+        });
+        try {
+          const data = new NapDataClient({ baseUrl: service.url, ...options });
+          const call =
+            action === "deposit"
+              ? data.deposit({ vault: VAULT, amount: 25_000_000n }, owner)
+              : data[action]({ vault: VAULT, shares: 10n }, owner);
+          const error = (await call.catch((e: unknown) => e)) as NapTypedDataMismatchError;
+          expect(error).to.be.instanceOf(NapTypedDataMismatchError);
+          expect(error.problems).to.deep.equal(problems(deadline));
+          const path = `/v1/vaults/${VAULT}/${action}`;
+          expect(error.message).to.equal(
+            `GET ${path}/typed-data: the service's typed data does not match the request; nothing was signed: ` +
+              problems(deadline).join("; "),
+          );
+          expect(service.submitted()).to.deep.equal([]);
+        } finally {
+          await service.close();
+        }
+      });
+    }
   });
 });

@@ -3,6 +3,22 @@ import { NapGraphQLError } from "./errors";
 import { QUERIES } from "./graphql/operations";
 import type { QueryTypes } from "./graphql/types";
 import { signerAddress, signText, type MessageSigner } from "./signer";
+import type {
+  CancelRedeemRequest,
+  ClaimRequest,
+  DepositRequest,
+  RedeemRequest,
+  RequestRedeemRequest,
+} from "./signed/actions";
+import type { RelayState } from "./signed/errors";
+import {
+  SignedWrites,
+  type RelaySubmitted,
+  type SignedWriteOptions,
+  type SignedWritesOptions,
+  type WaitOptions,
+} from "./signed/signedWrites";
+import type { TypedDataSigner } from "./signed/typedDataSigner";
 import { subscribe, type SubscribeOptions, type Subscription, type SubscriptionHandlers } from "./subscriptions";
 import type { SubscriptionTypes } from "./graphql/types";
 import { HttpTransport, type TransportOptions } from "./transport";
@@ -13,6 +29,8 @@ import { HttpTransport, type TransportOptions } from "./transport";
  * Reads need no key (the Public tier); a data API key (`napd-...`, sent as `Authorization: Bearer`) raises the
  * rate limits. Errors are NapApiErrors with the API's `code` (VAULT_NOT_FOUND, RATE_LIMITED ...); a GraphQL answer
  * with errors rejects with a NapGraphQLError. Retries are the shared transport's (Retry-After is honoured).
+ * Writes by a wallet's own signature (deposit, redeem, requestRedeem, claim, cancelRedeem) are checked, signed and
+ * relayed by signed/signedWrites.ts.
  */
 
 type Json<R> = R extends { content: { "application/json": infer B } } ? B : never;
@@ -36,7 +54,7 @@ export type DataBody<P extends keyof paths> =
 export type DataSchemas = import("./dataOpenapi").components["schemas"];
 export type { QueryTypes, SubscriptionTypes };
 
-export interface NapDataClientOptions extends TransportOptions {
+export interface NapDataClientOptions extends TransportOptions, Omit<SignedWritesOptions, "now"> {
   /** A data API key (`napd-...`), sent as `Authorization: Bearer <key>`; without one, reads are on the Public tier. */
   apiKey?: string;
   /** WebSocket constructor for subscriptions (default: the `ws` package's). */
@@ -55,6 +73,7 @@ export class NapDataClient {
   readonly #webSocketImpl: unknown;
   readonly #timeoutMs: number | undefined;
   readonly #maxResponseBytes: number | undefined;
+  readonly #signed: SignedWrites;
 
   constructor(options: NapDataClientOptions) {
     this.#transport = new HttpTransport(options);
@@ -63,6 +82,8 @@ export class NapDataClient {
     this.#webSocketImpl = options.webSocketImpl;
     this.#timeoutMs = options.timeoutMs;
     this.#maxResponseBytes = options.maxResponseBytes;
+    const { chainId, router, maxValiditySeconds } = options;
+    this.#signed = new SignedWrites(this.#transport, () => this.#auth(), { chainId, router, maxValiditySeconds });
   }
 
   // ------------------------------------------------------------------------------------------------ REST /v1
@@ -153,6 +174,53 @@ export class NapDataClient {
     });
     this.apiKey = issued.key;
     return issued;
+  }
+
+  // ------------------------------------------------------------------------------------------------ signed writes
+  // The signer is any viem Account or WalletClient or ethers Signer; it needs no ETH and no registration. Each
+  // answers the relay (202); waitForRelay follows it to the transaction's outcome.
+
+  /** Deposits `amount` (base units) of the vault's asset, with an EIP-2612 permit when the router needs one. */
+  deposit(request: DepositRequest, signer: TypedDataSigner, options?: SignedWriteOptions): Promise<RelaySubmitted> {
+    return this.#signed.write("deposit", request, signer, options);
+  }
+
+  /** Redeems shares of a synchronous vault. */
+  redeem(request: RedeemRequest, signer: TypedDataSigner, options?: SignedWriteOptions): Promise<RelaySubmitted> {
+    return this.#signed.write("redeem", request, signer, options);
+  }
+
+  /** Asks an ERC-7540 vault to redeem shares (claimable once fulfilled). */
+  requestRedeem(
+    request: RequestRedeemRequest,
+    signer: TypedDataSigner,
+    options?: SignedWriteOptions,
+  ): Promise<RelaySubmitted> {
+    return this.#signed.write("requestRedeem", request, signer, options);
+  }
+
+  /** Claims fulfilled shares of an ERC-7540 redemption as assets. */
+  claim(request: ClaimRequest, signer: TypedDataSigner, options?: SignedWriteOptions): Promise<RelaySubmitted> {
+    return this.#signed.write("claim", request, signer, options);
+  }
+
+  /** Cancels a pending ERC-7540 redemption and takes the shares back. */
+  cancelRedeem(
+    request: CancelRedeemRequest,
+    signer: TypedDataSigner,
+    options?: SignedWriteOptions,
+  ): Promise<RelaySubmitted> {
+    return this.#signed.write("cancelRedeem", request, signer, options);
+  }
+
+  /** A signed write's relay: submitted, confirmed (with its result) or failed (with its code). */
+  relay(relayId: string): Promise<RelayState> {
+    return this.#signed.relay(relayId);
+  }
+
+  /** Follows a relay until it is confirmed (answered) or failed (a NapRelayError), at most `timeoutMs`. */
+  waitForRelay(relayId: string, options?: WaitOptions): Promise<RelayState> {
+    return this.#signed.waitForRelay(relayId, options);
   }
 
   // ------------------------------------------------------------------------------------------------ GraphQL
