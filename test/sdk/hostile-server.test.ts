@@ -275,7 +275,7 @@ describe("SDK: against a hostile or broken server", function () {
       action: "deposit" | "redeem" | "claim",
       alter: (prepared: Prepared) => void,
       problems: (deadline: string) => string[],
-      options?: { chainId?: number; router?: string },
+      options?: { chainId?: number; router?: string; maxValiditySeconds?: number },
     ];
     const set = (target: object, field: string, value: unknown) => Object.assign(target, { [field]: value });
     const cases: Case[] = [
@@ -408,6 +408,7 @@ describe("SDK: against a hostile or broken server", function () {
           set(p.intent.message, "deadline", p.deadline);
         },
         (deadline) => [`intent.message.deadline is ${deadline}, more than 3600 s from now`],
+        { maxValiditySeconds: 3600 },
       ],
       [
         "salted domain: a domain field the router does not have",

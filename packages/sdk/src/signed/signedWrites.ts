@@ -24,7 +24,10 @@ export interface SignedWritesOptions {
   /** Defaults of every write's chainId and router. */
   chainId?: number;
   router?: string;
-  /** The longest deadline accepted from the service, in seconds from now (default 3,600; the service gives 1,800). */
+  /**
+   * The longest deadline accepted from the service, in seconds from this machine's clock (the service gives 1,800
+   * from the chain's). Default: no bound, for chains whose time is not the wall clock's (a test chain moved ahead).
+   */
   maxValiditySeconds?: number;
   /** Unix seconds now (for tests). */
   now?: () => number;
@@ -86,7 +89,7 @@ export class SignedWrites {
       asset: detail?.asset,
       permitValue: amount,
       nowSeconds: this.options.now?.() ?? Math.floor(Date.now() / 1000),
-      maxValiditySeconds: this.options.maxValiditySeconds ?? 3600,
+      maxValiditySeconds: this.options.maxValiditySeconds,
     });
     if ("problems" in checked) throw new NapTypedDataMismatchError(`GET ${path}/typed-data`, checked.problems);
 
