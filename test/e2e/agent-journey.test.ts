@@ -18,6 +18,7 @@ import {
 import type { SendRequest } from "../../api/src/tx";
 import { impersonate } from "../api/indexer/activity";
 import { SIGNER_MODES, type SignerMode } from "../helpers/signerModes";
+import { transcriptNote } from "../helpers/transcript";
 import { client, DEV_MNEMONIC, OPERATOR_KEY, startE2eApp, type E2eSystem } from "./helpers";
 
 type Body = Record<string, unknown>;
@@ -685,6 +686,7 @@ function journey(this: Mocha.Suite, signer: SignerMode) {
     expect(mnemonicSettings.map(([name]) => name)).to.deep.equal(
       signer === "mnemonic" ? ["SERVER_WALLET_MNEMONIC"] : [],
     );
+    transcriptNote(`the service's settings (${signer} mode): ${Object.keys(system.env).sort().join(", ")}`);
     const remote = system.signer.signer;
     expect(remote !== undefined).to.equal(signer === "remote");
     if (remote) {
@@ -694,6 +696,9 @@ function journey(this: Mocha.Suite, signer: SignerMode) {
       expect(froms).to.include(agentAddress);
       const agentTransactions = await ethers.provider.getTransactionCount(agentAddress);
       expect(remote.signRequests.filter((request) => request.from === agentAddress)).to.have.length(agentTransactions);
+      transcriptNote(
+        `the remote signer signed ${remote.signRequests.length} transactions (eth_signTransaction), ${agentTransactions} of them the agent's`,
+      );
     }
   });
 }

@@ -2,10 +2,10 @@ import { appendFileSync } from "node:fs";
 
 /**
  * A readable transcript of the tests' HTTP exchanges with the API, for closing notes and reviews: with
- * NAP_TRANSCRIPT=<file>, each test's title and then every request to an `/api/` path (method, path, the API key by
- * its prefix, the Idempotency-Key, the body) with its answer (status and body) are appended to the file. Without
- * the setting nothing is wrapped. Keys are shown by their prefix and long hex (signatures) shortened, so a transcript
- * holds no secret.
+ * NAP_TRANSCRIPT=<file>, each test's title and then every request to an `/api/` path (the instance's port, method,
+ * path, the API key by its prefix, the Idempotency-Key, the body) with its answer (status and body) are appended to
+ * the file. Without the setting nothing is wrapped. Keys are shown by their prefix and long hex (signatures)
+ * shortened, so a transcript holds no secret.
  */
 
 const file = process.env.NAP_TRANSCRIPT;
@@ -32,6 +32,11 @@ function headerOf(init: RequestInit | undefined, name: string): string | undefin
   return headers.get(name) ?? undefined;
 }
 
+/** A line of the test's own in the transcript (what HTTP does not show: the service's settings, the signer's log). */
+export function transcriptNote(text: string): void {
+  if (file) write(`# ${redact(text)}`);
+}
+
 if (file) {
   const realFetch = globalThis.fetch;
   globalThis.fetch = async (input, init) => {
@@ -41,7 +46,8 @@ if (file) {
     const key = headerOf(init, "x-api-key");
     const idempotency = headerOf(init, "idempotency-key");
     const notes = [key ? `X-API-Key: ${redact(key)}` : "", idempotency ? `Idempotency-Key: ${idempotency}` : ""];
-    write(`→ ${method} ${url.pathname}${url.search}  ${notes.filter(Boolean).join("  ")}`.trimEnd());
+    // The port tells the instances of a test apart (two APIs over one store).
+    write(`→ [:${url.port}] ${method} ${url.pathname}${url.search}  ${notes.filter(Boolean).join("  ")}`.trimEnd());
     if (typeof init?.body === "string" && init.body) write(`  ${shown(init.body)}`);
     const response = await realFetch(input, init);
     const text = await response.clone().text();
