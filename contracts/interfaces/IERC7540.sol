@@ -2,7 +2,8 @@
 pragma solidity 0.8.28;
 
 /// @title IERC7540Operator
-/// @notice ERC-7540 operators: an account may let another act for it on its requests and claims.
+/// @notice ERC-7540 operators: an account may let another act for it on its requests and claims (and, on a NapVault,
+///         on its synchronous exits).
 /// @dev ERC-165 id 0xe3bc4e65.
 interface IERC7540Operator {
     /// @notice Emitted when `controller` gives or takes back `operator`'s right to act for it.
@@ -127,4 +128,60 @@ interface IERC7887Redeem {
     /// @param receiver Receives the shares.
     /// @param controller Controller of the canceled requests.
     function claimCancelRedeemRequest(uint256 requestId, address receiver, address controller) external;
+}
+
+/// @title IERC7741
+/// @notice ERC-7741 "Authorize Operator": a controller sets an ERC-7540 operator by an EIP-712 signature that anyone
+///         may submit, so that a wallet without ETH (or a contract wallet, EIP-1271) appoints an operator through a
+///         relayer. Signed typed data: `AuthorizeOperator(address controller,address operator,bool approved,bytes32
+///         nonce,uint256 deadline)` in the contract's EIP-712 domain (DOMAIN_SEPARATOR: chain and contract bound).
+/// @dev ERC-165 id 0xa9e50872: the four functions below and nothing else (the errors add nothing to the id).
+interface IERC7741 {
+    /// @notice Thrown when an authorisation is submitted after its `deadline`.
+    /// @param deadline The last timestamp at which it was valid.
+    error AuthorizationExpired(uint256 deadline);
+
+    /// @notice Thrown when `nonce` of `controller` was already used or invalidated.
+    /// @param controller The signer.
+    /// @param nonce The nonce.
+    error AuthorizationUsed(address controller, bytes32 nonce);
+
+    /// @notice Thrown when the signature is not `controller`'s (EOA or EIP-1271) over the given parameters.
+    /// @param controller The account the signature was checked against.
+    error InvalidAuthorization(address controller);
+
+    /// @notice Sets `operator` of `controller` to `approved`, authorised by `controller`'s EIP-712 signature
+    ///         (ECDSA, or EIP-1271 when `controller` has code); anyone may submit it. Uses `nonce` up, emits
+    ///         OperatorSet.
+    /// @dev Reverts AuthorizationExpired after `deadline`, AuthorizationUsed for a used or invalidated nonce,
+    ///      InvalidAuthorization for any other signer or parameters.
+    /// @param controller The signer, whose operator is set.
+    /// @param operator The operator.
+    /// @param approved True to give the right, false to take it back.
+    /// @param nonce Any value the controller has not used on this contract (unordered, used once).
+    /// @param deadline Last timestamp at which the authorisation may be used.
+    /// @param signature The controller's signature of the typed data.
+    /// @return success Always true.
+    function authorizeOperator(
+        address controller,
+        address operator,
+        bool approved,
+        bytes32 nonce,
+        uint256 deadline,
+        bytes calldata signature
+    ) external returns (bool success);
+
+    /// @notice Marks `nonce` of the caller used, so that an authorisation it signed with it can never be submitted.
+    /// @param nonce The nonce.
+    function invalidateNonce(bytes32 nonce) external;
+
+    /// @notice Whether `nonce` of `controller` is used (by an authorisation or invalidateNonce).
+    /// @param controller The controller.
+    /// @param nonce The nonce.
+    /// @return used True once used.
+    function authorizations(address controller, bytes32 nonce) external view returns (bool used);
+
+    /// @notice The EIP-712 domain separator of this contract on this chain.
+    /// @return The domain separator.
+    function DOMAIN_SEPARATOR() external view returns (bytes32);
 }

@@ -268,7 +268,7 @@ interface INapVault is IERC4626 {
     ///         every share left, its maxRedeem of this block (redeem(maxRedeem) read a block earlier reverts while
     ///         profit unlocks, as the fee owed grows); asynchronous vault, claims every claimable share of `owner` as
     ///         controller, by it or its operator. As redeem otherwise: the caller needs an allowance of `owner` for
-    ///         the shares redeemed unless it is `owner`, one Withdraw event, open while paused.
+    ///         the shares redeemed unless it is `owner` or its operator, one Withdraw event, open while paused.
     /// @param receiver Receives the assets.
     /// @param owner Share owner (synchronous) or controller of the filled requests (asynchronous).
     /// @return shares Shares redeemed (the fee shares burnt with them are not counted).

@@ -10,8 +10,10 @@ import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {TimelockController} from "@openzeppelin/contracts/governance/TimelockController.sol";
+import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
+import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {INapVault} from "../interfaces/INapVault.sol";
-import {IERC7540Operator, IERC7540Redeem, IERC7575, IERC7887Redeem} from "../interfaces/IERC7540.sol";
+import {IERC7540Operator, IERC7540Redeem, IERC7575, IERC7741, IERC7887Redeem} from "../interfaces/IERC7540.sol";
 import {HotState, HotStateLib} from "./HotState.sol";
 import {HolderLedger, Position, SupplyState} from "./HolderLedger.sol";
 import {RedeemEscrow} from "./RedeemEscrow.sol";
@@ -83,12 +85,29 @@ import {RedeemEscrow} from "./RedeemEscrow.sol";
 /// queued is claimable before it can execute, whatever delay governance configured and however it changed the
 /// timelock's delay since.
 ///
+/// Operators (ERC-7540, on both kinds of vault): a controller's operator may request, cancel and claim for it, and on
+/// a synchronous vault redeem and withdraw its shares, to any receiver, without an allowance: as an unlimited
+/// allowance that also reaches requests. The controller sets one with setOperator, or by an EIP-712 signature that
+/// anyone may submit (ERC-7741 authorizeOperator: EOA or EIP-1271 signer, an unordered nonce used once, a deadline;
+/// the domain is the share token's name, version "1", this chain and this vault), so that one authorisation lets a
+/// router act for a wallet that holds no ETH on either kind of vault.
+///
 /// Pausing stops entries (deposit, mint, report): maxDeposit and maxMint return 0. Exits never pause.
 ///
 /// Invariants: totalSupply equals the sum of balances (the vault's own balance holds pending and canceled request
 /// shares); the vault's asset balance >= accountedAssets; the escrow holds at least totalClaimableAssets; every
 /// conversion rounds in favour of the vault. docs/invariants.md lists them all with the tests that prove them.
-contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC7540Redeem, IERC7575, IERC7887Redeem {
+contract NapVault is
+    ERC4626,
+    AccessControl,
+    EIP712,
+    INapVault,
+    IERC7540Operator,
+    IERC7540Redeem,
+    IERC7575,
+    IERC7887Redeem,
+    IERC7741
+{
     using Math for uint256;
     using SafeCast for uint256;
 
@@ -122,6 +141,11 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     uint256 public constant EXIT_MARGIN = 1 days;
     /// @notice Most allocations one vault records.
     uint256 public constant MAX_ALLOCATIONS = 20;
+
+    /// @notice EIP-712 type hash of an ERC-7741 operator authorisation.
+    bytes32 public constant AUTHORIZE_OPERATOR_TYPEHASH = keccak256(
+        "AuthorizeOperator(address controller,address operator,bool approved,bytes32 nonce,uint256 deadline)"
+    );
 
     bytes4 private constant _IERC7575_ID = 0x2f0a18c5;
     uint256 private constant _BPS = 10_000;
@@ -174,6 +198,8 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     Allocation[] private _allocations;
     mapping(address controller => RedeemState) private _redeems;
     mapping(address controller => mapping(address operator => bool)) private _operators;
+    /// @dev ERC-7741 nonces used or invalidated, per controller.
+    mapping(address controller => mapping(bytes32 nonce => bool used)) private _authorizations;
     /// @dev Share balances with each holder's entry point (replacing OpenZeppelin ERC20's, through its _update,
     ///      balanceOf and totalSupply extension points), and the supply with the fee rates a settlement reads.
     mapping(address holder => Holding) private _holdings;
@@ -197,7 +223,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         VaultParams memory params,
         VaultRoles memory roles,
         Allocation[] memory initialAllocations
-    ) ERC20(params.name, params.symbol) ERC4626(params.asset) {
+    ) ERC20(params.name, params.symbol) ERC4626(params.asset) EIP712(params.name, "1") {
         if (roles.admin == address(0)) revert ZeroAddress();
         _riskLevel = params.riskLevel;
         _async = params.asyncRedeem;
@@ -340,9 +366,9 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     }
 
     /// @notice Synchronous vault: ERC-4626 withdraw, shares burnt rounded up, after bringing the management fee to
-    ///         date. Asynchronous vault: ERC-7540 claim of `assets` from the filled requests of `controller`, by it
-    ///         or its operator; shares counted against the claim are rounded up (all of them when the whole claim
-    ///         is taken).
+    ///         date, by the owner, its operator (ERC-7540) or a spender of its allowance. Asynchronous vault:
+    ///         ERC-7540 claim of `assets` from the filled requests of `controller`, by it or its operator; shares
+    ///         counted against the claim are rounded up (all of them when the whole claim is taken).
     /// @param assets Assets to pay out.
     /// @param receiver Receives the assets.
     /// @param controller Share owner (synchronous) or controller of the filled requests (asynchronous).
@@ -389,9 +415,9 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     }
 
     /// @notice Synchronous vault: ERC-4626 redeem, assets paid rounded down, after bringing the management fee to
-    ///         date. Asynchronous vault: ERC-7540 claim of `shares` from the filled requests of `controller`, by it
-    ///         or its operator, at their average fill price, rounded down (all the assets when the whole claim is
-    ///         taken).
+    ///         date, by the owner, its operator (ERC-7540) or a spender of its allowance. Asynchronous vault:
+    ///         ERC-7540 claim of `shares` from the filled requests of `controller`, by it or its operator, at their
+    ///         average fill price, rounded down (all the assets when the whole claim is taken).
     /// @param shares Shares to redeem (synchronous) or to count against the claim (asynchronous).
     /// @param receiver Receives the assets.
     /// @param controller Share owner (synchronous) or controller of the filled requests (asynchronous).
@@ -454,7 +480,9 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
             _hot = s.withExit(assets + feeAssets);
         }
         // _exit, inlined: the full exit is the tightest operation against the gas bound.
-        if (msg.sender != controller) _spendAllowance(controller, msg.sender, shares);
+        if (msg.sender != controller && !_operators[controller][msg.sender]) {
+            _spendAllowance(controller, msg.sender, shares);
+        }
         holding.position = held.without(shares);
         _supply = supply.withBurnt(shares + fee);
         emit Transfer(controller, address(0), shares + fee);
@@ -591,10 +619,51 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
     }
 
     /// @inheritdoc IERC7540Operator
+    /// @dev On a synchronous vault the operator may also redeem and withdraw the caller's shares to any receiver.
     function setOperator(address operator, bool approved) external returns (bool) {
         _operators[msg.sender][operator] = approved;
         emit OperatorSet(msg.sender, operator, approved);
         return true;
+    }
+
+    /// @inheritdoc IERC7741
+    /// @dev The nonce is used before the signature is checked (an EIP-1271 wallet is only read, by staticcall).
+    function authorizeOperator(
+        address controller,
+        address operator,
+        bool approved,
+        bytes32 nonce,
+        uint256 deadline,
+        bytes calldata signature
+    ) external returns (bool) {
+        if (block.timestamp > deadline) revert AuthorizationExpired(deadline);
+        if (_authorizations[controller][nonce]) revert AuthorizationUsed(controller, nonce);
+        _authorizations[controller][nonce] = true;
+        bytes32 digest = _hashTypedDataV4(
+            keccak256(abi.encode(AUTHORIZE_OPERATOR_TYPEHASH, controller, operator, approved, nonce, deadline))
+        );
+        // No signature recovers to the zero address, so a zero controller is refused here too.
+        if (!SignatureChecker.isValidSignatureNowCalldata(controller, digest, signature)) {
+            revert InvalidAuthorization(controller);
+        }
+        _operators[controller][operator] = approved;
+        emit OperatorSet(controller, operator, approved);
+        return true;
+    }
+
+    /// @inheritdoc IERC7741
+    function invalidateNonce(bytes32 nonce) external {
+        _authorizations[msg.sender][nonce] = true;
+    }
+
+    /// @inheritdoc IERC7741
+    function authorizations(address controller, bytes32 nonce) external view returns (bool) {
+        return _authorizations[controller][nonce];
+    }
+
+    /// @inheritdoc IERC7741
+    function DOMAIN_SEPARATOR() external view returns (bytes32) {
+        return _domainSeparatorV4();
     }
 
     /// @inheritdoc IERC7540Operator
@@ -607,12 +676,12 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         return address(this);
     }
 
-    /// @notice ERC-165: AccessControl, ERC-7575, and for asynchronous vaults ERC-7540 operator and redeem and
-    ///         ERC-7887 redeem cancelation.
+    /// @notice ERC-165: AccessControl, ERC-7575, ERC-7741, and for asynchronous vaults ERC-7540 operator and redeem
+    ///         and ERC-7887 redeem cancelation.
     /// @param interfaceId ERC-165 interface id.
     /// @return True when supported.
     function supportsInterface(bytes4 interfaceId) public view override returns (bool) {
-        if (interfaceId == _IERC7575_ID) return true;
+        if (interfaceId == _IERC7575_ID || interfaceId == type(IERC7741).interfaceId) return true;
         if (
             _async &&
             (interfaceId == type(IERC7540Operator).interfaceId ||
@@ -966,8 +1035,9 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         emit Deposit(msg.sender, receiver, assets, shares);
     }
 
-    /// @dev Spends the caller's allowance, burns `shares` and the `fee` shares the owner's settled position `held`
-    ///      owed (one Transfer for both), then pays (as OpenZeppelin's _withdraw, without its indirections).
+    /// @dev Spends the caller's allowance (none for the owner or its operator), burns `shares` and the `fee` shares
+    ///      the owner's settled position `held` owed (one Transfer for both), then pays (as OpenZeppelin's _withdraw,
+    ///      without its indirections).
     function _exit(
         address receiver,
         address owner,
@@ -977,7 +1047,7 @@ contract NapVault is ERC4626, AccessControl, INapVault, IERC7540Operator, IERC75
         Position held,
         uint256 fee
     ) private {
-        if (msg.sender != owner) _spendAllowance(owner, msg.sender, shares);
+        if (msg.sender != owner && !_operators[owner][msg.sender]) _spendAllowance(owner, msg.sender, shares);
         // Shares rounded up for assets within maxWithdraw never pass the balance; checked as OpenZeppelin's _update
         // does, so that no exit rests on that rounding argument alone.
         uint256 balance = held.shares();

@@ -23,13 +23,13 @@ contract VaultAsyncSymbolicTest is SymTest {
     uint256 internal constant MAX_SHARES = 2 ** 48 * 1e6;
     uint256 internal constant MAX_WAIT = 400 days;
     uint256 internal constant NOW = 1_800_000_000;
-    uint256 internal constant SLOT_HOT = 6;
-    uint256 internal constant SLOT_TOTAL_CLAIMABLE = 9;
-    uint256 internal constant SLOT_REDEEMS = 11;
+    uint256 internal constant SLOT_HOT = 8;
+    uint256 internal constant SLOT_TOTAL_CLAIMABLE = 11;
+    uint256 internal constant SLOT_REDEEMS = 13;
     /// @dev NapVault's positions (HolderLedger.Position by holder) and its SupplyState (the supply in its low 128
     ///      bits, the fee rates and the hurdle accumulator above).
-    uint256 internal constant SLOT_POSITIONS = 13;
-    uint256 internal constant SLOT_SUPPLY = 14;
+    uint256 internal constant SLOT_POSITIONS = 16;
+    uint256 internal constant SLOT_SUPPLY = 17;
     /// @dev One entry point for every position and request (a price of 2**61, times 2**67, and the accumulator
     ///      at 0, its value at NOW): these proofs cover who owns which shares, not the performance fee, whose
     ///      arithmetic on entry points is tested (NapVault.hurdle.test.ts, the model-based properties), not proven.

@@ -13,9 +13,9 @@ import {SymTest} from "./Svm.sol";
 ///         as any values within the bounds (the price depends on nothing else), and the storage layout is checked
 ///         through the vault's own getters first.
 contract VaultRoundingSymbolicTest is SymTest {
-    uint256 internal constant SLOT_HOT = 6;
+    uint256 internal constant SLOT_HOT = 8;
     /// @dev NapVault's SupplyState: the supply in its low 128 bits.
-    uint256 internal constant SLOT_SUPPLY = 14;
+    uint256 internal constant SLOT_SUPPLY = 17;
     uint256 internal constant NO_CAP = type(uint32).max;
 
     NapVault internal vault;

@@ -21,10 +21,10 @@ contract VaultSymbolicTest is SymTest {
     uint256 internal constant PERFORMANCE_BPS = 2_000;
     uint32 internal constant UNLOCK = 1 days;
     uint256 internal constant NOW = 1_800_000_000;
-    uint256 internal constant SLOT_HOT = 6;
+    uint256 internal constant SLOT_HOT = 8;
     /// @dev NapVault's positions (HolderLedger.Position by holder) and its SupplyState.
-    uint256 internal constant SLOT_POSITIONS = 13;
-    uint256 internal constant SLOT_SUPPLY = 14;
+    uint256 internal constant SLOT_POSITIONS = 16;
+    uint256 internal constant SLOT_SUPPLY = 17;
     /// @dev A position's entry price field at its largest: it owes no performance fee at any reachable price. With
     ///      the performance fee rate written as 0 as well (_state), these proofs cover exits without a fee to settle
     ///      (the settlement is tested, not proven).
