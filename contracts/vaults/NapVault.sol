@@ -142,12 +142,11 @@ contract NapVault is
     /// @notice Most allocations one vault records.
     uint256 public constant MAX_ALLOCATIONS = 20;
 
-    /// @notice EIP-712 type hash of an ERC-7741 operator authorisation.
-    bytes32 public constant AUTHORIZE_OPERATOR_TYPEHASH = keccak256(
+    bytes4 private constant _IERC7575_ID = 0x2f0a18c5;
+    /// @dev EIP-712 type hash of an ERC-7741 operator authorisation (the typed data of docs/vaults.md).
+    bytes32 private constant _AUTHORIZE_OPERATOR_TYPEHASH = keccak256(
         "AuthorizeOperator(address controller,address operator,bool approved,bytes32 nonce,uint256 deadline)"
     );
-
-    bytes4 private constant _IERC7575_ID = 0x2f0a18c5;
     uint256 private constant _BPS = 10_000;
     uint256 private constant _YEAR = 365 days;
     /// @dev Basis points times seconds in a year: the denominator of the management fee.
@@ -640,7 +639,7 @@ contract NapVault is
         if (_authorizations[controller][nonce]) revert AuthorizationUsed(controller, nonce);
         _authorizations[controller][nonce] = true;
         bytes32 digest = _hashTypedDataV4(
-            keccak256(abi.encode(AUTHORIZE_OPERATOR_TYPEHASH, controller, operator, approved, nonce, deadline))
+            keccak256(abi.encode(_AUTHORIZE_OPERATOR_TYPEHASH, controller, operator, approved, nonce, deadline))
         );
         // No signature recovers to the zero address, so a zero controller is refused here too.
         if (!SignatureChecker.isValidSignatureNowCalldata(controller, digest, signature)) {
