@@ -193,9 +193,13 @@ describe("E2E: API keys rotated and revoked by a wallet's signature, on two inst
     expect(keys.map((key) => key.state)).to.deep.equal(["active", "rotated", "revoked", "rotated", "rotated"]);
     expect(keys[0]).to.deep.equal({
       api_key_prefix: apiKey.slice(0, 12),
+      kind: "full",
+      label: null,
+      scope: null,
       state: "active",
       created_at: stored.apiKeyCreatedAt!.toISOString(),
       last_used_at: stored.apiKeyLastUsedAt!.toISOString(),
+      expires_at: null,
       ended_at: null,
     });
     expect(keys.map((key) => key.api_key_prefix)).to.deep.equal([

@@ -18,3 +18,20 @@ export function keyRotationStatement(agentId: string): string {
 export function keyRevocationStatement(agentId: string, keyPrefix: string): string {
   return `I revoke the API key ${keyPrefix} of NAP agent ${agentId}.`;
 }
+
+/**
+ * Signed by the agent's wallet: a scoped key with exactly this scope, label and lifetime; the message is rebuilt from
+ * the issuing request, so a signature cannot be spent on a wider key.
+ */
+export function scopedKeyStatement(
+  agentId: string,
+  scope: string,
+  label: string | null,
+  lifetimeSeconds: number,
+): string {
+  const named = label === null ? "" : ` labelled "${label}"`;
+  return (
+    `I am the wallet of NAP agent ${agentId} and issue a scoped API key${named} limited to: ${scope}; ` +
+    `valid for ${lifetimeSeconds} seconds.`
+  );
+}

@@ -11,6 +11,7 @@ import { Campaign } from "./campaign";
 import { AgentKeys } from "./custody/apiKeys";
 import { Exits } from "./custody/exits";
 import { OperatorChanges } from "./custody/operatorChange";
+import { ScopedKeys, type ScopedKeyStore } from "./custody/scopedKeys";
 import { SignedNonces } from "./custody/signedNonces";
 import { Faucet } from "./faucet";
 import { Governance } from "./governance";
@@ -40,6 +41,7 @@ export interface UseCaseStores extends StoreProbe {
   readonly counters: CounterStore;
   readonly journal: TxJournalStore;
   readonly idempotency: IdempotencyStore;
+  readonly scopedKeys: ScopedKeyStore;
 }
 
 export interface UseCaseDeps {
@@ -68,6 +70,8 @@ export interface UseCases {
   readonly operatorChanges: OperatorChanges;
   /** API key rotation (the agent's wallet signs) and revocation (the wallet or the operator signs). */
   readonly agentKeys: AgentKeys;
+  /** Scoped keys for handing to an LLM: issued by the full key or the wallet, limited in operations and USDC a day. */
+  readonly scopedKeys: ScopedKeys;
   readonly transactions: Transactions;
   readonly strategies: Strategies;
   readonly governance: Governance;
@@ -137,6 +141,7 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
     exits: new Exits(chain, engine, serverWallets, agents),
     operatorChanges: new OperatorChanges(stores.agents, agents, signed, clock),
     agentKeys: new AgentKeys(stores.agents, agents, signed, clock),
+    scopedKeys: new ScopedKeys(stores.scopedKeys, agents, signed, clock),
     transactions: new Transactions(stores.journal),
     strategies: new Strategies(chain, engine, serverWallets, agents, clock, (agentId, strategyId) =>
       relayer.screenLater(agentId, strategyId),

@@ -466,10 +466,77 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The agent's API keys by prefix: the one in use and those it held before, with creation and last use */
+    /**
+     * The agent's API keys by prefix: its full key (in use and before), its scoped keys, creation and last use
+     * @description With the full key: the full key in use and those it held before, newest first, then every scoped key (active, expired or revoked), newest first. With a scoped key: that key only.
+     */
     get: operations["getApiV1AgentKeys"];
     put?: never;
+    /**
+     * Issue a scoped API key (for handing to an LLM) with the agent's full key
+     * @description A second key of the agent, limited to reading (read_only: true) or to a set of operations (reads included), optionally to usdc_per_day (USDC base units leaving the agent's wallet per UTC day, across every instance), expiring after expires_in_seconds (default 30 days, at most 365). Same format as the full key (`nap-` plus 32 characters, sent as X-API-Key); returned once. A scoped key can never issue, list others or revoke keys, rotate the full key or change the operator; the full key's rotation does not end it: revoke it by its prefix (DELETE /api/v1/agent/keys/{prefix}).
+     */
+    post: operations["postApiV1AgentKeys"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agent/keys/{prefix}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
     post?: never;
+    /**
+     * Revoke one of the agent's scoped keys by its prefix, with the full key
+     * @description The key stops at once on every instance (keys are checked against the store on each request); its later requests answer 401 naming the revocation. 404 for a prefix that is no scoped key of the agent (the full key is revoked by a signature: POST /api/v1/agents/{agent_id}/key/revoke), 409 when revoked already.
+     */
+    delete: operations["deleteApiV1AgentKeysPrefix"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agents/{agent_id}/keys/nonce": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a nonce and the message with which the agent's wallet issues a scoped key
+     * @description Takes the scope of the key to issue (as POST /api/v1/agent/keys) and returns a single-use nonce for the agent's wallet, valid for 600 seconds, and the exact EIP-4361 message naming the agent and that scope. Needs no API key: the wallet's signature is the proof.
+     */
+    post: operations["postApiV1AgentsAgentIdKeysNonce"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agents/{agent_id}/keys": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Issue a scoped API key by the agent's wallet signature (no API key needed)
+     * @description The scope, label and expires_in_seconds exactly as sent to the nonce step, with the nonce and the agent wallet's signature of its message (EIP-191, or EIP-1271 for contract wallets). Answers as POST /api/v1/agent/keys.
+     */
+    post: operations["postApiV1AgentsAgentIdKeys"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1314,15 +1381,23 @@ export interface components {
       /** @description the current operator's EIP-191 signature of `message` (EIP-1271 for contract wallets) */
       signature: string;
     };
-    /** @description the agent's keys, newest first: the one in use, then those it held before */
+    /** @description the agent's keys, newest first: the full key in use and those it held before, then the scoped keys; a scoped key sees only itself */
     KeyList: {
       /** Format: uuid */
       agent_id: string;
       keys: {
         /** @description first 12 characters of the key */
         api_key_prefix: string;
+        /**
+         * @description full: the agent's own key (every operation, never expires); scoped: limited
+         * @enum {string}
+         */
+        kind: "full" | "scoped";
+        label: string | null;
+        /** @description null for the full key */
+        scope: components["schemas"]["KeyScope"] | null;
         /** @enum {string} */
-        state: "active" | "rotated" | "revoked";
+        state: "active" | "rotated" | "revoked" | "expired";
         /**
          * @description ISO 8601 UTC timestamp
          * @example 2026-11-22T02:00:00.000Z
@@ -1330,9 +1405,116 @@ export interface components {
         created_at: string;
         /** @description last request with the key, to the minute; null: none recorded */
         last_used_at: string | null;
-        /** @description when a rotation replaced it or it was revoked */
+        /** @description null for the full key, which does not expire */
+        expires_at: string | null;
+        /** @description when a rotation replaced it or it was revoked (an expired key: its expiry) */
         ended_at: string | null;
       }[];
+    };
+    KeyScope: {
+      read_only: boolean;
+      /** @description the writes the key may call; [] when read-only */
+      operations: (
+        | "vault.deposit"
+        | "vault.withdraw"
+        | "vault.redeem_request"
+        | "vault.claim"
+        | "vault.redeem_cancel"
+        | "strategy.submit"
+        | "governance.vote"
+        | "faucet"
+        | "exit"
+      )[];
+      /** @description USDC base units (6 decimals) the key may move out per UTC day; null: no daily limit */
+      usdc_per_day: string | null;
+    };
+    ScopedKeyResult: {
+      /** @constant */
+      success: true;
+      /** Format: uuid */
+      agent_id: string;
+      /** @description `nap-` plus 32 characters, sent as X-API-Key; returned exactly once */
+      api_key: string;
+      /** @description first 12 characters: the key's name in the list and to revoke it */
+      api_key_prefix: string;
+      label: string | null;
+      scope: components["schemas"]["KeyScope"];
+      /**
+       * @description ISO 8601 UTC timestamp
+       * @example 2026-11-22T02:00:00.000Z
+       */
+      expires_at: string;
+    };
+    /** @description exactly one of read_only: true or operations */
+    ScopedKeyRequest: {
+      /** @description a name to recognise the key by in the key list */
+      label?: string;
+      /** @description true: the key reads and nothing else */
+      read_only?: boolean;
+      /** @description the writes the key may call (every scoped key may read) */
+      operations?: (
+        | "vault.deposit"
+        | "vault.withdraw"
+        | "vault.redeem_request"
+        | "vault.claim"
+        | "vault.redeem_cancel"
+        | "strategy.submit"
+        | "governance.vote"
+        | "faucet"
+        | "exit"
+      )[];
+      /**
+       * @description at most this much USDC (base units, 6 decimals: 25000000 = 25 USDC) leaves the agent's wallet by this key per UTC day; absent: no daily limit
+       * @example 25000000
+       */
+      usdc_per_day?: string;
+      /**
+       * @description the key's lifetime (default 30 days, at most 365 days)
+       * @default 2592000
+       */
+      expires_in_seconds?: number;
+    };
+    ScopedKeyRevocationResult: {
+      /** @constant */
+      success: true;
+      /** Format: uuid */
+      agent_id: string;
+      /** @description the scoped key that stopped working on every instance */
+      revoked_api_key_prefix: string;
+      message: string;
+    };
+    ScopedKeyNonceRequest: components["schemas"]["ScopedKeyRequest"];
+    /** @description the scope exactly as sent to the nonce step (its message names it), the nonce and the signature */
+    ScopedKeySignedRequest: {
+      /** @description a name to recognise the key by in the key list */
+      label?: string;
+      /** @description true: the key reads and nothing else */
+      read_only?: boolean;
+      /** @description the writes the key may call (every scoped key may read) */
+      operations?: (
+        | "vault.deposit"
+        | "vault.withdraw"
+        | "vault.redeem_request"
+        | "vault.claim"
+        | "vault.redeem_cancel"
+        | "strategy.submit"
+        | "governance.vote"
+        | "faucet"
+        | "exit"
+      )[];
+      /**
+       * @description at most this much USDC (base units, 6 decimals: 25000000 = 25 USDC) leaves the agent's wallet by this key per UTC day; absent: no daily limit
+       * @example 25000000
+       */
+      usdc_per_day?: string;
+      /**
+       * @description the key's lifetime (default 30 days, at most 365 days)
+       * @default 2592000
+       */
+      expires_in_seconds?: number;
+      nonce: string;
+      /** @description EIP-191 signature of `message` from the nonce step (EIP-1271 for contract wallets) */
+      signature: string;
     };
     KeyNonceRequest: {
       /**
@@ -2781,7 +2963,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description an operator key, or tier below unverified */
+      /** @description an operator key, or tier below unverified, or a scoped key whose scope lacks vault.deposit or whose usdc_per_day this request would exceed */
       403: {
         headers: {
           /** @description requests allowed per minute in this route's class */
@@ -3196,7 +3378,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description an operator key, or tier below unverified */
+      /** @description an operator key, or tier below unverified, or a scoped key whose scope lacks vault.withdraw or whose usdc_per_day this request would exceed */
       403: {
         headers: {
           /** @description requests allowed per minute in this route's class */
@@ -3438,7 +3620,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description an operator key, or tier below unverified */
+      /** @description an operator key, or tier below unverified, or a scoped key whose scope lacks vault.redeem_request or whose usdc_per_day this request would exceed */
       403: {
         headers: {
           /** @description requests allowed per minute in this route's class */
@@ -3681,7 +3863,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description an operator key, or tier below unverified */
+      /** @description an operator key, or tier below unverified, or a scoped key whose scope lacks vault.claim or whose usdc_per_day this request would exceed */
       403: {
         headers: {
           /** @description requests allowed per minute in this route's class */
@@ -3921,7 +4103,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description an operator key, or tier below unverified */
+      /** @description an operator key, or tier below unverified, or a scoped key whose scope lacks vault.redeem_cancel or whose usdc_per_day this request would exceed */
       403: {
         headers: {
           /** @description requests allowed per minute in this route's class */
@@ -4544,7 +4726,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description an operator key, or tier below unverified */
+      /** @description an operator key, or tier below unverified, or a scoped key whose scope lacks strategy.submit or whose usdc_per_day this request would exceed */
       403: {
         headers: {
           /** @description requests allowed per minute in this route's class */
@@ -5121,7 +5303,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description an operator key, or tier below unverified */
+      /** @description an operator key, or tier below unverified, or a scoped key whose scope lacks faucet or whose usdc_per_day this request would exceed */
       403: {
         headers: {
           /** @description requests allowed per minute in this route's class */
@@ -5501,7 +5683,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description an operator key, or tier below unverified */
+      /** @description an operator key, or tier below unverified, or a scoped key whose scope lacks exit or whose usdc_per_day this request would exceed */
       403: {
         headers: {
           /** @description requests allowed per minute in this route's class */
@@ -6038,24 +6220,43 @@ export interface operations {
            *       "keys": [
            *         {
            *           "api_key_prefix": "nap-ntrk8mUV",
+           *           "kind": "full",
+           *           "label": null,
+           *           "scope": null,
            *           "state": "active",
            *           "created_at": "2026-11-26T17:27:26.530Z",
            *           "last_used_at": "2026-11-26T17:27:26.924Z",
+           *           "expires_at": null,
            *           "ended_at": null
            *         },
            *         {
            *           "api_key_prefix": "nap-w7rntsq7",
+           *           "kind": "full",
+           *           "label": null,
+           *           "scope": null,
            *           "state": "rotated",
            *           "created_at": "2026-11-26T17:27:26.012Z",
            *           "last_used_at": "2026-11-26T17:27:26.125Z",
+           *           "expires_at": null,
            *           "ended_at": "2026-11-26T17:27:26.530Z"
            *         },
            *         {
-           *           "api_key_prefix": "nap-qyiYAzGt",
-           *           "state": "revoked",
-           *           "created_at": "2026-11-26T17:27:25.770Z",
-           *           "last_used_at": "2026-11-26T17:27:25.818Z",
-           *           "ended_at": "2026-11-26T17:27:25.871Z"
+           *           "api_key_prefix": "nap-zEFCNh0J",
+           *           "kind": "scoped",
+           *           "label": "research-llm",
+           *           "scope": {
+           *             "read_only": false,
+           *             "operations": [
+           *               "vault.deposit",
+           *               "vault.withdraw"
+           *             ],
+           *             "usdc_per_day": "25000000"
+           *           },
+           *           "state": "active",
+           *           "created_at": "2026-11-26T17:30:11.204Z",
+           *           "last_used_at": "2026-11-26T17:31:02.881Z",
+           *           "expires_at": "2026-12-03T17:30:11.204Z",
+           *           "ended_at": null
            *         }
            *       ]
            *     }
@@ -6166,6 +6367,836 @@ export interface operations {
         };
       };
       /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postApiV1AgentKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "label": "research-llm",
+         *       "operations": [
+         *         "vault.deposit",
+         *         "vault.withdraw"
+         *       ],
+         *       "usdc_per_day": "25000000",
+         *       "expires_in_seconds": 604800
+         *     }
+         */
+        "application/json": components["schemas"]["ScopedKeyRequest"];
+      };
+    };
+    responses: {
+      /** @description issued (the key is in this answer only) */
+      201: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_id": "e83063b6-d052-424b-bd6c-d4406a35e29b",
+           *       "api_key": "nap-zEFCNh0J2HTQsaOoOmj3U5qCwvloHUyg",
+           *       "api_key_prefix": "nap-zEFCNh0J",
+           *       "label": "research-llm",
+           *       "scope": {
+           *         "read_only": false,
+           *         "operations": [
+           *           "vault.deposit",
+           *           "vault.withdraw"
+           *         ],
+           *         "usdc_per_day": "25000000"
+           *       },
+           *       "expires_at": "2026-12-03T17:30:11.204Z"
+           *     }
+           */
+          "application/json": components["schemas"]["ScopedKeyResult"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description missing or invalid API key */
+      401: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an operator key, or tier below unverified, or a scoped key (this endpoint needs the agent's full key) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteApiV1AgentKeysPrefix: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        prefix: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description revoked */
+      200: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_id": "e83063b6-d052-424b-bd6c-d4406a35e29b",
+           *       "revoked_api_key_prefix": "nap-zEFCNh0J",
+           *       "message": "Scoped key revoked: it no longer works on any instance."
+           *     }
+           */
+          "application/json": components["schemas"]["ScopedKeyRevocationResult"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description missing or invalid API key */
+      401: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "missing API key: send it in the X-API-Key header"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an operator key, or tier below unverified, or a scoped key (this endpoint needs the agent's full key) */
+      403: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "this endpoint needs an operator key (AGENT_API_KEYS)"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unknown resource */
+      404: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "tx_hash: no transaction 0x1212121212121212121212121212121212121212121212121212121212121212 was sent by this service for this agent"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded, or a cooldown (Retry-After says when to come back) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: chain unreachable (Retry-After), contract or server wallets not configured, no API keys configured */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postApiV1AgentsAgentIdKeysNonce: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "label": "research-llm",
+         *       "operations": [
+         *         "vault.deposit",
+         *         "vault.withdraw"
+         *       ],
+         *       "usdc_per_day": "25000000",
+         *       "expires_in_seconds": 604800
+         *     }
+         */
+        "application/json": components["schemas"]["ScopedKeyNonceRequest"];
+      };
+    };
+    responses: {
+      /** @description nonce issued */
+      200: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "nonce": "4f1c2a9e7b3d5c8a0e6f1b2d3c4a5e6f",
+           *       "message": "api.nap.test wants you to sign in with your Ethereum account:\n0x466751eAa5df5BF15D1D8d8A7bD38937cbD53a1b\n\nI am the wallet of NAP agent c69e50b8-ba77-4a7d-932a-854aace009eb and issue a scoped API key labelled \"research-llm\" limited to: reads and vault.deposit, vault.withdraw, at most 25000000 USDC base units a day; valid for 604800 seconds.\n\nURI: http://api.nap.test\nVersion: 1\nChain ID: 31337\nNonce: 4f1c2a9e7b3d5c8a0e6f1b2d3c4a5e6f\nIssued At: 2026-11-26T17:30:10Z\nExpiration Time: 2026-11-26T17:40:10Z\nRequest ID: 1795714210",
+           *       "expires_in_seconds": 600
+           *     }
+           */
+          "application/json": components["schemas"]["Nonce"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unknown resource */
+      404: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "tx_hash: no transaction 0x1212121212121212121212121212121212121212121212121212121212121212 was sent by this service for this agent"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded (60 per minute per client IP) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: the rate limiter's store (Redis) does not answer */
+      503: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "the chain is unreachable: cannot read the block number; try again later"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postApiV1AgentsAgentIdKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "label": "research-llm",
+         *       "operations": [
+         *         "vault.deposit",
+         *         "vault.withdraw"
+         *       ],
+         *       "usdc_per_day": "25000000",
+         *       "expires_in_seconds": 604800,
+         *       "nonce": "4f1c2a9e7b3d5c8a0e6f1b2d3c4a5e6f",
+         *       "signature": "0x0cef3be8b2a570c40cd89eb96954ffd5e8587d4d7452e7450a52fa26ce9e35bd25146859235ea2ecdb67585f89e82430fc70131e911593331d5da22e171228d41c"
+         *     }
+         */
+        "application/json": components["schemas"]["ScopedKeySignedRequest"];
+      };
+    };
+    responses: {
+      /** @description issued (the key is in this answer only) */
+      201: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "agent_id": "c69e50b8-ba77-4a7d-932a-854aace009eb",
+           *       "api_key": "nap-ZcBDuvXEf1eSiCp5kQSAWFoIqZjlupoh",
+           *       "api_key_prefix": "nap-ZcBDuvXE",
+           *       "label": "research-llm",
+           *       "scope": {
+           *         "read_only": false,
+           *         "operations": [
+           *           "vault.deposit",
+           *           "vault.withdraw"
+           *         ],
+           *         "usdc_per_day": "25000000"
+           *       },
+           *       "expires_at": "2026-12-03T17:30:12.018Z"
+           *     }
+           */
+          "application/json": components["schemas"]["ScopedKeyResult"];
+        };
+      };
+      /** @description bad request: the message names the field and the rule (also a transaction the contract would reject, or a wallet without gas) */
+      400: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "wallet_address: must be a 0x-prefixed 42-character hex address; agent_name: must be at least 3 characters"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the nonce was issued to another address than the agent's wallet */
+      403: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "signature: only the agent's wallet (the one that registered it) can issue a scoped key by signature"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unknown resource */
+      404: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "tx_hash: no transaction 0x1212121212121212121212121212121212121212121212121212121212121212 was sent by this service for this agent"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description conflict: the resource exists, the Idempotency-Key was used with a different request, or the operation's state does not allow it yet (Retry-After when that clears at a known time) */
+      409: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "vault_id: the redemption request of 0x733A2AEfbfF542fF6130628bbC96fE5d38597095 in the aggressive vault can be filled from 2026-11-27T16:21:56.000Z (in 86399 s); claim again then"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description the body is larger than the body limit (BODY_LIMIT_BYTES, 64 KiB by default): refused before it is read whole */
+      413: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "body: larger than the limit of 65536 bytes"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description rate limit exceeded (60 per minute per client IP) */
+      429: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          /** @description seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate limit exceeded: 10 requests per minute; retry in 42 s"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description internal server error */
+      500: {
+        headers: {
+          /** @description requests allowed per minute in this route's class */
+          "X-RateLimit-Limit"?: number;
+          /** @description requests left in the current minute */
+          "X-RateLimit-Remaining"?: number;
+          /** @description Unix seconds when the count starts again */
+          "X-RateLimit-Reset"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "internal server error"
+           *     }
+           */
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description unavailable: the rate limiter's store (Redis) does not answer */
       503: {
         headers: {
           /** @description requests allowed per minute in this route's class */
@@ -7011,7 +8042,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description an operator key, or tier below established */
+      /** @description an operator key, or tier below established, or a scoped key whose scope lacks governance.vote or whose usdc_per_day this request would exceed */
       403: {
         headers: {
           /** @description requests allowed per minute in this route's class */

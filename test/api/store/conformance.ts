@@ -5,6 +5,7 @@ import { DuplicateKeyError } from "../../../api/src/errors";
 import type { Stores as Store } from "../../../api/src/store";
 import type { AgentRecord } from "../../../api/src/usecases/agents";
 import { dataAccessConformance } from "./dataAccessConformance";
+import { scopedKeyConformance } from "./scopedKeyConformance";
 
 /**
  * One behavioural contract for every store adapter. Each adapter's test file calls this with a factory that returns
@@ -487,6 +488,7 @@ export function storeConformance(name: string, harness: StoreHarness): void {
     });
 
     dataAccessConformance(() => store);
+    scopedKeyConformance(() => store);
 
     it("reports itself connected", async function () {
       expect((await store.health()).connected).to.equal(true);

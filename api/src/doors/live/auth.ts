@@ -1,23 +1,40 @@
 import type { Context } from "koa";
 import { hashApiKey } from "../../domain/apiKeys";
+import { describeScope, scopeAllows, type KeyAccess } from "../../domain/keyScopes";
 import type { Tier } from "../../domain/model";
-import { tierAtLeast } from "../../domain/tiers";
+import { PERMISSIONS, tierAtLeast } from "../../domain/tiers";
 import { AuthenticationError, NotConfiguredError, PermissionError } from "../../errors";
 import type { AgentRecord, AgentService } from "../../usecases/agents";
+import type { ScopedKeyRecord, ScopedKeys } from "../../usecases/custody/scopedKeys";
 import type { InvalidKeyLimiter } from "./invalidKeys";
 
 /**
  * API-key authentication for the keyed endpoints (`X-API-Key`).
  * Order of answers: 503 when the server has no keys at all (no registered agent and no operator key in
  * AGENT_API_KEYS), 401 for a missing key, 429 when this client IP has sent too many invalid keys (checked before the
- * key is looked up), 401 for an unknown key, 403 when the key's kind or tier lacks permission. Keys are looked up by
- * their SHA-256 hash only.
+ * key is looked up), 401 for an unknown key (or a scoped key revoked or expired, naming when), 403 when the key's kind,
+ * tier or scope lacks permission. Keys are looked up by their SHA-256 hash only: the agent's full key, then its
+ * scoped keys (usecases/custody/scopedKeys.ts).
  */
 
-export type Principal = { kind: "agent"; keyId: string; agent: AgentRecord } | { kind: "operator"; keyId: string };
+/**
+ * An agent's key: its full key, or one of its scoped keys (`scopedKey`). Both count against the agent's one rate limit
+ * (`keyId` names the agent), so scoped keys do not multiply it.
+ */
+export type Principal =
+  | { kind: "agent"; keyId: string; agent: AgentRecord; scopedKey?: ScopedKeyRecord }
+  | { kind: "operator"; keyId: string };
 
-/** Who may call a route. */
-export type AuthRequirement = { kind: "agent"; minTier: Tier } | { kind: "operator" };
+/**
+ * Who may call a route. An agent route also says what it needs of the key (`access`: a read, one operation, or the
+ * full key): the one place that decides what a scoped key reaches, and a route cannot be declared without it.
+ */
+export type AuthRequirement = { kind: "agent"; minTier: Tier; access: KeyAccess } | { kind: "operator" };
+
+/** The auth of an agent route: what it needs of the key, and the lowest tier (default: any agent). */
+export function agentAuth(access: KeyAccess, minTier: Tier = PERMISSIONS.agentAccess): AuthRequirement {
+  return { kind: "agent", minTier, access };
+}
 
 export class Authenticator {
   /** hash -> operator id ("operator:1", ...): ids name keys in logs and grants without revealing them. */
@@ -27,6 +44,7 @@ export class Authenticator {
     private readonly agents: AgentService,
     operatorApiKeys: string[],
     private readonly invalidKeys: InvalidKeyLimiter,
+    private readonly scopedKeys: Pick<ScopedKeys, "authenticate">,
   ) {
     operatorApiKeys.forEach((key, index) => this.operatorKeys.set(hashApiKey(key), `operator:${index + 1}`));
   }
@@ -44,12 +62,16 @@ export class Authenticator {
     const operatorId = this.operatorKeys.get(hashApiKey(key));
     if (operatorId) return { kind: "operator", keyId: operatorId };
     const agent = await this.agents.byApiKey(key);
-    if (!agent) {
+    if (agent) {
+      this.agents.noteKeyUse(agent);
+      return { kind: "agent", keyId: `agent:${agent.agentId}`, agent };
+    }
+    const scoped = await this.scopedKeys.authenticate(key);
+    if (!scoped) {
       await this.invalidKeys.record(ctx.ip);
       throw new AuthenticationError("invalid API key");
     }
-    this.agents.noteKeyUse(agent);
-    return { kind: "agent", keyId: `agent:${agent.agentId}`, agent };
+    return { kind: "agent", keyId: `agent:${scoped.agent.agentId}`, agent: scoped.agent, scopedKey: scoped.key };
   }
 
   /** Checks the requirement; throws 403 with what is missing. */
@@ -67,7 +89,32 @@ export class Authenticator {
         `tier ${requirement.minTier} or higher required; this agent's tier is ${principal.agent.tier}`,
       );
     }
+    const scoped = principal.scopedKey;
+    if (scoped && !scopeAllows(scoped.scope, requirement.access)) throw outOfScope(scoped, requirement.access);
   }
+}
+
+function outOfScope(key: ScopedKeyRecord, access: KeyAccess): PermissionError {
+  const scope = describeScope(key.scope);
+  const details = { api_key_prefix: key.keyPrefix, operation: access, scope };
+  if (access === "full_key") {
+    return new PermissionError(
+      `this endpoint needs the agent's full API key: the scoped key ${key.keyPrefix} (scope: ${scope}) cannot ` +
+        "issue, list others or revoke keys",
+      details,
+    );
+  }
+  return new PermissionError(
+    `operation ${access} is outside the scope of the key ${key.keyPrefix} (scope: ${scope}); a key that may call ` +
+      "it: POST /api/v1/agent/keys with the full key",
+    details,
+  );
+}
+
+/** The scoped key of the request, or undefined when the agent's full key (or an operator key) made it. */
+export function scopedKeyOf(ctx: Context): ScopedKeyRecord | undefined {
+  const principal = ctx.state.principal as Principal | undefined;
+  return principal?.kind === "agent" ? principal.scopedKey : undefined;
 }
 
 /** The authenticated agent of a keyed agent route (set by the route's auth step). */

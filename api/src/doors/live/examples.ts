@@ -596,26 +596,108 @@ export const LIVE_EXAMPLES: ExampleTable = {
         keys: [
           {
             api_key_prefix: "nap-ntrk8mUV",
+            kind: "full",
+            label: null,
+            scope: null,
             state: "active",
             created_at: "2026-11-26T17:27:26.530Z",
             last_used_at: "2026-11-26T17:27:26.924Z",
+            expires_at: null,
             ended_at: null,
           },
           {
             api_key_prefix: "nap-w7rntsq7",
+            kind: "full",
+            label: null,
+            scope: null,
             state: "rotated",
             created_at: "2026-11-26T17:27:26.012Z",
             last_used_at: "2026-11-26T17:27:26.125Z",
+            expires_at: null,
             ended_at: "2026-11-26T17:27:26.530Z",
           },
           {
-            api_key_prefix: "nap-qyiYAzGt",
-            state: "revoked",
-            created_at: "2026-11-26T17:27:25.770Z",
-            last_used_at: "2026-11-26T17:27:25.818Z",
-            ended_at: "2026-11-26T17:27:25.871Z",
+            api_key_prefix: "nap-zEFCNh0J",
+            kind: "scoped",
+            label: "research-llm",
+            scope: { read_only: false, operations: ["vault.deposit", "vault.withdraw"], usdc_per_day: "25000000" },
+            state: "active",
+            created_at: "2026-11-26T17:30:11.204Z",
+            last_used_at: "2026-11-26T17:31:02.881Z",
+            expires_at: "2026-12-03T17:30:11.204Z",
+            ended_at: null,
           },
         ],
+      },
+    },
+  },
+  "POST /api/v1/agent/keys": {
+    request: {
+      label: "research-llm",
+      operations: ["vault.deposit", "vault.withdraw"],
+      usdc_per_day: "25000000",
+      expires_in_seconds: 604800,
+    },
+    responses: {
+      201: {
+        success: true,
+        agent_id: "e83063b6-d052-424b-bd6c-d4406a35e29b",
+        api_key: "nap-zEFCNh0J2HTQsaOoOmj3U5qCwvloHUyg",
+        api_key_prefix: "nap-zEFCNh0J",
+        label: "research-llm",
+        scope: { read_only: false, operations: ["vault.deposit", "vault.withdraw"], usdc_per_day: "25000000" },
+        expires_at: "2026-12-03T17:30:11.204Z",
+      },
+    },
+  },
+  "DELETE /api/v1/agent/keys/:prefix": {
+    responses: {
+      200: {
+        success: true,
+        agent_id: "e83063b6-d052-424b-bd6c-d4406a35e29b",
+        revoked_api_key_prefix: "nap-zEFCNh0J",
+        message: "Scoped key revoked: it no longer works on any instance.",
+      },
+    },
+  },
+  "POST /api/v1/agents/:agent_id/keys/nonce": {
+    request: {
+      label: "research-llm",
+      operations: ["vault.deposit", "vault.withdraw"],
+      usdc_per_day: "25000000",
+      expires_in_seconds: 604800,
+    },
+    responses: {
+      200: {
+        nonce: "4f1c2a9e7b3d5c8a0e6f1b2d3c4a5e6f",
+        message:
+          'api.nap.test wants you to sign in with your Ethereum account:\n0x466751eAa5df5BF15D1D8d8A7bD38937cbD53a1b\n\nI am the wallet of NAP agent c69e50b8-ba77-4a7d-932a-854aace009eb and issue a scoped API key labelled "research-llm" limited to: reads and vault.deposit, vault.withdraw, at most 25000000 USDC base units a day; valid for 604800 seconds.\n\nURI: http://api.nap.test\nVersion: 1\nChain ID: 31337\nNonce: 4f1c2a9e7b3d5c8a0e6f1b2d3c4a5e6f\nIssued At: 2026-11-26T17:30:10Z\nExpiration Time: 2026-11-26T17:40:10Z\nRequest ID: 1795714210',
+        expires_in_seconds: 600,
+      },
+    },
+  },
+  "POST /api/v1/agents/:agent_id/keys": {
+    request: {
+      label: "research-llm",
+      operations: ["vault.deposit", "vault.withdraw"],
+      usdc_per_day: "25000000",
+      expires_in_seconds: 604800,
+      nonce: "4f1c2a9e7b3d5c8a0e6f1b2d3c4a5e6f",
+      signature:
+        "0x0cef3be8b2a570c40cd89eb96954ffd5e8587d4d7452e7450a52fa26ce9e35bd25146859235ea2ecdb67585f89e82430fc70131e911593331d5da22e171228d41c",
+    },
+    responses: {
+      201: {
+        success: true,
+        agent_id: "c69e50b8-ba77-4a7d-932a-854aace009eb",
+        api_key: "nap-ZcBDuvXEf1eSiCp5kQSAWFoIqZjlupoh",
+        api_key_prefix: "nap-ZcBDuvXE",
+        label: "research-llm",
+        scope: { read_only: false, operations: ["vault.deposit", "vault.withdraw"], usdc_per_day: "25000000" },
+        expires_at: "2026-12-03T17:30:12.018Z",
+      },
+      403: {
+        error: "signature: only the agent's wallet (the one that registered it) can issue a scoped key by signature",
       },
     },
   },

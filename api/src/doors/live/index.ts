@@ -47,7 +47,7 @@ export function liveApi(options: LiveApiOptions): LiveApi {
     rateLimitBackend.driver === "redis" ? rateLimitBackend : { driver: "memory" },
     { disabled: config.rateLimitsDisabled },
   );
-  const authenticator = new Authenticator(useCases.agents, config.operatorApiKeys, invalidKeys);
+  const authenticator = new Authenticator(useCases.agents, config.operatorApiKeys, invalidKeys, useCases.scopedKeys);
 
   let document: Record<string, unknown> | undefined;
   const routes: RouteDefinition[] = [

@@ -118,10 +118,7 @@ function statusesOf(route: RouteDefinition): Map<number, string> {
   if (route.body) add(413);
   if (route.auth) {
     add(401);
-    add(
-      403,
-      route.auth.kind === "operator" ? "not an operator key" : `an operator key, or tier below ${route.auth.minTier}`,
-    );
+    add(403, forbiddenDescription(route.auth));
     add(429, STATUS_DESCRIPTIONS[429]);
     add(503);
   }
@@ -133,6 +130,15 @@ function statusesOf(route: RouteDefinition): Map<number, string> {
   for (const code of route.errors ?? []) add(STATUS_OF[code as ErrorCode]);
   add(500);
   return statuses;
+}
+
+/** What a 403 of a keyed route means, from what it needs of the key. */
+function forbiddenDescription(auth: NonNullable<RouteDefinition["auth"]>): string {
+  if (auth.kind === "operator") return "not an operator key";
+  const base = `an operator key, or tier below ${auth.minTier}`;
+  if (auth.access === "read") return base;
+  if (auth.access === "full_key") return `${base}, or a scoped key (this endpoint needs the agent's full key)`;
+  return `${base}, or a scoped key whose scope lacks ${auth.access} or whose usdc_per_day this request would exceed`;
 }
 
 function operation(route: RouteDefinition, components: Components): JsonSchema {
@@ -201,6 +207,8 @@ function operation(route: RouteDefinition, components: Components): JsonSchema {
       : {}),
     // Public operations say so (an empty requirement); keyed ones name the scheme.
     security: route.auth ? [{ ApiKey: [] }] : [],
+    // What a scoped key needs to call it: "read", "full_key" or the operation its scope must name.
+    ...(route.auth?.kind === "agent" ? { "x-key-access": route.auth.access } : {}),
     ...(route.rateLimit
       ? {
           "x-rate-limit": { max: RATE_LIMITS[route.rateLimit].max, per: "minute", by: RATE_LIMITS[route.rateLimit].by },

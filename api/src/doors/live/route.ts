@@ -1,4 +1,5 @@
 import type { Middleware } from "koa";
+import { KEY_OPERATIONS, type KeyAccess } from "../../domain/keyScopes";
 import type { Logger } from "../../logger";
 import type { UseCases } from "../../usecases";
 import { routeHandler, type InputPolicy, type RouteDefinition } from "../route";
@@ -26,6 +27,24 @@ export interface MountContext {
   bodyLimitBytes: number;
 }
 
+/**
+ * An agent route names what it needs of the key, from the known set; `read` only on a GET, so that a read-only scoped
+ * key never reaches a write that was declared a read by mistake.
+ */
+function checkAccess(route: RouteDefinition, access: KeyAccess | undefined): void {
+  const name = `live route ${route.method.toUpperCase()} ${route.path}`;
+  if (access === undefined || !(access === "read" || access === "full_key" || isKeyOperation(access))) {
+    throw new Error(
+      `${name} must declare auth.access: "read", "full_key" or an operation (${KEY_OPERATIONS.join(", ")})`,
+    );
+  }
+  if (access === "read" && route.method !== "get") throw new Error(`${name}: only a GET may declare access "read"`);
+}
+
+function isKeyOperation(value: string): boolean {
+  return (KEY_OPERATIONS as readonly string[]).includes(value);
+}
+
 function liveInput(bodyLimitBytes: number): InputPolicy {
   return {
     parse: (_route, schema, value, part) => parseWith(schema, value, part),
@@ -41,6 +60,7 @@ export function routeChain(route: RouteDefinition, mount: MountContext): Middlew
   if (route.auth === undefined || route.rateLimit === undefined) {
     throw new Error(`live route ${route.method.toUpperCase()} ${route.path} must declare auth and rateLimit`);
   }
+  if (route.auth?.kind === "agent") checkAccess(route, route.auth.access);
   const chain: Middleware[] = [];
   const limiter = route.rateLimit ? mount.rateLimiters.middleware(route.rateLimit) : null;
   if (route.auth === null) {

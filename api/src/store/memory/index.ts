@@ -7,6 +7,7 @@ import { MemoryIdempotencyStore } from "./idempotency";
 import { MemoryNodeStore } from "./nodes";
 import { MemoryNonceStore } from "./nonces";
 import { MemoryReadModelStore } from "./readModel";
+import { MemoryScopedKeyStore } from "./scopedKeys";
 import { MemoryTxJournal } from "./txJournal";
 
 /**
@@ -23,6 +24,7 @@ export class MemoryStore implements Stores {
   readonly journal = new MemoryTxJournal();
   readonly idempotency = new MemoryIdempotencyStore();
   readonly dataKeys = new MemoryDataKeyStore();
+  readonly scopedKeys = new MemoryScopedKeyStore();
   readonly nodes = new MemoryNodeStore();
   readonly readModel = new MemoryReadModelStore();
 

@@ -15,6 +15,7 @@ import { MongoNodeStore, type NodeDocument } from "./nodes";
 import { MongoNonceStore, type NonceClaimDocument, type NonceDocument } from "./nonces";
 import { guardStoreOutages, STORE_OUTAGE_SETTINGS } from "./outage";
 import { MongoReadModelStore } from "./readModel";
+import { MongoScopedKeyStore, type ScopedKeyDocument, type SpendSlotDocument } from "./scopedKeys";
 import { MongoTxJournal } from "./txJournal";
 
 /**
@@ -48,6 +49,7 @@ export class MongoStore implements Stores {
   readonly journal: MongoTxJournal;
   readonly idempotency: MongoIdempotencyStore;
   readonly dataKeys: MongoDataKeyStore;
+  readonly scopedKeys: MongoScopedKeyStore;
   readonly nodes: MongoNodeStore;
   readonly readModel: MongoReadModelStore;
 
@@ -71,6 +73,12 @@ export class MongoStore implements Stores {
     this.journal = guardStoreOutages(new MongoTxJournal(db));
     this.idempotency = guardStoreOutages(new MongoIdempotencyStore(db));
     this.dataKeys = guardStoreOutages(new MongoDataKeyStore(db.collection<DataKeyDocument>("data_keys")));
+    this.scopedKeys = guardStoreOutages(
+      new MongoScopedKeyStore(
+        db.collection<ScopedKeyDocument>("scoped_keys"),
+        db.collection<SpendSlotDocument>("scoped_key_spend"),
+      ),
+    );
     this.nodes = guardStoreOutages(new MongoNodeStore(db.collection<NodeDocument>("nodes")));
     this.readModel = guardStoreOutages(new MongoReadModelStore(db));
   }
@@ -82,6 +90,7 @@ export class MongoStore implements Stores {
     await this.journal.init();
     await this.idempotency.init();
     await this.dataKeys.init();
+    await this.scopedKeys.init();
     await this.nodes.init();
     await this.readModel.init();
   }

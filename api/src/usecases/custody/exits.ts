@@ -58,9 +58,15 @@ export class Exits {
   /**
    * Sends `what` from the agent's server wallet to its operator, through the engine (journaled, idempotent by `key`).
    * Exits of one agent run one after another, each reading the balance it spends; amounts beyond it are a 400
-   * before anything is signed.
+   * before anything is signed. `beforeSend` runs with the planned amount right before the transaction is sent (a
+   * scoped key's daily USDC reservation); what it throws stops the exit.
    */
-  toOperator(agent: AgentRecord, what: ExitAsset, key: string | undefined): Promise<Exit> {
+  toOperator(
+    agent: AgentRecord,
+    what: ExitAsset,
+    key: string | undefined,
+    beforeSend?: (amount: bigint) => Promise<void>,
+  ): Promise<Exit> {
     return this.#queue.run(agent.agentId, async () => {
       // The record of now, not the one the API key was checked against: an operator change just made counts.
       const current = await this.agents.getById(agent.agentId);
@@ -71,6 +77,7 @@ export class Exits {
       const planned = known
         ? { to: getAddress(known.to), data: known.data, value: BigInt(known.value), amount: amountOf(known.meta) }
         : await this.#plan(address, operator, what);
+      await beforeSend?.(planned.amount);
       const sent = await this.engine.send({
         wallet: agentWallet(current.agentIndex),
         to: planned.to,

@@ -1,6 +1,16 @@
 import { z } from "zod";
 import { addressSchema, textSchema, usdcAmountSchema } from "./schemas";
-import { AGENT_TYPES, RISK_PARAMS, TIERS, VAULT_IDS, type RiskParamName } from "./vocabulary";
+import {
+  AGENT_TYPES,
+  KEY_OPERATIONS,
+  RISK_PARAMS,
+  SCOPED_KEY_DEFAULT_LIFETIME_SECONDS,
+  SCOPED_KEY_MAX_LIFETIME_SECONDS,
+  SCOPED_KEY_MIN_LIFETIME_SECONDS,
+  TIERS,
+  VAULT_IDS,
+  type RiskParamName,
+} from "./vocabulary";
 
 /**
  * The live API's request schemas that clients send: the routes validate with them, the OpenAPI document shows them,
@@ -222,3 +232,80 @@ export const keyNonceBody = z
   .meta({ id: "KeyNonceRequest" });
 
 export const keyProofBody = z.strictObject(signedProofShape).meta({ id: "KeyProof" });
+
+/** An operation a scoped key may call, by its exact name (lowercase; `Vault.Deposit` is not `vault.deposit`). */
+export const keyOperationSchema = z.enum(KEY_OPERATIONS);
+
+/** What a scoped key may do: read only, or a set of operations (reads included), with an optional USDC a day. */
+const scopedKeyShape = {
+  label: textSchema(1, 100).optional().meta({ description: "a name to recognise the key by in the key list" }),
+  read_only: z.boolean().optional().meta({ description: "true: the key reads and nothing else" }),
+  operations: z
+    .array(keyOperationSchema)
+    .min(1)
+    .max(KEY_OPERATIONS.length)
+    .transform((operations) => [...new Set(operations)])
+    .optional()
+    .meta({ description: "the writes the key may call (every scoped key may read)" }),
+  usdc_per_day: z
+    .string()
+    .regex(/^(0|[1-9][0-9]{0,29})$/, { message: "must be a whole number of USDC base units (6 decimals) as a string" })
+    .transform((value) => BigInt(value))
+    .optional()
+    .meta({
+      description:
+        "at most this much USDC (base units, 6 decimals: 25000000 = 25 USDC) leaves the agent's wallet by this key per UTC day; absent: no daily limit",
+      example: "25000000",
+    }),
+  expires_in_seconds: z
+    .int()
+    .min(SCOPED_KEY_MIN_LIFETIME_SECONDS)
+    .max(SCOPED_KEY_MAX_LIFETIME_SECONDS)
+    .default(SCOPED_KEY_DEFAULT_LIFETIME_SECONDS)
+    .meta({ description: "the key's lifetime (default 30 days, at most 365 days)" }),
+};
+
+type ScopedKeyFields = {
+  read_only?: boolean;
+  operations?: readonly string[];
+  usdc_per_day?: bigint;
+};
+
+function refineScope(body: ScopedKeyFields, ctx: z.RefinementCtx): void {
+  const readOnly = body.read_only === true;
+  if (readOnly === (body.operations !== undefined)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["operations"],
+      message: readOnly
+        ? "give read_only: true or operations, not both"
+        : "give read_only: true or operations (the writes the key may call)",
+    });
+  }
+  if (readOnly && body.usdc_per_day !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["usdc_per_day"], message: "a read-only key moves no USDC: omit it" });
+  }
+}
+
+/** POST /api/v1/agent/keys (with the full key): a scoped key for the agent. */
+export const scopedKeyBody = z
+  .strictObject(scopedKeyShape)
+  .superRefine(refineScope)
+  .meta({ id: "ScopedKeyRequest", description: "exactly one of read_only: true or operations" });
+
+/** POST /api/v1/agents/{agent_id}/keys/nonce: the scope the agent's wallet will sign. */
+export const scopedKeyNonceBody = scopedKeyBody.meta({ id: "ScopedKeyNonceRequest" });
+
+/** POST /api/v1/agents/{agent_id}/keys: the scope as given to the nonce step, with the wallet's proof. */
+export const scopedKeySignedBody = z
+  .strictObject({ ...scopedKeyShape, ...signedProofShape })
+  .superRefine(refineScope)
+  .meta({
+    id: "ScopedKeySignedRequest",
+    description: "the scope exactly as sent to the nonce step (its message names it), the nonce and the signature",
+  });
+
+/** A key by its prefix: `nap-` and the key's next 8 characters. */
+export const keyPrefixParams = z.strictObject({
+  prefix: z.string().regex(/^nap-[0-9A-Za-z]{8}$/, { message: "must be a key prefix: nap- and 8 letters or digits" }),
+});

@@ -80,3 +80,25 @@ export const NONCE_TTL_SECONDS = 600;
 export const CAMPAIGN_ID = "nap-galaxy-season-1";
 export const CAMPAIGN_CRITERIA = ["registered", "tier_registered", "strategy_submitted", "vault_deposit"] as const;
 export type CampaignCriterion = (typeof CAMPAIGN_CRITERIA)[number];
+
+/**
+ * The operations a scoped API key may be limited to: every keyed write of the live API names one (its route's
+ * `auth.access`), matched exactly (no case folding, no wildcards). Reads need no operation: every scoped key reads.
+ */
+export const KEY_OPERATIONS = [
+  "vault.deposit",
+  "vault.withdraw",
+  "vault.redeem_request",
+  "vault.claim",
+  "vault.redeem_cancel",
+  "strategy.submit",
+  "governance.vote",
+  "faucet",
+  "exit",
+] as const;
+export type KeyOperation = (typeof KEY_OPERATIONS)[number];
+
+/** A scoped key's lifetime when the request names none, and the longest allowed (the full key does not expire). */
+export const SCOPED_KEY_DEFAULT_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
+export const SCOPED_KEY_MAX_LIFETIME_SECONDS = 365 * 24 * 60 * 60;
+export const SCOPED_KEY_MIN_LIFETIME_SECONDS = 60;

@@ -1,5 +1,4 @@
-import { PERMISSIONS } from "../../../domain/tiers";
-import { authenticatedAgent } from "../auth";
+import { agentAuth, authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
 import { eligibilityResponse } from "../../../../../packages/wire/src/live";
 
@@ -12,7 +11,7 @@ export function campaignRoutes({ useCases }: RouteContext): RouteDefinition[] {
       path: "/api/v1/agent/galaxy/eligibility",
       tag: "campaign",
       summary: "Eligibility of the agent for the quest campaign, criterion by criterion",
-      auth: { kind: "agent", minTier: PERMISSIONS.agentAccess },
+      auth: agentAuth("read"),
       rateLimit: "agent",
       noStore: true,
       responses: { 200: { description: "eligibility", schema: eligibilityResponse } },

@@ -1,11 +1,17 @@
 import { z } from "zod";
-import { PERMISSIONS } from "../../../domain/tiers";
 import type { ErrorCode } from "../../../errors";
+import type { KeyScope } from "../../../domain/keyScopes";
 import type { AgentRecord } from "../../../usecases/agents";
+import type {
+  IssuedScopedKey,
+  ScopedKeyRecord,
+  ScopedKeyRequest,
+  ScopedKeyState,
+} from "../../../usecases/custody/scopedKeys";
 import type { Exit, ExitAsset } from "../../../usecases/custody/exits";
 import { EXIT_OPERATION } from "../../../usecases/custody/exits";
 import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
-import { authenticatedAgent } from "../auth";
+import { agentAuth, authenticatedAgent, scopedKeyOf } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
 import {
   agentIdParams,
@@ -15,13 +21,20 @@ import {
   idempotencyHeaders,
   keyListResponse,
   keyNonceBody,
+  keyPrefixParams,
   keyProofBody,
   keyRevocationResponse,
   keyRotationResponse,
+  keyScopeSchema,
   nonceResponse,
   operatorChangeBody,
   operatorChangeResponse,
   operatorNonceBody,
+  scopedKeyBody,
+  scopedKeyNonceBody,
+  scopedKeyResponse,
+  scopedKeyRevocationResponse,
+  scopedKeySignedBody,
 } from "../../../../../packages/wire/src/live";
 
 /**
@@ -29,7 +42,6 @@ import {
  * the current operator's signature makes, and the API key's rotation and revocation by a wallet's signature.
  */
 
-const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
 const ONCHAIN_WRITE: ErrorCode[] = ["CONFLICT", "TX_REJECTED", "CHAIN_UNAVAILABLE", "NOT_CONFIGURED"];
 
 function exitAsset(body: z.output<typeof exitBody>): ExitAsset {
@@ -53,10 +65,16 @@ function exitResult(exit: Exit): z.input<typeof exitResponse> {
   };
 }
 
-function keyList(agent: AgentRecord): z.input<typeof keyListResponse>["keys"] {
-  const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+type ListedKey = z.input<typeof keyListResponse>["keys"][number];
+
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+
+/** The agent's full key in use and those it held before, newest first. */
+function fullKeys(agent: AgentRecord): ListedKey[] {
+  const full = { kind: "full" as const, label: null, scope: null, expires_at: null };
   const retired = (agent.retiredKeys ?? []).map((key) => ({
     api_key_prefix: key.prefix,
+    ...full,
     state: key.reason,
     created_at: key.createdAt.toISOString(),
     last_used_at: iso(key.lastUsedAt),
@@ -68,6 +86,7 @@ function keyList(agent: AgentRecord): z.input<typeof keyListResponse>["keys"] {
       : [
           {
             api_key_prefix: agent.apiKeyPrefix,
+            ...full,
             state: "active" as const,
             created_at: (agent.apiKeyCreatedAt ?? agent.createdAt).toISOString(),
             last_used_at: iso(agent.apiKeyLastUsedAt),
@@ -77,8 +96,56 @@ function keyList(agent: AgentRecord): z.input<typeof keyListResponse>["keys"] {
   return [...current, ...retired.reverse()];
 }
 
+export function scopeBody(scope: KeyScope): z.input<typeof keyScopeSchema> {
+  return {
+    read_only: scope.readOnly,
+    operations: scope.operations,
+    usdc_per_day: scope.usdcPerDay === null ? null : scope.usdcPerDay.toString(),
+  };
+}
+
+function scopedKeyListed(key: ScopedKeyRecord, state: ScopedKeyState): ListedKey {
+  return {
+    api_key_prefix: key.keyPrefix,
+    kind: "scoped",
+    label: key.label,
+    scope: scopeBody(key.scope),
+    state,
+    created_at: key.createdAt.toISOString(),
+    last_used_at: iso(key.lastUsedAt),
+    expires_at: key.expiresAt.toISOString(),
+    ended_at: state === "revoked" ? iso(key.revokedAt) : state === "expired" ? key.expiresAt.toISOString() : null,
+  };
+}
+
+/** A scoped key's request as the use case takes it. */
+function scopedKeyRequest(body: z.output<typeof scopedKeyBody>): ScopedKeyRequest {
+  return {
+    label: body.label ?? null,
+    scope: {
+      readOnly: body.read_only === true,
+      operations: body.operations ?? [],
+      usdcPerDay: body.usdc_per_day ?? null,
+    },
+    lifetimeSeconds: body.expires_in_seconds,
+  };
+}
+
+function issuedBody(agentId: string, issued: IssuedScopedKey): z.input<typeof scopedKeyResponse> {
+  const { record } = issued;
+  return {
+    success: true,
+    agent_id: agentId,
+    api_key: issued.apiKey,
+    api_key_prefix: record.keyPrefix,
+    label: record.label,
+    scope: scopeBody(record.scope),
+    expires_at: record.expiresAt.toISOString(),
+  };
+}
+
 export function custodyRoutes({ useCases, logger }: RouteContext): RouteDefinition[] {
-  const { exits, operatorChanges, agentKeys, idempotency } = useCases;
+  const { exits, operatorChanges, agentKeys, scopedKeys, idempotency } = useCases;
   return [
     defineRoute({
       method: "post",
@@ -89,7 +156,7 @@ export function custodyRoutes({ useCases, logger }: RouteContext): RouteDefiniti
         "The way out of the server wallet. The recipient is always the agent's operator address (registration's " +
         "operator_address, changed only by the operator's signature: POST /api/v1/agents/{agent_id}/operator); no " +
         "request can name another. One transaction; Idempotency-Key, statuses and errors as every other write.",
-      auth: AGENT,
+      auth: agentAuth("exit"),
       rateLimit: "write",
       headers: idempotencyHeaders,
       noStore: true,
@@ -99,8 +166,14 @@ export function custodyRoutes({ useCases, logger }: RouteContext): RouteDefiniti
       handler: async ({ body, headers, ctx }) => {
         const agent = authenticatedAgent(ctx);
         const key = headers[IDEMPOTENCY_HEADER];
+        const scoped = scopedKeyOf(ctx);
+        // USDC leaving by a scoped key counts against its daily limit, reserved before the transfer is sent.
+        const reserve =
+          scoped && body.asset === "usdc"
+            ? (amount: bigint) => scopedKeys.reserveUsdc(scoped, amount, key && `${EXIT_OPERATION}:${key}`)
+            : undefined;
         return idempotency.run(agent.agentId, EXIT_OPERATION, key, body, async () => {
-          const exit = await exits.toOperator(agent, exitAsset(body), key);
+          const exit = await exits.toOperator(agent, exitAsset(body), key, reserve);
           logger.info(
             { agentId: agent.agentId, asset: exit.asset, amount: exit.amount.toString(), to: exit.operatorAddress },
             "exit to the operator",
@@ -169,14 +242,125 @@ export function custodyRoutes({ useCases, logger }: RouteContext): RouteDefiniti
       method: "get",
       path: "/api/v1/agent/keys",
       tag: "registration",
-      summary: "The agent's API keys by prefix: the one in use and those it held before, with creation and last use",
-      auth: AGENT,
+      summary:
+        "The agent's API keys by prefix: its full key (in use and before), its scoped keys, creation and last use",
+      description:
+        "With the full key: the full key in use and those it held before, newest first, then every scoped key " +
+        "(active, expired or revoked), newest first. With a scoped key: that key only.",
+      auth: agentAuth("read"),
       rateLimit: "agent",
       noStore: true,
       responses: { 200: { description: "keys, newest first", schema: keyListResponse } },
-      handler: ({ ctx }) => {
+      handler: async ({ ctx }) => {
         const agent = authenticatedAgent(ctx);
-        return { agent_id: agent.agentId, keys: keyList(agent) };
+        const scoped = scopedKeyOf(ctx);
+        const listed = (key: ScopedKeyRecord) => scopedKeyListed(key, scopedKeys.stateOf(key));
+        if (scoped) return { agent_id: agent.agentId, keys: [listed(scoped)] };
+        const others = await scopedKeys.list(agent.agentId);
+        return { agent_id: agent.agentId, keys: [...fullKeys(agent), ...others.map(listed)] };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/agent/keys",
+      tag: "registration",
+      summary: "Issue a scoped API key (for handing to an LLM) with the agent's full key",
+      description:
+        "A second key of the agent, limited to reading (read_only: true) or to a set of operations (reads " +
+        "included), optionally to usdc_per_day (USDC base units leaving the agent's wallet per UTC day, across every " +
+        "instance), expiring after expires_in_seconds (default 30 days, at most 365). Same format as the full key " +
+        "(`nap-` plus 32 characters, sent as X-API-Key); returned once. A scoped key can never issue, list others or " +
+        "revoke keys, rotate the full key or change the operator; the full key's rotation does not end it: revoke it " +
+        "by its prefix (DELETE /api/v1/agent/keys/{prefix}).",
+      auth: agentAuth("full_key"),
+      rateLimit: "write",
+      body: scopedKeyBody,
+      noStore: true,
+      responses: { 201: { description: "issued (the key is in this answer only)", schema: scopedKeyResponse } },
+      errors: ["CONFLICT"],
+      handler: async ({ body, ctx }) => {
+        const agent = authenticatedAgent(ctx);
+        const issued = await scopedKeys.issue(agent, scopedKeyRequest(body));
+        logger.info({ agentId: agent.agentId, key: issued.record.keyPrefix, by: "full_key" }, "scoped api key issued");
+        ctx.status = 201;
+        return issuedBody(agent.agentId, issued);
+      },
+    }),
+    defineRoute({
+      method: "delete",
+      path: "/api/v1/agent/keys/:prefix",
+      tag: "registration",
+      summary: "Revoke one of the agent's scoped keys by its prefix, with the full key",
+      description:
+        "The key stops at once on every instance (keys are checked against the store on each request); its later " +
+        "requests answer 401 naming the revocation. 404 for a prefix that is no scoped key of the agent (the full " +
+        "key is revoked by a signature: POST /api/v1/agents/{agent_id}/key/revoke), 409 when revoked already.",
+      auth: agentAuth("full_key"),
+      rateLimit: "write",
+      params: keyPrefixParams,
+      responses: { 200: { description: "revoked", schema: scopedKeyRevocationResponse } },
+      errors: ["NOT_FOUND", "CONFLICT"],
+      handler: async ({ params, ctx }) => {
+        const agent = authenticatedAgent(ctx);
+        const revoked = await scopedKeys.revoke(agent, params.prefix);
+        logger.info({ agentId: agent.agentId, key: revoked.keyPrefix }, "scoped api key revoked");
+        return {
+          success: true,
+          agent_id: agent.agentId,
+          revoked_api_key_prefix: revoked.keyPrefix,
+          message: "Scoped key revoked: it no longer works on any instance.",
+        };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/agents/:agent_id/keys/nonce",
+      tag: "registration",
+      summary: "Get a nonce and the message with which the agent's wallet issues a scoped key",
+      description:
+        "Takes the scope of the key to issue (as POST /api/v1/agent/keys) and returns a single-use nonce for the " +
+        "agent's wallet, valid for 600 seconds, and the exact EIP-4361 message naming the agent and that scope. Needs " +
+        "no API key: the wallet's signature is the proof.",
+      auth: null,
+      rateLimit: "public",
+      params: agentIdParams,
+      body: scopedKeyNonceBody,
+      responses: { 200: { description: "nonce issued", schema: nonceResponse } },
+      errors: ["NOT_FOUND"],
+      handler: ({ params, body }) => scopedKeys.issueNonce(params.agent_id, scopedKeyRequest(body)),
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/v1/agents/:agent_id/keys",
+      tag: "registration",
+      summary: "Issue a scoped API key by the agent's wallet signature (no API key needed)",
+      description:
+        "The scope, label and expires_in_seconds exactly as sent to the nonce step, with the nonce and the agent " +
+        "wallet's signature of its message (EIP-191, or EIP-1271 for contract wallets). Answers as POST " +
+        "/api/v1/agent/keys.",
+      auth: null,
+      rateLimit: "public",
+      params: agentIdParams,
+      body: scopedKeySignedBody,
+      noStore: true,
+      responses: {
+        201: { description: "issued (the key is in this answer only)", schema: scopedKeyResponse },
+        403: {
+          description: "the nonce was issued to another address than the agent's wallet",
+          schema: errorBodySchema,
+        },
+      },
+      errors: ["NOT_FOUND", "CONFLICT", "CHAIN_UNAVAILABLE"],
+      handler: async ({ params, body, ctx }) => {
+        const issued = await scopedKeys.issueBySignature(
+          params.agent_id,
+          scopedKeyRequest(body),
+          body.nonce,
+          body.signature,
+        );
+        logger.info({ agentId: params.agent_id, key: issued.record.keyPrefix, by: "wallet" }, "scoped api key issued");
+        ctx.status = 201;
+        return issuedBody(params.agent_id, issued);
       },
     }),
     defineRoute({

@@ -4,7 +4,7 @@ import { PERMISSIONS } from "../../../domain/tiers";
 import { decimalString as formatDecimal, NAP_DECIMALS } from "../../../domain/units";
 import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
 import type { Proposal, Vote } from "../../../usecases/governance";
-import { authenticatedAgent } from "../auth";
+import { agentAuth, authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
 import {
   idempotencyHeaders,
@@ -72,7 +72,7 @@ export function governanceRoutes({ useCases }: RouteContext): RouteDefinition[] 
       path: "/api/v1/agent/governance/vote",
       tag: "governance",
       summary: "Cast a vote from the agent's server wallet (tier established or higher)",
-      auth: { kind: "agent", minTier: PERMISSIONS.governanceVote },
+      auth: agentAuth("governance.vote", PERMISSIONS.governanceVote),
       rateLimit: "write",
       headers: idempotencyHeaders,
       body: voteBody,

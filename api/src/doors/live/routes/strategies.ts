@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { PERMISSIONS } from "../../../domain/tiers";
 import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
 import type { OnchainRiskParams } from "../../../chain/events";
 import type { SubmittedStrategy } from "../../../usecases/strategies";
-import { authenticatedAgent } from "../auth";
+import { agentAuth, authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
 import {
   idempotencyHeaders,
@@ -14,8 +13,6 @@ import {
 } from "../../../../../packages/wire/src/live";
 
 /** Strategies: submission to StrategyRegistryV3 from the agent's server wallet, and the agent's list. */
-
-const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
 
 function riskBody(params: OnchainRiskParams): z.input<typeof riskParamsResponse> {
   return {
@@ -53,7 +50,7 @@ export function strategyRoutes({ useCases }: RouteContext): RouteDefinition[] {
       path: "/api/v1/agent/strategy/submit",
       tag: "strategies",
       summary: "Submit a strategy to StrategyRegistryV3 from the agent's server wallet",
-      auth: AGENT,
+      auth: agentAuth("strategy.submit"),
       rateLimit: "write",
       headers: idempotencyHeaders,
       body: submitBody,
@@ -74,7 +71,7 @@ export function strategyRoutes({ useCases }: RouteContext): RouteDefinition[] {
       path: "/api/v1/agent/strategy/list",
       tag: "strategies",
       summary: "The agent's strategies, enumerated from the registry",
-      auth: AGENT,
+      auth: agentAuth("read"),
       rateLimit: "agent",
       noStore: true,
       responses: { 200: { description: "strategies", schema: strategyListResponse } },

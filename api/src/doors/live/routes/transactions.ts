@@ -1,13 +1,10 @@
 import { z } from "zod";
-import { PERMISSIONS } from "../../../domain/tiers";
 import type { TxJournalEntry } from "../../../tx";
-import { authenticatedAgent } from "../auth";
+import { agentAuth, authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
 import { transactionListResponse, transactionSchema, txHashParams } from "../../../../../packages/wire/src/live";
 
 /** Status of the transactions the service sent for the agent, from the transaction journal. */
-
-const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
 
 function statusOf(entry: TxJournalEntry): z.input<typeof transactionSchema>["status"] {
   if (entry.state === "mined") return entry.status === 1 ? "confirmed" : "reverted";
@@ -38,7 +35,7 @@ export function transactionRoutes({ useCases }: RouteContext): RouteDefinition[]
       path: "/api/v1/agent/transactions",
       tag: "transactions",
       summary: "The latest 50 transactions the service sent for the agent, newest first",
-      auth: AGENT,
+      auth: agentAuth("read"),
       rateLimit: "agent",
       noStore: true,
       responses: {
@@ -57,7 +54,7 @@ export function transactionRoutes({ useCases }: RouteContext): RouteDefinition[]
       path: "/api/v1/agent/transactions/:tx_hash",
       tag: "transactions",
       summary: "Status of one transaction the service sent for the agent (its wallet's, or the relayer's for it)",
-      auth: AGENT,
+      auth: agentAuth("read"),
       rateLimit: "agent",
       params: txHashParams,
       noStore: true,

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { PERMISSIONS } from "../../../domain/tiers";
 import { decimalString as formatDecimal, usdcNumber, usdcString } from "../../../domain/units";
 import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
 import type { Deposit, VaultInfo, VaultPosition } from "../../../usecases/vaults";
-import { authenticatedAgent } from "../auth";
+import { agentAuth, authenticatedAgent, scopedKeyOf } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
 import {
   depositBody,
@@ -18,7 +17,6 @@ import {
 
 /** Vaults: the public list, the agent's positions and deposits, and the public positions lookup of any wallet. */
 
-const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
 /** What an onchain write can answer besides validation, auth and limits. */
 const ONCHAIN_WRITE = ["CONFLICT", "TX_REJECTED", "CHAIN_UNAVAILABLE", "NOT_CONFIGURED"] as const;
 const ONCHAIN_READ = ["CHAIN_UNAVAILABLE", "NOT_CONFIGURED"] as const;
@@ -85,7 +83,7 @@ export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
       path: "/api/v1/agent/vault/positions",
       tag: "vaults",
       summary: "Vault positions of the agent's server wallet",
-      auth: AGENT,
+      auth: agentAuth("read"),
       rateLimit: "agent",
       noStore: true,
       responses: {
@@ -108,7 +106,7 @@ export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
       summary: "Deposit USDC from the agent's server wallet into a vault (approve + deposit)",
       description:
         "Deposits of one agent run one after another: each approval sets the vault's allowance to its own amount.",
-      auth: AGENT,
+      auth: agentAuth("vault.deposit"),
       rateLimit: "write",
       headers: idempotencyHeaders,
       body: depositBody,
@@ -118,9 +116,12 @@ export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
       handler: async ({ body, headers, ctx }) => {
         const agent = authenticatedAgent(ctx);
         const key = headers[IDEMPOTENCY_HEADER];
-        return idempotency.run(agent.agentId, "vault.deposit", key, body, async () =>
-          depositBodyOf(await vaults.deposit(agent, body.vault_id, body.amount_usdc, key)),
-        );
+        const scoped = scopedKeyOf(ctx);
+        return idempotency.run(agent.agentId, "vault.deposit", key, body, async () => {
+          // USDC leaving by a scoped key counts against its daily limit, reserved before anything is sent.
+          if (scoped) await useCases.scopedKeys.reserveUsdc(scoped, body.amount_usdc, key && `vault.deposit:${key}`);
+          return depositBodyOf(await vaults.deposit(agent, body.vault_id, body.amount_usdc, key));
+        });
       },
     }),
     defineRoute({

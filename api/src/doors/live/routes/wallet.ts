@@ -1,11 +1,10 @@
 import { formatEther } from "ethers";
 import { z } from "zod";
-import { PERMISSIONS } from "../../../domain/tiers";
 import { decimalString as formatDecimal, NAP_DECIMALS, usdcNumber } from "../../../domain/units";
 import { RateLimitError } from "../../../errors";
 import type { FaucetOutcome } from "../../../usecases/faucet";
 import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
-import { authenticatedAgent } from "../auth";
+import { agentAuth, authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
 import {
   errorBodySchema,
@@ -19,8 +18,6 @@ import {
 import { positionBody } from "./vaults";
 
 /** The agent's server wallet (status, faucet) and the public NFT lookup of any wallet. */
-
-const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
 
 type Dripped = Extract<FaucetOutcome, { kind: "dripped" }>;
 type Cooldown = Extract<FaucetOutcome, { kind: "cooldown" }>;
@@ -66,7 +63,7 @@ export function walletRoutes({ useCases }: RouteContext): RouteDefinition[] {
       path: "/api/v1/agent/wallet",
       tag: "wallet",
       summary: "Status of the agent's server wallet: balances, NAP voting power, vault positions",
-      auth: AGENT,
+      auth: agentAuth("read"),
       rateLimit: "agent",
       noStore: true,
       responses: { 200: { description: "wallet status", schema: walletResponse } },
@@ -109,7 +106,7 @@ export function walletRoutes({ useCases }: RouteContext): RouteDefinition[] {
         "Sent by the relayer through NapFaucet.drip. Inside the cooldown: 429 with Retry-After and the cooldown body. " +
         "When the faucet's global budget for the window is spent (for every agent): 503 with Retry-After until the " +
         "window resets and a message naming the budget and the reset time; no transaction is sent.",
-      auth: AGENT,
+      auth: agentAuth("faucet"),
       rateLimit: "faucet",
       headers: idempotencyHeaders,
       noStore: true,

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import type { ErrorCode } from "../../../errors";
-import { PERMISSIONS } from "../../../domain/tiers";
 import { decimalString as formatDecimal, usdcNumber } from "../../../domain/units";
 import { IDEMPOTENCY_HEADER } from "../../../usecases/idempotency";
 import type { Cancelation, Claim, RedeemRequest, Withdrawal } from "../../../usecases/withdrawals";
-import { authenticatedAgent } from "../auth";
+import { agentAuth, authenticatedAgent } from "../auth";
 import { defineRoute, type RouteContext, type RouteDefinition } from "../route";
 import {
   cancelResponse,
@@ -23,7 +22,6 @@ import {
  * position are refused before any transaction.
  */
 
-const AGENT = { kind: "agent", minTier: PERMISSIONS.agentAccess } as const;
 const ONCHAIN_WRITE: ErrorCode[] = ["CONFLICT", "TX_REJECTED", "CHAIN_UNAVAILABLE", "NOT_CONFIGURED"];
 
 function vaultPart(result: { agentAddress: string; vault: Withdrawal["vault"]; blockNumber: number }) {
@@ -85,7 +83,6 @@ export function withdrawalRoutes({ useCases }: RouteContext): RouteDefinition[] 
   const { withdrawals, idempotency } = useCases;
   const common = {
     tag: "vaults",
-    auth: AGENT,
     rateLimit: "write" as const,
     headers: idempotencyHeaders,
     noStore: true,
@@ -96,6 +93,7 @@ export function withdrawalRoutes({ useCases }: RouteContext): RouteDefinition[] 
       ...common,
       method: "post",
       path: "/api/v1/agent/vault/withdraw",
+      auth: agentAuth("vault.withdraw"),
       summary: "Withdraw USDC or redeem shares from a synchronous vault (conservative, moderate, configurable)",
       description:
         "One transaction from the agent's server wallet (owner and receiver). Asynchronous vaults answer 400: use redeem-request, then claim.",
@@ -114,6 +112,7 @@ export function withdrawalRoutes({ useCases }: RouteContext): RouteDefinition[] 
       ...common,
       method: "post",
       path: "/api/v1/agent/vault/redeem-request",
+      auth: agentAuth("vault.redeem_request"),
       summary: "Request a redemption from an asynchronous vault (ERC-7540 requestRedeem)",
       description:
         "Moves shares into the wallet's pending request; the service's fulfiller may fill it from ready_at, anyone from permissionless_at. Then POST /api/v1/agent/vault/claim.",
@@ -131,6 +130,7 @@ export function withdrawalRoutes({ useCases }: RouteContext): RouteDefinition[] 
       ...common,
       method: "post",
       path: "/api/v1/agent/vault/claim",
+      auth: agentAuth("vault.claim"),
       summary: "Claim a redemption from an asynchronous vault: fill the ready request, then redeem to the wallet",
       description:
         "409 with Retry-After while the pending request is not ready yet, or when there is nothing to claim.",
@@ -148,6 +148,7 @@ export function withdrawalRoutes({ useCases }: RouteContext): RouteDefinition[] 
       ...common,
       method: "post",
       path: "/api/v1/agent/vault/redeem-cancel",
+      auth: agentAuth("vault.redeem_cancel"),
       summary: "Cancel the pending redemption request and take its shares back (ERC-7887)",
       description:
         "Two transactions (cancel, then claim the shares back). When the request is canceled already and its shares " +

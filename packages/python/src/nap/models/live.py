@@ -906,35 +906,152 @@ class OperatorChangeRequest(BaseModel):
     )
 
 
+class Kind1(Enum):
+    full = 'full'
+    scoped = 'scoped'
+
+
 class State(Enum):
     active = 'active'
     rotated = 'rotated'
     revoked = 'revoked'
+    expired = 'expired'
 
 
-class Key(BaseModel):
+class Operation(Enum):
+    vault_deposit = 'vault.deposit'
+    vault_withdraw = 'vault.withdraw'
+    vault_redeem_request = 'vault.redeem_request'
+    vault_claim = 'vault.claim'
+    vault_redeem_cancel = 'vault.redeem_cancel'
+    strategy_submit = 'strategy.submit'
+    governance_vote = 'governance.vote'
+    faucet = 'faucet'
+    exit = 'exit'
+
+
+class KeyScope(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    api_key_prefix: str = Field(..., description='first 12 characters of the key')
-    state: State
-    created_at: str = Field(
+    read_only: bool
+    operations: list[Operation] = Field(
+        ..., description='the writes the key may call; [] when read-only'
+    )
+    usdc_per_day: str | None = Field(
+        ...,
+        description='USDC base units (6 decimals) the key may move out per UTC day; null: no daily limit',
+    )
+
+
+class ScopedKeyResult(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    success: Literal[True]
+    agent_id: UUID
+    api_key: str = Field(
+        ...,
+        description='`nap-` plus 32 characters, sent as X-API-Key; returned exactly once',
+    )
+    api_key_prefix: str = Field(
+        ...,
+        description="first 12 characters: the key's name in the list and to revoke it",
+    )
+    label: str | None
+    scope: KeyScope
+    expires_at: str = Field(
         ..., description='ISO 8601 UTC timestamp', examples=['2026-11-22T02:00:00.000Z']
     )
-    last_used_at: str | None = Field(
-        ..., description='last request with the key, to the minute; null: none recorded'
-    )
-    ended_at: str | None = Field(
-        ..., description='when a rotation replaced it or it was revoked'
-    )
 
 
-class KeyList(BaseModel):
+class ScopedKeyRequest(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
+    label: str | None = Field(
+        None,
+        description='a name to recognise the key by in the key list',
+        max_length=100,
+        min_length=1,
+    )
+    read_only: bool | None = Field(
+        None, description='true: the key reads and nothing else'
+    )
+    operations: list[Operation] | None = Field(
+        None,
+        description='the writes the key may call (every scoped key may read)',
+        max_length=9,
+        min_length=1,
+    )
+    usdc_per_day: str | None = Field(
+        None,
+        description="at most this much USDC (base units, 6 decimals: 25000000 = 25 USDC) leaves the agent's wallet by this key per UTC day; absent: no daily limit",
+        examples=['25000000'],
+        pattern='^(0|[1-9][0-9]{0,29})$',
+    )
+    expires_in_seconds: int | None = Field(
+        2592000,
+        description="the key's lifetime (default 30 days, at most 365 days)",
+        ge=60,
+        le=31536000,
+    )
+
+
+class ScopedKeyRevocationResult(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    success: Literal[True]
     agent_id: UUID
-    keys: list[Key]
+    revoked_api_key_prefix: str = Field(
+        ..., description='the scoped key that stopped working on every instance'
+    )
+    message: str
+
+
+class ScopedKeyNonceRequest(RootModel[ScopedKeyRequest]):
+    root: ScopedKeyRequest
+
+
+class ScopedKeySignedRequest(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    label: str | None = Field(
+        None,
+        description='a name to recognise the key by in the key list',
+        max_length=100,
+        min_length=1,
+    )
+    read_only: bool | None = Field(
+        None, description='true: the key reads and nothing else'
+    )
+    operations: list[Operation] | None = Field(
+        None,
+        description='the writes the key may call (every scoped key may read)',
+        max_length=9,
+        min_length=1,
+    )
+    usdc_per_day: str | None = Field(
+        None,
+        description="at most this much USDC (base units, 6 decimals: 25000000 = 25 USDC) leaves the agent's wallet by this key per UTC day; absent: no daily limit",
+        examples=['25000000'],
+        pattern='^(0|[1-9][0-9]{0,29})$',
+    )
+    expires_in_seconds: int | None = Field(
+        2592000,
+        description="the key's lifetime (default 30 days, at most 365 days)",
+        ge=60,
+        le=31536000,
+    )
+    nonce: str = Field(..., pattern='^[0-9a-fA-F]{32}$')
+    signature: str = Field(
+        ...,
+        description='EIP-191 signature of `message` from the nonce step (EIP-1271 for contract wallets)',
+        max_length=8194,
+        pattern='^0x([0-9a-fA-F]{2})+$',
+    )
 
 
 class Action(Enum):
@@ -1198,6 +1315,41 @@ class StrategySubmitResult(BaseModel):
     )
     block_number: int = Field(..., ge=-9007199254740991, le=9007199254740991)
     gas_used: int = Field(..., ge=-9007199254740991, le=9007199254740991)
+
+
+class Key(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    api_key_prefix: str = Field(..., description='first 12 characters of the key')
+    kind: Kind1 = Field(
+        ...,
+        description="full: the agent's own key (every operation, never expires); scoped: limited",
+    )
+    label: str | None
+    scope: KeyScope | None = Field(..., description='null for the full key')
+    state: State
+    created_at: str = Field(
+        ..., description='ISO 8601 UTC timestamp', examples=['2026-11-22T02:00:00.000Z']
+    )
+    last_used_at: str | None = Field(
+        ..., description='last request with the key, to the minute; null: none recorded'
+    )
+    expires_at: str | None = Field(
+        ..., description='null for the full key, which does not expire'
+    )
+    ended_at: str | None = Field(
+        ...,
+        description='when a rotation replaced it or it was revoked (an expired key: its expiry)',
+    )
+
+
+class KeyList(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    agent_id: UUID
+    keys: list[Key]
 
 
 class ProposalList(BaseModel):
