@@ -139,6 +139,7 @@ export function createApp(deps: AppDeps): NapApp {
     bodyLimitBytes: config.bodyLimitBytes,
     publicUrl: config.publicUrl,
     access,
+    signedWrites: useCases.signedWrites,
   });
 
   // One reading of the client IP for both socket doors, the same Koa gives the HTTP doors (app.proxy below), so that

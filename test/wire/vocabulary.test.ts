@@ -134,7 +134,15 @@ describe("wire vocabulary against the service", () => {
     expect(DATA_ERROR_STATUS.PAYLOAD_TOO_LARGE).to.equal(413);
     expect(DATA_ERROR_STATUS.INSUFFICIENT_SCOPE).to.equal(401);
     expect(DATA_ERROR_STATUS.KEY_LIMIT_REACHED).to.equal(409);
-    expect(Object.keys(DATA_ERROR_STATUS)).to.have.length(26);
+    // The signed writes' codes (issue 30).
+    expect(DATA_ERROR_STATUS.SIGNATURE_EXPIRED).to.equal(400);
+    expect(DATA_ERROR_STATUS.INVALID_SIGNATURE).to.equal(400);
+    expect(DATA_ERROR_STATUS.NONCE_USED).to.equal(409);
+    expect(DATA_ERROR_STATUS.INSUFFICIENT_BALANCE).to.equal(400);
+    expect(DATA_ERROR_STATUS.INSUFFICIENT_ALLOWANCE).to.equal(400);
+    expect(DATA_ERROR_STATUS.RELAY_NOT_FOUND).to.equal(404);
+    expect(DATA_ERROR_STATUS.IDEMPOTENCY_KEY_REUSED).to.equal(409);
+    expect(Object.keys(DATA_ERROR_STATUS)).to.have.length(38);
   });
 
   it("keeps the history windows and the Idempotency-Key rule", () => {

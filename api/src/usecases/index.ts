@@ -20,6 +20,7 @@ import { Idempotency, type IdempotencyStore } from "./idempotency";
 import { Readiness } from "./readiness";
 import { RegistrationService, type NonceStore, type SignatureVerifier } from "./registration";
 import { Relayer } from "./relayer";
+import { SignedWrites } from "./signedWrites";
 import { Strategies } from "./strategies";
 import { Transactions } from "./transactions";
 import { Vaults } from "./vaults";
@@ -78,6 +79,8 @@ export interface UseCases {
   readonly faucet: Faucet;
   readonly campaign: Campaign;
   readonly relayer: Relayer;
+  /** Signed-message deposits and redemptions of self-custody wallets, relayed to the NapRouter (data API). */
+  readonly signedWrites: SignedWrites;
   readonly idempotency: Idempotency;
   readonly health: Health;
   /** Whether this instance should get traffic now (/ready). */
@@ -125,6 +128,8 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
   const health = new Health(chain, stores);
   const signIn = { domain: config.serviceDomain, uri: config.publicUrl, chainId: chain.chainId };
   const signed = new SignedNonces(stores.nonces, signIn, verifier, clock);
+  const idempotency = new Idempotency(stores.idempotency, clock);
+  const signedWrites = new SignedWrites(chain, engine, idempotency, logger);
 
   return {
     agents,
@@ -150,7 +155,8 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
     faucet: new Faucet(chain, engine, serverWallets),
     campaign: new Campaign(chain, serverWallets),
     relayer,
-    idempotency: new Idempotency(stores.idempotency, clock),
+    signedWrites,
+    idempotency,
     health,
     readiness: new Readiness(health, { maxLagBlocks: config.readyMaxLagBlocks }),
     engine,
@@ -173,7 +179,7 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
       if (report.open > 0) logger.info(report, "tx journal reconciled at start-up");
       await relayer.sweep();
     },
-    settled: () => relayer.settled(),
+    settled: () => Promise.all([relayer.settled(), signedWrites.settled()]).then(() => undefined),
     async close() {
       await engine.close();
       await recoveryPool.close();

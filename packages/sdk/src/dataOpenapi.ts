@@ -69,6 +69,223 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/vaults/{address}/deposit/typed-data": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The EIP-712 typed data to sign to deposit USDC into a vault
+     * @description A fresh router nonce, a deadline 30 minutes ahead of the chain's time, and the EIP-2612 permit (deposit, when the router's allowance is short) or ERC-7741 operator authorisation (redemptions, when the router is not yet the owner's operator) to sign with it. Sign each with eth_signTypedData_v4, then POST them.
+     */
+    get: operations["getV1VaultsAddressDepositTypedData"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/vaults/{address}/deposit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Relay a signed message to deposit USDC into a vault
+     * @description Checked before any gas is spent (deadline, signature, nonce, vault, balance, allowance or operator), then sent to the NapRouter by the service's relayer, which pays the gas. 202 once the transaction has its hash; follow status_url. The same message again, or the same Idempotency-Key, answers the same relay. The same body can be sent to the router directly (docs/data-api.md).
+     */
+    post: operations["postV1VaultsAddressDeposit"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/vaults/{address}/redeem/typed-data": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The EIP-712 typed data to sign to redeem shares of a synchronous vault
+     * @description A fresh router nonce, a deadline 30 minutes ahead of the chain's time, and the EIP-2612 permit (deposit, when the router's allowance is short) or ERC-7741 operator authorisation (redemptions, when the router is not yet the owner's operator) to sign with it. Sign each with eth_signTypedData_v4, then POST them.
+     */
+    get: operations["getV1VaultsAddressRedeemTypedData"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/vaults/{address}/redeem": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Relay a signed message to redeem shares of a synchronous vault
+     * @description Checked before any gas is spent (deadline, signature, nonce, vault, balance, allowance or operator), then sent to the NapRouter by the service's relayer, which pays the gas. 202 once the transaction has its hash; follow status_url. The same message again, or the same Idempotency-Key, answers the same relay. The same body can be sent to the router directly (docs/data-api.md).
+     */
+    post: operations["postV1VaultsAddressRedeem"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/vaults/{address}/request-redeem/typed-data": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The EIP-712 typed data to sign to request a redemption from an ERC-7540 vault
+     * @description A fresh router nonce, a deadline 30 minutes ahead of the chain's time, and the EIP-2612 permit (deposit, when the router's allowance is short) or ERC-7741 operator authorisation (redemptions, when the router is not yet the owner's operator) to sign with it. Sign each with eth_signTypedData_v4, then POST them.
+     */
+    get: operations["getV1VaultsAddressRequestRedeemTypedData"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/vaults/{address}/request-redeem": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Relay a signed message to request a redemption from an ERC-7540 vault
+     * @description Checked before any gas is spent (deadline, signature, nonce, vault, balance, allowance or operator), then sent to the NapRouter by the service's relayer, which pays the gas. 202 once the transaction has its hash; follow status_url. The same message again, or the same Idempotency-Key, answers the same relay. The same body can be sent to the router directly (docs/data-api.md).
+     */
+    post: operations["postV1VaultsAddressRequestRedeem"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/vaults/{address}/claim/typed-data": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The EIP-712 typed data to sign to claim a fulfilled redemption of an ERC-7540 vault
+     * @description A fresh router nonce, a deadline 30 minutes ahead of the chain's time, and the EIP-2612 permit (deposit, when the router's allowance is short) or ERC-7741 operator authorisation (redemptions, when the router is not yet the owner's operator) to sign with it. Sign each with eth_signTypedData_v4, then POST them.
+     */
+    get: operations["getV1VaultsAddressClaimTypedData"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/vaults/{address}/claim": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Relay a signed message to claim a fulfilled redemption of an ERC-7540 vault
+     * @description Checked before any gas is spent (deadline, signature, nonce, vault, balance, allowance or operator), then sent to the NapRouter by the service's relayer, which pays the gas. 202 once the transaction has its hash; follow status_url. The same message again, or the same Idempotency-Key, answers the same relay. The same body can be sent to the router directly (docs/data-api.md).
+     */
+    post: operations["postV1VaultsAddressClaim"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/vaults/{address}/cancel-redeem/typed-data": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The EIP-712 typed data to sign to cancel a pending redemption request and take the shares back
+     * @description A fresh router nonce, a deadline 30 minutes ahead of the chain's time, and the EIP-2612 permit (deposit, when the router's allowance is short) or ERC-7741 operator authorisation (redemptions, when the router is not yet the owner's operator) to sign with it. Sign each with eth_signTypedData_v4, then POST them.
+     */
+    get: operations["getV1VaultsAddressCancelRedeemTypedData"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/vaults/{address}/cancel-redeem": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Relay a signed message to cancel a pending redemption request and take the shares back
+     * @description Checked before any gas is spent (deadline, signature, nonce, vault, balance, allowance or operator), then sent to the NapRouter by the service's relayer, which pays the gas. 202 once the transaction has its hash; follow status_url. The same message again, or the same Idempotency-Key, answers the same relay. The same body can be sent to the router directly (docs/data-api.md).
+     */
+    post: operations["postV1VaultsAddressCancelRedeem"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/relays/{relay_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A relayed signed write: submitted, confirmed (with the shares or assets) or failed (with why) */
+    get: operations["getV1RelaysRelayId"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/strategies": {
     parameters: {
       query?: never;
@@ -400,6 +617,161 @@ export interface components {
         /** @description compounded from the previous point, percent */
         apy: number;
       }[];
+    };
+    PreparedSignedWrite: {
+      /** @enum {string} */
+      action: "deposit" | "redeem" | "request-redeem" | "claim" | "cancel-redeem";
+      vault: string;
+      chain_id: number;
+      /** @description the NapRouter that verifies and executes */
+      router: string;
+      nonce: string;
+      deadline: string;
+      intent: components["schemas"]["TypedData"];
+      /** @description deposit only: the EIP-2612 permit to sign when the router's allowance is below the amount */
+      permit: components["schemas"]["TypedData"] | null;
+      /** @description redemptions: the ERC-7741 authorisation to sign when the router is not yet the owner's operator */
+      operator_authorization: components["schemas"]["TypedData"] | null;
+    };
+    /** @description EIP-712 typed data, ready for eth_signTypedData_v4 */
+    TypedData: {
+      domain: {
+        name: string;
+        version: string;
+        chainId: number;
+        verifyingContract: string;
+      };
+      types: {
+        [key: string]: {
+          name: string;
+          type: string;
+        }[];
+      };
+      primaryType: string;
+      message: {
+        [key: string]: string | boolean;
+      };
+    };
+    RelayAccepted: {
+      /** @description the intent's EIP-712 digest */
+      relay_id: string;
+      /** @enum {string} */
+      status: "submitted" | "confirmed" | "failed";
+      tx_hash: string | null;
+      status_url: string;
+    };
+    SignedDeposit: {
+      /** @description the wallet that signs and whose USDC or shares move (EOA or EIP-1271 contract wallet) */
+      owner: string;
+      /** @description USDC to deposit, in base units (6 decimals) */
+      amount: string;
+      /** @description who gets the shares or assets */
+      receiver: string;
+      /** @description fewest shares accepted (slippage bound; 0 for none) */
+      min_shares: string;
+      /** @description the router's nonce of the owner (unordered: any unused 256-bit value), from the prepare answer */
+      nonce: string;
+      /** @description unix seconds after which the message is refused (onchain: block.timestamp > deadline) */
+      deadline: string;
+      /** @description the owner's EIP-712 signature of the intent (prepare's `intent`) */
+      signature: string;
+      permit?: components["schemas"]["SignedPermit"];
+    };
+    SignedPermit: {
+      /** @description allowance the permit grants the router, in the asset's base units */
+      value: string;
+      /** @description the permit's own deadline (unix seconds) */
+      deadline: string;
+      /** @description the owner's EIP-712 signature of prepare's `permit` */
+      signature: string;
+    };
+    SignedRedeem: {
+      /** @description the wallet that signs and whose USDC or shares move (EOA or EIP-1271 contract wallet) */
+      owner: string;
+      /** @description shares to redeem, in base units */
+      shares: string;
+      /** @description who gets the shares or assets */
+      receiver: string;
+      /** @description fewest assets accepted (slippage bound; 0 for none) */
+      min_assets: string;
+      /** @description the router's nonce of the owner (unordered: any unused 256-bit value), from the prepare answer */
+      nonce: string;
+      /** @description unix seconds after which the message is refused (onchain: block.timestamp > deadline) */
+      deadline: string;
+      /** @description the owner's EIP-712 signature of the intent (prepare's `intent`) */
+      signature: string;
+      operator_authorization?: components["schemas"]["SignedOperatorAuthorization"];
+    };
+    SignedOperatorAuthorization: {
+      /** @description the ERC-7741 nonce (bytes32, used once per controller) */
+      nonce: string;
+      /** @description the authorisation's deadline (unix seconds) */
+      deadline: string;
+      /** @description the owner's EIP-712 signature of prepare's `operator_authorization` */
+      signature: string;
+    };
+    SignedRequestRedeem: {
+      /** @description the wallet that signs and whose USDC or shares move (EOA or EIP-1271 contract wallet) */
+      owner: string;
+      /** @description shares to put in a redemption request, in base units */
+      shares: string;
+      /** @description the router's nonce of the owner (unordered: any unused 256-bit value), from the prepare answer */
+      nonce: string;
+      /** @description unix seconds after which the message is refused (onchain: block.timestamp > deadline) */
+      deadline: string;
+      /** @description the owner's EIP-712 signature of the intent (prepare's `intent`) */
+      signature: string;
+      operator_authorization?: components["schemas"]["SignedOperatorAuthorization"];
+    };
+    SignedClaim: {
+      /** @description the wallet that signs and whose USDC or shares move (EOA or EIP-1271 contract wallet) */
+      owner: string;
+      /** @description claimable shares to redeem, in base units */
+      shares: string;
+      /** @description who gets the shares or assets */
+      receiver: string;
+      /** @description fewest assets accepted (slippage bound; 0 for none) */
+      min_assets: string;
+      /** @description the router's nonce of the owner (unordered: any unused 256-bit value), from the prepare answer */
+      nonce: string;
+      /** @description unix seconds after which the message is refused (onchain: block.timestamp > deadline) */
+      deadline: string;
+      /** @description the owner's EIP-712 signature of the intent (prepare's `intent`) */
+      signature: string;
+      operator_authorization?: components["schemas"]["SignedOperatorAuthorization"];
+    };
+    SignedCancelRedeem: {
+      /** @description the wallet that signs and whose USDC or shares move (EOA or EIP-1271 contract wallet) */
+      owner: string;
+      /** @description who gets the shares or assets */
+      receiver: string;
+      /** @description the router's nonce of the owner (unordered: any unused 256-bit value), from the prepare answer */
+      nonce: string;
+      /** @description unix seconds after which the message is refused (onchain: block.timestamp > deadline) */
+      deadline: string;
+      /** @description the owner's EIP-712 signature of the intent (prepare's `intent`) */
+      signature: string;
+      operator_authorization?: components["schemas"]["SignedOperatorAuthorization"];
+    };
+    Relay: {
+      relay_id: string;
+      /** @enum {string} */
+      action: "deposit" | "redeem" | "request-redeem" | "claim" | "cancel-redeem";
+      vault: string;
+      owner: string;
+      /** @enum {string} */
+      status: "submitted" | "confirmed" | "failed";
+      tx_hash: string | null;
+      block_number: number | null;
+      /** @description once confirmed: shares minted (deposit, request, cancel) or assets paid (redeem, claim) */
+      result: {
+        shares?: string;
+        assets?: string;
+      } | null;
+      error: {
+        code: string;
+        message: string;
+      } | null;
     };
     StrategyList: {
       strategies: {
@@ -1140,6 +1512,1633 @@ export interface operations {
         };
       };
       /** @description NOT_YET_INDEXED */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1VaultsAddressDepositTypedData: {
+    parameters: {
+      query: {
+        /** @description the wallet that will sign */
+        owner: string;
+        /** @description USDC to deposit, base units */
+        amount: string;
+        /** @description who gets the shares or assets (default: the owner) */
+        receiver?: string;
+        /** @description fewest shares accepted (default 0) */
+        min_shares?: string;
+      };
+      header?: never;
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "action": "deposit",
+           *       "vault": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *       "chain_id": 31337,
+           *       "router": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318771",
+           *       "deadline": "1795711980",
+           *       "intent": {
+           *         "domain": {
+           *           "name": "NAP Router",
+           *           "version": "1",
+           *           "chainId": 31337,
+           *           "verifyingContract": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029"
+           *         },
+           *         "types": {
+           *           "EIP712Domain": [
+           *             {
+           *               "name": "name",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "version",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "chainId",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "verifyingContract",
+           *               "type": "address"
+           *             }
+           *           ],
+           *           "Deposit": [
+           *             {
+           *               "name": "owner",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "vault",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "assets",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "receiver",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "minShares",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "nonce",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "deadline",
+           *               "type": "uint256"
+           *             }
+           *           ]
+           *         },
+           *         "primaryType": "Deposit",
+           *         "message": {
+           *           "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *           "vault": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "assets": "25000000",
+           *           "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *           "minShares": "0",
+           *           "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318771",
+           *           "deadline": "1795711980"
+           *         }
+           *       },
+           *       "permit": {
+           *         "domain": {
+           *           "name": "USD Coin (test)",
+           *           "version": "1",
+           *           "chainId": 31337,
+           *           "verifyingContract": "0x0165878A594ca255338adfa4d48449f69242Eb8F"
+           *         },
+           *         "types": {
+           *           "EIP712Domain": [
+           *             {
+           *               "name": "name",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "version",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "chainId",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "verifyingContract",
+           *               "type": "address"
+           *             }
+           *           ],
+           *           "Permit": [
+           *             {
+           *               "name": "owner",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "spender",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "value",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "nonce",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "deadline",
+           *               "type": "uint256"
+           *             }
+           *           ]
+           *         },
+           *         "primaryType": "Permit",
+           *         "message": {
+           *           "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *           "spender": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *           "value": "25000000",
+           *           "nonce": "0",
+           *           "deadline": "1795711980"
+           *         }
+           *       },
+           *       "operator_authorization": null
+           *     }
+           */
+          "application/json": components["schemas"]["PreparedSignedWrite"];
+        };
+      };
+      /** @description INVALID_ADDRESS, WRONG_VAULT_KIND, UNKNOWN_PARAMETER, INVALID_OWNER, INVALID_AMOUNT, INVALID_RECEIVER, INVALID_MIN_SHARES */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description VAULT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  postV1VaultsAddressDeposit: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1-255 printable ASCII characters without spaces. A retry with the same key returns the first successful answer and never sends a second transaction; concurrent duplicates wait for the first. The same key with another request: 409. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+         *       "amount": "25000000",
+         *       "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+         *       "min_shares": "0",
+         *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318771",
+         *       "deadline": "1795711980",
+         *       "signature": "0x4d55fa752f07d947aadf7f0fcc9b5c6486eefcd5079d9cece1274a16f422e81870b3d555c2c7bba5a3ee2270bef361bc37b8da168f28f0612a33d600f368d4a31b",
+         *       "permit": {
+         *         "value": "25000000",
+         *         "deadline": "1795711980",
+         *         "signature": "0x9df870e6d66beafbb7055f649fc42c2ee3989898774ce18edf03ac8b69f31c19746a9fe5826fa7fe10639868c5f7926f7b3cf178674c81467efb328faf7b1e241c"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["SignedDeposit"];
+      };
+    };
+    responses: {
+      /** @description Accepted: submitted to the chain */
+      202: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "relay_id": "0xe8e3139d3b3de07e8a97f6cd0656914c7fbb5c7c80a1aaa7f947cbbb1f1f234a",
+           *       "status": "submitted",
+           *       "tx_hash": "0x9a3f0c52a1b7e4d8c6f2e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9",
+           *       "status_url": "/v1/relays/0xe8e3139d3b3de07e8a97f6cd0656914c7fbb5c7c80a1aaa7f947cbbb1f1f234a"
+           *     }
+           */
+          "application/json": components["schemas"]["RelayAccepted"];
+        };
+      };
+      /** @description INVALID_ADDRESS, WRONG_VAULT_KIND, UNKNOWN_PARAMETER, INVALID_OWNER, INVALID_AMOUNT, INVALID_RECEIVER, INVALID_MIN_SHARES, INVALID_NONCE, INVALID_DEADLINE, INVALID_SIGNATURE, INVALID_IDEMPOTENCY_KEY, SIGNATURE_EXPIRED, INVALID_PERMIT, INSUFFICIENT_BALANCE, INSUFFICIENT_ALLOWANCE, TRANSACTION_REVERTED */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description VAULT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description NONCE_USED, IDEMPOTENCY_KEY_REUSED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1VaultsAddressRedeemTypedData: {
+    parameters: {
+      query: {
+        /** @description the wallet that will sign */
+        owner: string;
+        /** @description shares to redeem, base units */
+        shares: string;
+        /** @description who gets the shares or assets (default: the owner) */
+        receiver?: string;
+        /** @description fewest assets accepted (default 0) */
+        min_assets?: string;
+      };
+      header?: never;
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "action": "redeem",
+           *       "vault": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *       "chain_id": 31337,
+           *       "router": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318772",
+           *       "deadline": "1795711980",
+           *       "intent": {
+           *         "domain": {
+           *           "name": "NAP Router",
+           *           "version": "1",
+           *           "chainId": 31337,
+           *           "verifyingContract": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029"
+           *         },
+           *         "types": {
+           *           "EIP712Domain": [
+           *             {
+           *               "name": "name",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "version",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "chainId",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "verifyingContract",
+           *               "type": "address"
+           *             }
+           *           ],
+           *           "Redeem": [
+           *             {
+           *               "name": "owner",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "vault",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "shares",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "receiver",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "minAssets",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "nonce",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "deadline",
+           *               "type": "uint256"
+           *             }
+           *           ]
+           *         },
+           *         "primaryType": "Redeem",
+           *         "message": {
+           *           "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *           "vault": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "shares": "10000000000000",
+           *           "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *           "minAssets": "0",
+           *           "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318772",
+           *           "deadline": "1795711980"
+           *         }
+           *       },
+           *       "permit": null,
+           *       "operator_authorization": {
+           *         "domain": {
+           *           "name": "NAP Moderate USDC",
+           *           "version": "1",
+           *           "chainId": 31337,
+           *           "verifyingContract": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8"
+           *         },
+           *         "types": {
+           *           "EIP712Domain": [
+           *             {
+           *               "name": "name",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "version",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "chainId",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "verifyingContract",
+           *               "type": "address"
+           *             }
+           *           ],
+           *           "AuthorizeOperator": [
+           *             {
+           *               "name": "controller",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "operator",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "approved",
+           *               "type": "bool"
+           *             },
+           *             {
+           *               "name": "nonce",
+           *               "type": "bytes32"
+           *             },
+           *             {
+           *               "name": "deadline",
+           *               "type": "uint256"
+           *             }
+           *           ]
+           *         },
+           *         "primaryType": "AuthorizeOperator",
+           *         "message": {
+           *           "controller": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *           "operator": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *           "approved": true,
+           *           "nonce": "0x5be7e3c1a64c3d4fb2d1e8f0a39c4b7d6e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b",
+           *           "deadline": "1795711980"
+           *         }
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["PreparedSignedWrite"];
+        };
+      };
+      /** @description INVALID_ADDRESS, WRONG_VAULT_KIND, UNKNOWN_PARAMETER, INVALID_OWNER, INVALID_SHARES, INVALID_RECEIVER, INVALID_MIN_ASSETS */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description VAULT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  postV1VaultsAddressRedeem: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1-255 printable ASCII characters without spaces. A retry with the same key returns the first successful answer and never sends a second transaction; concurrent duplicates wait for the first. The same key with another request: 409. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+         *       "shares": "10000000000000",
+         *       "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+         *       "min_assets": "0",
+         *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318772",
+         *       "deadline": "1795711980",
+         *       "signature": "0x9125955446a95db121ea2af9bc91725878fab51e98e066bcc75b2012244898234b03f6a5e8d214262ba4e1133c05dbeeb718dec412ccb0b4f0eb9feee5b25dac1c",
+         *       "operator_authorization": {
+         *         "nonce": "0x5be7e3c1a64c3d4fb2d1e8f0a39c4b7d6e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b",
+         *         "deadline": "1795711980",
+         *         "signature": "0xc5c9caaf80047b9108ce63e724935f8ca8cd807ead722275f7b20fb91d5e13d2246aca199b39aaee50c16451fe48ed88f9d055e601a395b5db539974a4909e391b"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["SignedRedeem"];
+      };
+    };
+    responses: {
+      /** @description Accepted: submitted to the chain */
+      202: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "relay_id": "0xe20faa62aa6f0a1c815ec3ff985bc169a8c5e3f24729ab04d13087d63571e079",
+           *       "status": "submitted",
+           *       "tx_hash": "0x9a3f0c52a1b7e4d8c6f2e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9",
+           *       "status_url": "/v1/relays/0xe20faa62aa6f0a1c815ec3ff985bc169a8c5e3f24729ab04d13087d63571e079"
+           *     }
+           */
+          "application/json": components["schemas"]["RelayAccepted"];
+        };
+      };
+      /** @description INVALID_ADDRESS, WRONG_VAULT_KIND, UNKNOWN_PARAMETER, INVALID_OWNER, INVALID_SHARES, INVALID_RECEIVER, INVALID_MIN_ASSETS, INVALID_NONCE, INVALID_DEADLINE, INVALID_SIGNATURE, INVALID_IDEMPOTENCY_KEY, SIGNATURE_EXPIRED, INVALID_OPERATOR_AUTHORIZATION, OPERATOR_NOT_AUTHORIZED, INSUFFICIENT_BALANCE, TRANSACTION_REVERTED */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description VAULT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description NONCE_USED, IDEMPOTENCY_KEY_REUSED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1VaultsAddressRequestRedeemTypedData: {
+    parameters: {
+      query: {
+        /** @description the wallet that will sign */
+        owner: string;
+        /** @description shares to request, base units */
+        shares: string;
+      };
+      header?: never;
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "action": "request-redeem",
+           *       "vault": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "chain_id": 31337,
+           *       "router": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318773",
+           *       "deadline": "1795711980",
+           *       "intent": {
+           *         "domain": {
+           *           "name": "NAP Router",
+           *           "version": "1",
+           *           "chainId": 31337,
+           *           "verifyingContract": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029"
+           *         },
+           *         "types": {
+           *           "EIP712Domain": [
+           *             {
+           *               "name": "name",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "version",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "chainId",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "verifyingContract",
+           *               "type": "address"
+           *             }
+           *           ],
+           *           "RequestRedeem": [
+           *             {
+           *               "name": "owner",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "vault",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "shares",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "nonce",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "deadline",
+           *               "type": "uint256"
+           *             }
+           *           ]
+           *         },
+           *         "primaryType": "RequestRedeem",
+           *         "message": {
+           *           "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *           "vault": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "shares": "12500000000000",
+           *           "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318773",
+           *           "deadline": "1795711980"
+           *         }
+           *       },
+           *       "permit": null,
+           *       "operator_authorization": {
+           *         "domain": {
+           *           "name": "NAP Aggressive USDC",
+           *           "version": "1",
+           *           "chainId": 31337,
+           *           "verifyingContract": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E"
+           *         },
+           *         "types": {
+           *           "EIP712Domain": [
+           *             {
+           *               "name": "name",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "version",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "chainId",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "verifyingContract",
+           *               "type": "address"
+           *             }
+           *           ],
+           *           "AuthorizeOperator": [
+           *             {
+           *               "name": "controller",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "operator",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "approved",
+           *               "type": "bool"
+           *             },
+           *             {
+           *               "name": "nonce",
+           *               "type": "bytes32"
+           *             },
+           *             {
+           *               "name": "deadline",
+           *               "type": "uint256"
+           *             }
+           *           ]
+           *         },
+           *         "primaryType": "AuthorizeOperator",
+           *         "message": {
+           *           "controller": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *           "operator": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *           "approved": true,
+           *           "nonce": "0x5be7e3c1a64c3d4fb2d1e8f0a39c4b7d6e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b",
+           *           "deadline": "1795711980"
+           *         }
+           *       }
+           *     }
+           */
+          "application/json": components["schemas"]["PreparedSignedWrite"];
+        };
+      };
+      /** @description INVALID_ADDRESS, WRONG_VAULT_KIND, UNKNOWN_PARAMETER, INVALID_OWNER, INVALID_SHARES */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description VAULT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  postV1VaultsAddressRequestRedeem: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1-255 printable ASCII characters without spaces. A retry with the same key returns the first successful answer and never sends a second transaction; concurrent duplicates wait for the first. The same key with another request: 409. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+         *       "shares": "12500000000000",
+         *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318773",
+         *       "deadline": "1795711980",
+         *       "signature": "0xa72b39c0fe9efea4f5927e9acb5730f6016d1583a05371164bb70db4535b9cdc3601c55a61c582c9ee0912dc196245add10af41beca832cd7558ce239f09ebb01c",
+         *       "operator_authorization": {
+         *         "nonce": "0x5be7e3c1a64c3d4fb2d1e8f0a39c4b7d6e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b",
+         *         "deadline": "1795711980",
+         *         "signature": "0x21dfc4e1dd6ed68602f5f168b39e997d03f20c25b76f8b33108462ce91c00579465d8c0c0ce719a59d037d88e2f44dff9129660a49e53b9a880c89e900ff87491c"
+         *       }
+         *     }
+         */
+        "application/json": components["schemas"]["SignedRequestRedeem"];
+      };
+    };
+    responses: {
+      /** @description Accepted: submitted to the chain */
+      202: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "relay_id": "0x764b182784243ef13e655add4cad1d9ac99b0729ac97a382753c0bdb316e4578",
+           *       "status": "submitted",
+           *       "tx_hash": "0x9a3f0c52a1b7e4d8c6f2e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9",
+           *       "status_url": "/v1/relays/0x764b182784243ef13e655add4cad1d9ac99b0729ac97a382753c0bdb316e4578"
+           *     }
+           */
+          "application/json": components["schemas"]["RelayAccepted"];
+        };
+      };
+      /** @description INVALID_ADDRESS, WRONG_VAULT_KIND, UNKNOWN_PARAMETER, INVALID_OWNER, INVALID_SHARES, INVALID_NONCE, INVALID_DEADLINE, INVALID_SIGNATURE, INVALID_IDEMPOTENCY_KEY, SIGNATURE_EXPIRED, INVALID_OPERATOR_AUTHORIZATION, OPERATOR_NOT_AUTHORIZED, INSUFFICIENT_BALANCE, TRANSACTION_REVERTED */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description VAULT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description NONCE_USED, IDEMPOTENCY_KEY_REUSED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1VaultsAddressClaimTypedData: {
+    parameters: {
+      query: {
+        /** @description the wallet that will sign */
+        owner: string;
+        /** @description claimable shares to redeem, base units */
+        shares: string;
+        /** @description who gets the shares or assets (default: the owner) */
+        receiver?: string;
+        /** @description fewest assets accepted (default 0) */
+        min_assets?: string;
+      };
+      header?: never;
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "action": "claim",
+           *       "vault": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "chain_id": 31337,
+           *       "router": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318774",
+           *       "deadline": "1795711980",
+           *       "intent": {
+           *         "domain": {
+           *           "name": "NAP Router",
+           *           "version": "1",
+           *           "chainId": 31337,
+           *           "verifyingContract": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029"
+           *         },
+           *         "types": {
+           *           "EIP712Domain": [
+           *             {
+           *               "name": "name",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "version",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "chainId",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "verifyingContract",
+           *               "type": "address"
+           *             }
+           *           ],
+           *           "Claim": [
+           *             {
+           *               "name": "owner",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "vault",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "shares",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "receiver",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "minAssets",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "nonce",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "deadline",
+           *               "type": "uint256"
+           *             }
+           *           ]
+           *         },
+           *         "primaryType": "Claim",
+           *         "message": {
+           *           "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *           "vault": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "shares": "12500000000000",
+           *           "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *           "minAssets": "0",
+           *           "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318774",
+           *           "deadline": "1795711980"
+           *         }
+           *       },
+           *       "permit": null,
+           *       "operator_authorization": null
+           *     }
+           */
+          "application/json": components["schemas"]["PreparedSignedWrite"];
+        };
+      };
+      /** @description INVALID_ADDRESS, WRONG_VAULT_KIND, UNKNOWN_PARAMETER, INVALID_OWNER, INVALID_SHARES, INVALID_RECEIVER, INVALID_MIN_ASSETS */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description VAULT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  postV1VaultsAddressClaim: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1-255 printable ASCII characters without spaces. A retry with the same key returns the first successful answer and never sends a second transaction; concurrent duplicates wait for the first. The same key with another request: 409. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+         *       "shares": "12500000000000",
+         *       "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+         *       "min_assets": "0",
+         *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318774",
+         *       "deadline": "1795711980",
+         *       "signature": "0x17d5e3e02fd2637999a884c5eb4970620eb54f3361a6d49563ef969bc0bd5ff859662a3dd33d9a917fd00df4d0a815e7a037c983032ddcb4dc2e539682d3da521c"
+         *     }
+         */
+        "application/json": components["schemas"]["SignedClaim"];
+      };
+    };
+    responses: {
+      /** @description Accepted: submitted to the chain */
+      202: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "relay_id": "0xe700068e948fed8233fb9b4af2fe7af9cd057e0e284a65b1d5255de8f4656768",
+           *       "status": "submitted",
+           *       "tx_hash": "0x9a3f0c52a1b7e4d8c6f2e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9",
+           *       "status_url": "/v1/relays/0xe700068e948fed8233fb9b4af2fe7af9cd057e0e284a65b1d5255de8f4656768"
+           *     }
+           */
+          "application/json": components["schemas"]["RelayAccepted"];
+        };
+      };
+      /** @description INVALID_ADDRESS, WRONG_VAULT_KIND, UNKNOWN_PARAMETER, INVALID_OWNER, INVALID_SHARES, INVALID_RECEIVER, INVALID_MIN_ASSETS, INVALID_NONCE, INVALID_DEADLINE, INVALID_SIGNATURE, INVALID_IDEMPOTENCY_KEY, SIGNATURE_EXPIRED, INVALID_OPERATOR_AUTHORIZATION, OPERATOR_NOT_AUTHORIZED, NOTHING_TO_CLAIM, TRANSACTION_REVERTED */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description VAULT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description NONCE_USED, IDEMPOTENCY_KEY_REUSED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1VaultsAddressCancelRedeemTypedData: {
+    parameters: {
+      query: {
+        /** @description the wallet that will sign */
+        owner: string;
+        /** @description who gets the shares or assets (default: the owner) */
+        receiver?: string;
+      };
+      header?: never;
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "action": "cancel-redeem",
+           *       "vault": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "chain_id": 31337,
+           *       "router": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318775",
+           *       "deadline": "1795711980",
+           *       "intent": {
+           *         "domain": {
+           *           "name": "NAP Router",
+           *           "version": "1",
+           *           "chainId": 31337,
+           *           "verifyingContract": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029"
+           *         },
+           *         "types": {
+           *           "EIP712Domain": [
+           *             {
+           *               "name": "name",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "version",
+           *               "type": "string"
+           *             },
+           *             {
+           *               "name": "chainId",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "verifyingContract",
+           *               "type": "address"
+           *             }
+           *           ],
+           *           "CancelRedeem": [
+           *             {
+           *               "name": "owner",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "vault",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "receiver",
+           *               "type": "address"
+           *             },
+           *             {
+           *               "name": "nonce",
+           *               "type": "uint256"
+           *             },
+           *             {
+           *               "name": "deadline",
+           *               "type": "uint256"
+           *             }
+           *           ]
+           *         },
+           *         "primaryType": "CancelRedeem",
+           *         "message": {
+           *           "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *           "vault": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *           "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318775",
+           *           "deadline": "1795711980"
+           *         }
+           *       },
+           *       "permit": null,
+           *       "operator_authorization": null
+           *     }
+           */
+          "application/json": components["schemas"]["PreparedSignedWrite"];
+        };
+      };
+      /** @description INVALID_ADDRESS, WRONG_VAULT_KIND, UNKNOWN_PARAMETER, INVALID_OWNER, INVALID_RECEIVER */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description VAULT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  postV1VaultsAddressCancelRedeem: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description 1-255 printable ASCII characters without spaces. A retry with the same key returns the first successful answer and never sends a second transaction; concurrent duplicates wait for the first. The same key with another request: 409. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        address: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+         *       "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+         *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318775",
+         *       "deadline": "1795711980",
+         *       "signature": "0x15ead8501dee3aed76ef6919cfce5e00fa1e9c1bc2ffb64781b577af9bbd4f2748b9746b8d561cf47a8bf843da30f83a7c425fe18c6cbcb0e38e11f12b63157d1c"
+         *     }
+         */
+        "application/json": components["schemas"]["SignedCancelRedeem"];
+      };
+    };
+    responses: {
+      /** @description Accepted: submitted to the chain */
+      202: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "relay_id": "0x08afb4d2c89985fdd52b62156273426f7ab40d531d0154e094294d1015de66da",
+           *       "status": "submitted",
+           *       "tx_hash": "0x9a3f0c52a1b7e4d8c6f2e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9",
+           *       "status_url": "/v1/relays/0x08afb4d2c89985fdd52b62156273426f7ab40d531d0154e094294d1015de66da"
+           *     }
+           */
+          "application/json": components["schemas"]["RelayAccepted"];
+        };
+      };
+      /** @description INVALID_ADDRESS, WRONG_VAULT_KIND, UNKNOWN_PARAMETER, INVALID_OWNER, INVALID_RECEIVER, INVALID_NONCE, INVALID_DEADLINE, INVALID_SIGNATURE, INVALID_IDEMPOTENCY_KEY, SIGNATURE_EXPIRED, INVALID_OPERATOR_AUTHORIZATION, OPERATOR_NOT_AUTHORIZED, NOTHING_TO_CANCEL, TRANSACTION_REVERTED */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description VAULT_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description NONCE_USED, IDEMPOTENCY_KEY_REUSED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+    };
+  };
+  getV1RelaysRelayId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the relay's id: the intent's EIP-712 digest (0x and 64 hex) */
+        relay_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["AccessRateLimitLimit"];
+          "X-RateLimit-Remaining": components["headers"]["AccessRateLimitRemaining"];
+          "X-RateLimit-Reset": components["headers"]["AccessRateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "relay_id": "0xe8e3139d3b3de07e8a97f6cd0656914c7fbb5c7c80a1aaa7f947cbbb1f1f234a",
+           *       "action": "deposit",
+           *       "vault": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *       "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+           *       "status": "confirmed",
+           *       "tx_hash": "0x9a3f0c52a1b7e4d8c6f2e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9",
+           *       "block_number": 61,
+           *       "result": {
+           *         "shares": "24999315068493"
+           *       },
+           *       "error": null
+           *     }
+           */
+          "application/json": components["schemas"]["Relay"];
+        };
+      };
+      /** @description INVALID_RELAY_ID */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RELAY_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["AccessRetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DataError"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE */
       503: {
         headers: {
           "Retry-After": components["headers"]["AccessRetryAfter"];

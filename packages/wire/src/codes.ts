@@ -81,6 +81,30 @@ export const DATA_ERROR_STATUS = {
   UNAVAILABLE: 503,
   /** The block a read asked for (minBlock) is not indexed yet: retry after Retry-After. */
   NOT_YET_INDEXED: 503,
+  /** Signed writes: a deadline (the intent's, the permit's or the operator authorisation's) already passed. */
+  SIGNATURE_EXPIRED: 400,
+  /** Signed writes: a signature that is not the owner's for exactly this message (vault, amounts, receiver...). */
+  INVALID_SIGNATURE: 400,
+  /** Signed writes: the router's nonce (or the ERC-7741 nonce) was already used or invalidated by the owner. */
+  NONCE_USED: 409,
+  /** Signed writes: the owner holds fewer USDC (deposit) or shares (redemptions) than the message moves. */
+  INSUFFICIENT_BALANCE: 400,
+  /** Signed deposit: the router's USDC allowance is below the amount and no permit covers it. */
+  INSUFFICIENT_ALLOWANCE: 400,
+  /** Signed redemptions: the router is not the owner's operator on the vault and no authorisation came with it. */
+  OPERATOR_NOT_AUTHORIZED: 400,
+  /** Signed writes: a synchronous action on an ERC-7540 vault, or the reverse. */
+  WRONG_VAULT_KIND: 400,
+  /** Signed claim: fewer claimable shares than asked. */
+  NOTHING_TO_CLAIM: 400,
+  /** Signed cancel: no pending redemption request. */
+  NOTHING_TO_CANCEL: 400,
+  /** Signed writes: the chain refused the relayed transaction for a reason none of the above covers. */
+  TRANSACTION_REVERTED: 400,
+  /** An Idempotency-Key reused with a different request. */
+  IDEMPOTENCY_KEY_REUSED: 409,
+  /** GET /v1/relays/{relay_id}: no relay under that id. */
+  RELAY_NOT_FOUND: 404,
 } as const;
 export type DataErrorCode = keyof typeof DATA_ERROR_STATUS;
 export const DATA_ERROR_CODES = Object.keys(DATA_ERROR_STATUS) as DataErrorCode[];

@@ -34,9 +34,13 @@ function operations(document: Json): Array<{ name: string; operation: Json }> {
   );
 }
 
-/** Values Swagger UI would show when a schema has no example: the placeholders a reader must never see. */
+/**
+ * Values Swagger UI would show when a schema has no example: the placeholders a reader must never see. An EIP-712
+ * field's Solidity type (`types.EIP712Domain[0].type` is "string") is the one place where "string" is the value.
+ */
 function placeholders(value: unknown, at = "$"): string[] {
-  if (value === "string" || value === -9007199254740991 || value === 9007199254740991) return [at];
+  const solidityType = /\.types\.[A-Za-z0-9_]+\[\d+\]\.type$/.test(at);
+  if ((value === "string" && !solidityType) || value === -9007199254740991 || value === 9007199254740991) return [at];
   if (Array.isArray(value)) return value.flatMap((item, i) => placeholders(item, `${at}[${i}]`));
   if (value !== null && typeof value === "object") {
     return Object.entries(value).flatMap(([key, item]) => placeholders(item, `${at}.${key}`));

@@ -1,4 +1,5 @@
 import type { ExampleTable } from "../examples";
+import { SIGNED_WRITE_ERROR_EXAMPLES, SIGNED_WRITE_EXAMPLES } from "./signedWriteExamples";
 
 /**
  * The data API's examples (doors/examples.ts): its answers on a local stack after one agent's session (two deposits,
@@ -6,6 +7,7 @@ import type { ExampleTable } from "../examples";
  * Operator key's heartbeat. Lists are cut to their first entries.
  */
 export const DATA_EXAMPLES: ExampleTable = {
+  ...SIGNED_WRITE_EXAMPLES,
   "GET /v1/vaults": {
     responses: {
       200: {
@@ -496,6 +498,7 @@ const dataError = (code: string, message: string, details: Record<string, unknow
 
 /** The example body of each error code the document lists: the message and details this service sends with it. */
 export const DATA_ERROR_EXAMPLES: Readonly<Record<string, DataErrorExample>> = {
+  ...SIGNED_WRITE_ERROR_EXAMPLES,
   INVALID_ADDRESS: dataError("INVALID_ADDRESS", "address: '0x1234' is not an Ethereum address", { field: "address" }),
   INVALID_BODY: dataError("INVALID_BODY", "vaultIds: Too small: expected array to have >=1 items", {
     field: "vaultIds",

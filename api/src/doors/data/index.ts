@@ -5,6 +5,7 @@ import { LRUCache } from "lru-cache";
 import type { ChainAccess } from "../../chain";
 import type { Indexer } from "../../indexer/indexer";
 import type { Logger } from "../../logger";
+import type { SignedWrites } from "../../usecases/signedWrites";
 import type { DataQueries } from "../../readmodel/queries";
 import { SERVICE_VERSION } from "../../version";
 import { MethodNotAllowedError, NotFoundError } from "../../errors";
@@ -40,6 +41,8 @@ export interface DataApiOptions {
   bodyLimitBytes: number;
   publicUrl: string;
   access?: DataAccess;
+  /** The signed writes' use case (absent: their routes answer 503). */
+  signedWrites?: SignedWrites;
 }
 
 export interface DataApi {

@@ -76,6 +76,7 @@ function operation(route: RouteDefinition, components: Record<string, JsonSchema
     parameters: [
       ...parameters(route.params, "path", components),
       ...query,
+      ...parameters(route.headers, "header", components),
       // minBlock may come as a header too (read-your-writes, readmodel/freshness.ts).
       ...query.filter((q) => q.name === "minBlock").map((q) => ({ ...q, name: "X-Min-Block", in: "header" })),
     ],
@@ -113,7 +114,8 @@ export function buildDataOpenApi(routes: readonly RouteDefinition[], options: { 
       license: { name: "MIT", identifier: "MIT" },
       description:
         "Read access to vaults, strategies, positions, transactions and protocol statistics, from the indexer's " +
-        "read model. Errors: { error: { code, message, details } }. See docs/data-api.md.",
+        "read model, and signed-message deposits and redemptions relayed to the NapRouter for wallets that keep " +
+        "their own keys. Errors: { error: { code, message, details } }. See docs/data-api.md.",
     },
     servers: [{ url: options.serverUrl }],
     paths,

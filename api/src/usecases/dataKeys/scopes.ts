@@ -12,8 +12,9 @@ import type { Scope } from "../../../../packages/wire/src/data/vocabulary";
 export { SCOPES, type Scope } from "../../../../packages/wire/src/data/vocabulary";
 
 export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
-  "vaults:read": "vaults, their history, strategies, protocol statistics, status, POST /v1/vaults/batch",
-  "vaults:write": "vault writes under /v1/vaults (reserved: the data API has no write route yet)",
+  "vaults:read":
+    "vaults, their history, strategies, protocol statistics, status, POST /v1/vaults/batch, typed data and relays",
+  "vaults:write": "signed deposits and redemptions under /v1/vaults (no key needed; a key given must hold it)",
   "users:read": "user positions and transactions under /v1/users",
   "nodes:read": "GET /v1/nodes",
   "nodes:write": "POST /v1/nodes/heartbeat (Node Operator keys only)",

@@ -1,3 +1,4 @@
 export * from "./access";
 export * from "./schemas";
+export * from "./signedWrites";
 export * from "./vocabulary";

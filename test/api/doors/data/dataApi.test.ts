@@ -380,6 +380,18 @@ describe("data API REST /v1 through HTTP", function () {
         "/v1/vaults/batch",
         "/v1/vaults/{address}",
         "/v1/vaults/{address}/history",
+        // The signed writes (issue 30): prepare and submit per action, and the relay's status.
+        "/v1/vaults/{address}/deposit",
+        "/v1/vaults/{address}/deposit/typed-data",
+        "/v1/vaults/{address}/redeem",
+        "/v1/vaults/{address}/redeem/typed-data",
+        "/v1/vaults/{address}/request-redeem",
+        "/v1/vaults/{address}/request-redeem/typed-data",
+        "/v1/vaults/{address}/claim",
+        "/v1/vaults/{address}/claim/typed-data",
+        "/v1/vaults/{address}/cancel-redeem",
+        "/v1/vaults/{address}/cancel-redeem/typed-data",
+        "/v1/relays/{relay_id}",
       ].sort(),
     );
     expect(body.paths["/v1/vaults/{address}"].get.responses["404"].description).to.contain("VAULT_NOT_FOUND");
