@@ -52,9 +52,8 @@ describe("SDK: signed writes of the data client (packages/sdk/src/signed)", func
       tx_hash: `0x${"ef".repeat(32)}`,
       status_url: `/v1/relays/${RELAY_ID}`,
     });
-    const [detail, prepare, submit] = service.requests;
-    expect(service.requests).to.have.length(3);
-    expect(`${detail.method} ${detail.path}`).to.equal(`GET /v1/vaults/${VAULT}`);
+    const [prepare, submit] = service.requests;
+    expect(service.requests).to.have.length(2);
     expect(`${prepare.method} ${prepare.path}`).to.equal(`GET /v1/vaults/${VAULT}/deposit/typed-data`);
     expect(prepare.query).to.deep.equal({
       owner: wallet.address,

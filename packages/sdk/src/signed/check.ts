@@ -41,8 +41,6 @@ export interface Expectations {
   chainId?: number;
   /** The router the caller expects, when given; otherwise the one the service names. */
   router?: string;
-  /** The vault's asset, which a permit must be for (when known). */
-  asset?: string;
   /** Deposits: the assets a permit must allow the router, exactly. */
   permitValue?: string;
   /**
@@ -204,7 +202,7 @@ export function checkPrepared(prepared: PreparedWrite, expected: Expectations): 
   };
 }
 
-/** EIP-2612: from the owner to the router, exactly the deposit, on the vault's asset. */
+/** EIP-2612: from the owner to the router, exactly the deposit. */
 function checkPermit(
   found: Findings,
   permit: TypedData | null | undefined,
@@ -218,7 +216,9 @@ function checkPermit(
     return null;
   }
   if (!found.types("permit", permit, PERMIT_TYPES)) return null;
-  const contract = expected.asset ?? String(permit.domain?.verifyingContract);
+  // The token is the service's word: a permit of another token would give the router an allowance it never uses,
+  // since the router pulls only the vault's own asset, and only as a signed intent says.
+  const contract = String(permit.domain?.verifyingContract);
   found.domain("permit", permit, chainId, contract);
   found.onlyFields("permit", permit.message, PERMIT_TYPES.Permit);
   found.address("permit.message.owner", permit.message.owner, expected.owner);

@@ -67,9 +67,7 @@ export class SignedWrites {
     const spec = ACTIONS[action];
     const owner = await typedDataSignerAddress(signer);
     const asked = askedValues(spec, request, owner);
-    const needsDetail = !isAddress(request.vault) || spec.extra === "permit";
-    const detail = needsDetail ? await this.#vault(request.vault) : undefined;
-    const vault = isAddress(request.vault) ? request.vault : detail!.address;
+    const vault = isAddress(request.vault) ? request.vault : (await this.#vault(request.vault)).address;
     const path = `/v1/vaults/${encodeURIComponent(vault)}/${spec.segment}`;
     const query = Object.fromEntries([["owner", owner], ...[...asked].map(([param, value]) => [param.wire, value])]);
     const prepared = await this.transport.request<PreparedWrite>({
@@ -86,7 +84,6 @@ export class SignedWrites {
       asked: Object.fromEntries([...asked].map(([param, value]) => [param.message, value])),
       chainId: options.chainId ?? this.options.chainId,
       router: options.router ?? this.options.router,
-      asset: detail?.asset,
       permitValue: amount,
       nowSeconds: this.options.now?.() ?? Math.floor(Date.now() / 1000),
       maxValiditySeconds: this.options.maxValiditySeconds,
@@ -154,8 +151,8 @@ export class SignedWrites {
     }
   }
 
-  async #vault(vault: string): Promise<{ address: string; asset: string }> {
-    return this.transport.request<{ address: string; asset: string }>({
+  async #vault(vault: string): Promise<{ address: string }> {
+    return this.transport.request<{ address: string }>({
       method: "GET",
       path: `/v1/vaults/${encodeURIComponent(vault)}`,
       headers: this.headers(),
