@@ -23,6 +23,7 @@ export const CONTRACT_NAMES = [
   "NapFaucet",
   "AgentBadges",
   "VaultLens",
+  "NapRouter",
 ] as const;
 export type ContractName = (typeof CONTRACT_NAMES)[number];
 

@@ -148,6 +148,7 @@ export async function deploySystem(options: DeploySystemOptions): Promise<Deploy
     "NapFaucet",
     "AgentBadges",
     "VaultLens",
+    "NapRouter",
   ];
   const contracts = Object.fromEntries(names.map((name) => [name, at(name)])) as DeploymentFile["contracts"];
   const vaults = Object.fromEntries(VAULT_IDS.map((id) => [id, at(id)])) as Record<VaultId, DeployedAt>;

@@ -7,13 +7,14 @@ import { governanceModule } from "./governance";
 import { lensModule } from "./lens";
 import { registryModule } from "./registry";
 import { rolesModule } from "./roles";
+import { routerModule } from "./router";
 import { tokensModule } from "./tokens";
 import { vaultsModule } from "./vaults";
 
 /**
  * The whole system, built from one network's parameters: tokens, governance, registry, faucet, badges, vaults, lens,
- * funding (local chains) and roles. The result names are the contract names of deployments/<chainId>.json (USDC or
- * TestUSDC) and the vault ids.
+ * router, funding (local chains) and roles. The result names are the contract names of deployments/<chainId>.json
+ * (USDC or TestUSDC) and the vault ids.
  */
 export function systemModule(p: DeployParameters) {
   const tokens = tokensModule(p);
@@ -38,6 +39,7 @@ export function systemModule(p: DeployParameters) {
       NapFaucet: m.useModule(faucet).faucet,
       AgentBadges: m.useModule(badgesModule).badges,
       VaultLens: m.useModule(lensModule).lens,
+      NapRouter: m.useModule(routerModule).router,
       ...m.useModule(vaults),
     };
   });

@@ -22,7 +22,7 @@ import {
 import { deployLocal } from "./helpers";
 
 /** Roles, admins, settings and code checked on a local deployment (TestUSDC included). */
-const LOCAL_CHECKS = 207;
+const LOCAL_CHECKS = 208;
 
 async function deployed() {
   const { file, parameters } = await deployLocal("audit");
@@ -58,6 +58,7 @@ describe("role check (auditor's view of a deployment)", () => {
       )}`,
     );
     expect(report).to.include("ok    TimelockController exit window: getMinDelay() >= 172800");
+    expect(report).to.include("ok    NapRouter code: deployed");
   });
 
   it("an oracle revoked and a stranger made oracle by governance: both named", async () => {

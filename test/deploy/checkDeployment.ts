@@ -55,6 +55,7 @@ export async function checkDeployment(
     "NapFaucet",
     "NapGovernor",
     "NapMinter",
+    "NapRouter",
     "NapToken",
     "StrategyRegistryV3",
     "TimelockController",

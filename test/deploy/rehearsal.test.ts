@@ -9,11 +9,11 @@ import { BASE_SEPOLIA_USDC } from "../../deploy/parameters";
 import { rehearseBaseSepolia, type RehearsalReport } from "../../deploy/rehearsal";
 import { checkDeployment } from "./checkDeployment";
 
-/** Base Sepolia deployment: 14 contracts (Circle's USDC instead of TestUSDC) and 25 role steps, no funding. */
-const BASE_SEPOLIA_TRANSACTIONS = 39;
-const BASE_SEPOLIA_CONTRACTS = 14;
+/** Base Sepolia deployment: 15 contracts (Circle's USDC instead of TestUSDC) and 25 role steps, no funding. */
+const BASE_SEPOLIA_TRANSACTIONS = 40;
+const BASE_SEPOLIA_CONTRACTS = 15;
 /** Role check lines of a Base Sepolia deployment (no TestUSDC). */
-const BASE_SEPOLIA_CHECKS = 202;
+const BASE_SEPOLIA_CHECKS = 203;
 
 describe("Base Sepolia rehearsal (local node as chain 84532, no internet)", function () {
   this.timeout(300_000);

@@ -14,8 +14,8 @@ import { ConfigurableNapVault__factory, NapToken__factory, TimelockController__f
 import { checkDeployment } from "./checkDeployment";
 import { localParameters, workspace, type Workspace } from "./helpers";
 
-/** Transactions of a full local deployment: 15 contracts, 26 role grants and renouncements, 2 fundings. */
-const LOCAL_DEPLOYMENT_TRANSACTIONS = 43;
+/** Transactions of a full local deployment: 16 contracts, 26 role grants and renouncements, 2 fundings. */
+const LOCAL_DEPLOYMENT_TRANSACTIONS = 44;
 
 /** Hardhat's default dev mnemonic (the in-process network's accounts). */
 const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
@@ -57,7 +57,7 @@ describe("deploySystem (Hardhat Ignition, local chain 31337)", () => {
   });
   afterEach(() => work.remove());
 
-  it("deploys and wires everything in 43 transactions, writes the file, and a re-run sends nothing", async () => {
+  it("deploys and wires everything in 44 transactions, writes the file, and a re-run sends nothing", async () => {
     const [deployer] = await ethers.getSigners();
     // Other suites share this chain: the relayer receives its 100 ETH once per deployment.
     const relayerBefore = await ethers.provider.getBalance(parameters.Roles.relayer);
@@ -155,7 +155,7 @@ describe("deploySystem (Hardhat Ignition, local chain 31337)", () => {
     for (const [name, entry] of Object.entries(second.contracts)) {
       expect(entry.address, name).to.not.equal(first.contracts[name as keyof typeof first.contracts]!.address);
     }
-    expect(lines.filter((line) => line.startsWith("deploy  ")).length).to.equal(15);
+    expect(lines.filter((line) => line.startsWith("deploy  ")).length).to.equal(16);
   });
 
   it("governance lowered the timelock delay below the slowest vault exit: the re-run stops naming Governance.timelockMinDelay", async () => {

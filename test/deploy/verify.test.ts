@@ -68,6 +68,7 @@ describe("source verification (offline)", () => {
         "Governance#TimelockController",
         "Lens#VaultLens",
         "Registry#StrategyRegistryV3",
+        "Router#NapRouter",
         "Tokens#NapMinter",
         "Tokens#NapToken",
         "Tokens#TestUSDC",
@@ -116,6 +117,7 @@ describe("source verification (offline)", () => {
         config.async,
       ]);
       expect(target("Lens#VaultLens").constructorArguments).to.deep.equal([]);
+      expect(target("Router#NapRouter").constructorArguments).to.deep.equal([]);
       // A creation transaction's data is the bytecode followed by the encoded constructor arguments.
       const blocks = new Map(
         [...Object.values(file.contracts), ...Object.values(file.vaults)].map((entry) => [entry.address, entry.block]),
