@@ -125,6 +125,52 @@ describe("SDK: the TypeScript client (packages/sdk)", function () {
     expect(register.calls).to.have.length(2);
   });
 
+  it("scoped keys: issued with the full key, or by the wallet signing the nonce's message that names the scope; revoked by prefix", async function () {
+    const issued = {
+      success: true,
+      agent_id: "5b1c1e54-1c1f-4a8e-9f55-0f1e2d3c4b5a",
+      api_key: `nap-${"a".repeat(32)}`,
+      api_key_prefix: "nap-aaaaaaaa",
+      label: null,
+      scope: { read_only: false, operations: ["vault.deposit"], usdc_per_day: "100000000" },
+      expires_at: "2026-12-03T00:00:00.000Z",
+    };
+    const owner = Wallet.createRandom();
+    const { fetchImpl, calls } = scriptedFetch([
+      json(201, issued),
+      json(200, { nonce: "cd".repeat(16), message: "issue a scoped key: vault.deposit" }),
+      json(201, issued),
+      json(200, { success: true }),
+    ]);
+    const client = new NapClient({ baseUrl: "http://api.test", apiKey: "nap-full", fetch: fetchImpl });
+    const scope = { operations: ["vault.deposit" as const], usdc_per_day: "100000000", expires_in_seconds: 604_800 };
+
+    expect(await client.createScopedKey(scope)).to.deep.equal(issued);
+    expect(calls[0].url).to.equal("http://api.test/api/v1/agent/keys");
+    expect(calls[0].init.method).to.equal("POST");
+    expect(header(calls[0].init, "X-API-Key")).to.equal("nap-full");
+    expect(header(calls[0].init, "Idempotency-Key")).to.equal(undefined);
+    expect(JSON.parse(calls[0].init.body as string)).to.deep.equal(scope);
+    expect(client.apiKey, "the client keeps its full key").to.equal("nap-full");
+
+    const agentId = issued.agent_id;
+    expect(await client.createScopedKeyBySignature(agentId, owner, scope)).to.deep.equal(issued);
+    expect(calls[1].url).to.equal(`http://api.test/api/v1/agents/${agentId}/keys/nonce`);
+    expect(JSON.parse(calls[1].init.body as string)).to.deep.equal(scope);
+    expect(calls[2].url).to.equal(`http://api.test/api/v1/agents/${agentId}/keys`);
+    for (const call of calls.slice(1, 3)) expect(header(call.init, "X-API-Key")).to.equal(undefined);
+    expect(JSON.parse(calls[2].init.body as string)).to.deep.equal({
+      ...scope,
+      nonce: "cd".repeat(16),
+      signature: await owner.signMessage("issue a scoped key: vault.deposit"),
+    });
+
+    await client.revokeScopedKey("nap-aaaaaaaa");
+    expect(calls[3].url).to.equal("http://api.test/api/v1/agent/keys/nap-aaaaaaaa");
+    expect(calls[3].init.method).to.equal("DELETE");
+    expect(header(calls[3].init, "X-API-Key")).to.equal("nap-full");
+  });
+
   it("data client: sends the data key as a Bearer token, and reads the data API's { error: { code, message } }", async function () {
     const notFound = { error: { code: "VAULT_NOT_FOUND", message: "no vault at 0xdead", details: {} } };
     const { fetchImpl, calls } = scriptedFetch([

@@ -29,6 +29,18 @@ export type RequestBody<K extends keyof operations> = operations[K] extends {
 
 export type Schemas = import("./openapi").components["schemas"];
 
+/** The 201 body of an operation that creates something. */
+export type Created<K extends keyof operations> = operations[K] extends { responses: { 201: infer R } }
+  ? JsonOf<R>
+  : never;
+
+/** What a scoped key may do: exactly one of `read_only: true` or `operations`, with `usdc_per_day` and a lifetime. */
+export type ScopedKeyRequest = RequestBody<"postApiV1AgentKeys">;
+/** A scoped key as issued: the key itself (shown once), its prefix, scope and expiry. */
+export type ScopedKey = Created<"postApiV1AgentKeys">;
+/** A scoped key's revocation. */
+export type ScopedKeyRevocation = Answer<"deleteApiV1AgentKeysPrefix">;
+
 export interface NapClientOptions extends TransportOptions {
   /** The agent's API key (X-API-Key); register() sets it. */
   apiKey?: string;
@@ -274,6 +286,40 @@ export class NapClient {
     });
     const signature = await signText(signer, nonce.message);
     return this.#call<T>("POST", `${base}/${action}`, { body: { nonce: nonce.nonce, signature }, auth: false });
+  }
+
+  // ------------------------------------------------------------------------------------------------ scoped keys
+
+  /**
+   * A scoped key for this agent, issued with its full key (this client's): `read_only: true`, or limited to
+   * `operations`; optionally at most `usdc_per_day` (USDC base units, 6 decimals) out of the agent's wallet per UTC
+   * day, and a lifetime. The key is returned once: hand it on (to an LLM's tools); this client keeps its own key.
+   */
+  createScopedKey(scope: ScopedKeyRequest): Promise<ScopedKey> {
+    return this.#call("POST", "/api/v1/agent/keys", { body: scope });
+  }
+
+  /**
+   * The same, signed by the agent's wallet (`signer`) instead of sent with the full key: the nonce's message names
+   * the agent and the scope, so the signature issues this scope only. Needs no API key.
+   */
+  async createScopedKeyBySignature(
+    agentId: string,
+    signer: MessageSigner,
+    scope: ScopedKeyRequest,
+  ): Promise<ScopedKey> {
+    const base = `/api/v1/agents/${encodeURIComponent(agentId)}/keys`;
+    const nonce = await this.#call<Answer<"postApiV1AgentsAgentIdKeysNonce">>("POST", `${base}/nonce`, {
+      body: scope,
+      auth: false,
+    });
+    const signature = await signText(signer, nonce.message);
+    return this.#call("POST", base, { body: { ...scope, nonce: nonce.nonce, signature }, auth: false });
+  }
+
+  /** Revokes one of the agent's scoped keys by its prefix (`nap-` and 8 characters), with the full key. */
+  revokeScopedKey(prefix: string): Promise<ScopedKeyRevocation> {
+    return this.#call("DELETE", `/api/v1/agent/keys/${encodeURIComponent(prefix)}`);
   }
 
   // ------------------------------------------------------------------------------------------------ transport

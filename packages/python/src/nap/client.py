@@ -48,6 +48,24 @@ class _Calls:
         return m.KeyNonceRequest.model_validate({"signer_address": signer.address, "action": action})
 
     @staticmethod
+    def _scope(
+        read_only: bool | None,
+        operations: list[str] | None,
+        usdc_per_day: int | str | None,
+        expires_in_seconds: int | None,
+        label: str | None,
+    ) -> dict[str, Any]:
+        """A scoped key's request as given (the server applies its defaults): usdc_per_day in USDC base units."""
+        given = {
+            "read_only": read_only,
+            "operations": operations,
+            "usdc_per_day": None if usdc_per_day is None else str(usdc_per_day),
+            "expires_in_seconds": expires_in_seconds,
+            "label": label,
+        }
+        return {name: value for name, value in given.items() if value is not None}
+
+    @staticmethod
     def _registration(
         signer: MessageSigner, nonce: m.Nonce, agent_name: str, fields: dict[str, Any]
     ) -> m.RegisterRequest:
@@ -200,6 +218,45 @@ class NapClient(_Calls):
     def keys(self) -> m.KeyList:
         """The agent's API keys by prefix: creation, last use and how each ended."""
         return self._send(ops.keys())
+
+    def create_scoped_key(
+        self,
+        *,
+        read_only: bool | None = None,
+        operations: list[str] | None = None,
+        usdc_per_day: int | str | None = None,
+        expires_in_seconds: int | None = None,
+        label: str | None = None,
+    ) -> m.ScopedKeyResult:
+        """A scoped key for this agent, issued with its full key (this client's): `read_only=True`, or limited to
+        `operations` (such as ["vault.deposit"]); optionally at most `usdc_per_day` USDC base units (6 decimals) out
+        of the agent's wallet per UTC day, and a lifetime. Returned once, to hand on; this client keeps its key."""
+        scope = self._scope(read_only, operations, usdc_per_day, expires_in_seconds, label)
+        return self._send(ops.create_scoped_key(m.ScopedKeyRequest.model_validate(scope)))
+
+    def create_scoped_key_by_signature(
+        self,
+        agent_id: str,
+        wallet: MessageSigner | str,
+        *,
+        read_only: bool | None = None,
+        operations: list[str] | None = None,
+        usdc_per_day: int | str | None = None,
+        expires_in_seconds: int | None = None,
+        label: str | None = None,
+    ) -> m.ScopedKeyResult:
+        """The same, signed by the agent's `wallet` instead of sent with the full key: the nonce's message names the
+        agent and the scope, so the signature issues this scope only. Needs no API key."""
+        signer = as_signer(wallet)
+        scope = self._scope(read_only, operations, usdc_per_day, expires_in_seconds, label)
+        nonce = self._send(ops.scoped_key_nonce(agent_id, m.ScopedKeyNonceRequest.model_validate(scope)))
+        signed = {**scope, "nonce": nonce.nonce, "signature": sign_text(signer, nonce.message)}
+        request = m.ScopedKeySignedRequest.model_validate(signed)
+        return self._send(ops.create_signed_scoped_key(agent_id, request))
+
+    def revoke_scoped_key(self, prefix: str) -> m.ScopedKeyRevocationResult:
+        """Revokes one of the agent's scoped keys by its prefix (`nap-` and 8 characters), with the full key."""
+        return self._send(ops.revoke_scoped_key(prefix))
 
     def transactions(self) -> m.TransactionList:
         return self._send(ops.transactions())
@@ -401,6 +458,45 @@ class AsyncNapClient(_Calls):
     async def keys(self) -> m.KeyList:
         """The agent's API keys by prefix: creation, last use and how each ended."""
         return await self._send(ops.keys())
+
+    async def create_scoped_key(
+        self,
+        *,
+        read_only: bool | None = None,
+        operations: list[str] | None = None,
+        usdc_per_day: int | str | None = None,
+        expires_in_seconds: int | None = None,
+        label: str | None = None,
+    ) -> m.ScopedKeyResult:
+        """A scoped key for this agent, issued with its full key (this client's): `read_only=True`, or limited to
+        `operations` (such as ["vault.deposit"]); optionally at most `usdc_per_day` USDC base units (6 decimals) out
+        of the agent's wallet per UTC day, and a lifetime. Returned once, to hand on; this client keeps its key."""
+        scope = self._scope(read_only, operations, usdc_per_day, expires_in_seconds, label)
+        return await self._send(ops.create_scoped_key(m.ScopedKeyRequest.model_validate(scope)))
+
+    async def create_scoped_key_by_signature(
+        self,
+        agent_id: str,
+        wallet: MessageSigner | str,
+        *,
+        read_only: bool | None = None,
+        operations: list[str] | None = None,
+        usdc_per_day: int | str | None = None,
+        expires_in_seconds: int | None = None,
+        label: str | None = None,
+    ) -> m.ScopedKeyResult:
+        """The same, signed by the agent's `wallet` instead of sent with the full key: the nonce's message names the
+        agent and the scope, so the signature issues this scope only. Needs no API key."""
+        signer = as_signer(wallet)
+        scope = self._scope(read_only, operations, usdc_per_day, expires_in_seconds, label)
+        nonce = await self._send(ops.scoped_key_nonce(agent_id, m.ScopedKeyNonceRequest.model_validate(scope)))
+        signed = {**scope, "nonce": nonce.nonce, "signature": sign_text(signer, nonce.message)}
+        request = m.ScopedKeySignedRequest.model_validate(signed)
+        return await self._send(ops.create_signed_scoped_key(agent_id, request))
+
+    async def revoke_scoped_key(self, prefix: str) -> m.ScopedKeyRevocationResult:
+        """Revokes one of the agent's scoped keys by its prefix (`nap-` and 8 characters), with the full key."""
+        return await self._send(ops.revoke_scoped_key(prefix))
 
     async def transactions(self) -> m.TransactionList:
         return await self._send(ops.transactions())

@@ -77,6 +77,25 @@ def revoke_key(agent_id: str, proof: m.KeyProof) -> Call[m.KeyRevocationResult]:
     return Call(HttpRequest("POST", path, body=_body(proof)), m.KeyRevocationResult, False)
 
 
+def create_scoped_key(request: m.ScopedKeyRequest) -> Call[m.ScopedKeyResult]:
+    return Call(HttpRequest("POST", "/api/v1/agent/keys", body=_body(request)), m.ScopedKeyResult)
+
+
+def scoped_key_nonce(agent_id: str, request: m.ScopedKeyNonceRequest) -> Call[m.Nonce]:
+    path = f"/api/v1/agents/{quote(agent_id, safe='')}/keys/nonce"
+    return Call(HttpRequest("POST", path, body=_body(request)), m.Nonce, False)
+
+
+def create_signed_scoped_key(agent_id: str, request: m.ScopedKeySignedRequest) -> Call[m.ScopedKeyResult]:
+    path = f"/api/v1/agents/{quote(agent_id, safe='')}/keys"
+    return Call(HttpRequest("POST", path, body=_body(request)), m.ScopedKeyResult, False)
+
+
+def revoke_scoped_key(prefix: str) -> Call[m.ScopedKeyRevocationResult]:
+    path = f"/api/v1/agent/keys/{quote(prefix, safe='')}"
+    return Call(HttpRequest("DELETE", path), m.ScopedKeyRevocationResult)
+
+
 def lookup(wallet: str) -> Call[m.LookupResponse]:
     return _read("/api/v1/agent/auth/lookup", m.LookupResponse, query={"wallet": wallet}, needs_key=False)
 
