@@ -21,6 +21,7 @@ from .errors import (
     NapUnavailableError,
     NapValidationError,
 )
+from .signed_writes import NapRelayError, NapTypedDataMismatchError, SignedWriteOptions
 from .subscriptions import ReconnectPolicy, Subscription, SubscriptionEvent, SyncSubscription
 from .transport import RetryPolicy
 from .version import __version__
@@ -39,13 +40,16 @@ __all__ = [
     "NapNotFoundError",
     "NapRateLimitError",
     "NapRedirectError",
+    "NapRelayError",
     "NapResponseTooLargeError",
     "NapSubscriptionError",
     "NapTimeoutError",
+    "NapTypedDataMismatchError",
     "NapUnavailableError",
     "NapValidationError",
     "ReconnectPolicy",
     "RetryPolicy",
+    "SignedWriteOptions",
     "Subscription",
     "SubscriptionEvent",
     "SyncSubscription",

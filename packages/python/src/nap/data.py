@@ -2,11 +2,16 @@
 the generated models (models/data.py), GraphQL queries answer their `data` (a NapGraphQLError when the answer has
 errors), and subscriptions (GraphQL's, or the /ws channel's) resume from the last seq after a dropped socket.
 Reads need no key (the Public tier); a data API key (`napd-...`, sent as `Authorization: Bearer`) raises the limits.
+Writes by a wallet's own signature (deposit, redeem, request_redeem, claim, cancel_redeem) are checked, signed with
+eth-account and relayed by signed_writes.py; the wallet needs no ETH and no registration.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import time
+from collections.abc import Generator
 from typing import Any, TypeVar
 
 import httpx
@@ -18,6 +23,7 @@ from .errors import NapGraphQLError
 from .graphql_operations import QUERIES, SUBSCRIPTIONS
 from .models import data as d
 from .operations import Call
+from .signed_writes import SignedWriteOptions, relay_request, wait_flow, write_flow
 from .signing import MessageSigner, as_signer, sign_text
 from .subscriptions import ChannelSubscription, GraphQLSubscription, Subscription, SyncSubscription
 from .transport import (
@@ -100,8 +106,10 @@ class NapDataClient(_DataCalls):
         retry: RetryPolicy | None = None,
         on_retry: OnRetry | None = None,
         http: httpx.Client | None = None,
+        signed_writes: SignedWriteOptions | None = None,
     ) -> None:
         self.api_key = api_key
+        self.signed_writes = signed_writes or SignedWriteOptions()
         self._transport = SyncTransport(
             base_url,
             timeout=timeout,
@@ -188,6 +196,97 @@ class NapDataClient(_DataCalls):
         self.api_key = issued.key
         return issued
 
+    # ------------------------------------------------------------------------------------------------ signed writes
+    # `wallet` is an eth-account LocalAccount (or anything with address and sign_message) or a private key. Each
+    # answers the relay (202); wait_for_relay follows it to the transaction's outcome. Amounts are base units.
+
+    def _drive(self, flow: Generator[Any, Any, Any]) -> Any:
+        answer: Any = None
+        try:
+            while True:
+                step = flow.send(answer)
+                if isinstance(step, float):
+                    time.sleep(step)
+                    answer = None
+                else:
+                    answer = self._transport.request(self._authorized(step))
+        except StopIteration as done:
+            return done.value
+
+    def _write(self, action: str, wallet: MessageSigner | str, key: str | None, **request: Any) -> d.RelayAccepted:
+        flow = write_flow(action, request, wallet, self.signed_writes, key)
+        return d.RelayAccepted.model_validate(self._drive(flow))
+
+    def deposit(
+        self,
+        vault: str,
+        amount: int | str,
+        wallet: MessageSigner | str,
+        *,
+        receiver: str | None = None,
+        min_shares: int | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> d.RelayAccepted:
+        """Deposits `amount` (base units) of the vault's asset, with an EIP-2612 permit when the router needs one."""
+        return self._write(
+            "deposit", wallet, idempotency_key, vault=vault, amount=amount, receiver=receiver, min_shares=min_shares
+        )
+
+    def redeem(
+        self,
+        vault: str,
+        shares: int | str,
+        wallet: MessageSigner | str,
+        *,
+        receiver: str | None = None,
+        min_assets: int | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> d.RelayAccepted:
+        """Redeems shares of a synchronous vault."""
+        return self._write(
+            "redeem", wallet, idempotency_key, vault=vault, shares=shares, receiver=receiver, min_assets=min_assets
+        )
+
+    def request_redeem(
+        self, vault: str, shares: int | str, wallet: MessageSigner | str, *, idempotency_key: str | None = None
+    ) -> d.RelayAccepted:
+        """Asks an ERC-7540 vault to redeem shares (claimable once fulfilled)."""
+        return self._write("request_redeem", wallet, idempotency_key, vault=vault, shares=shares)
+
+    def claim(
+        self,
+        vault: str,
+        shares: int | str,
+        wallet: MessageSigner | str,
+        *,
+        receiver: str | None = None,
+        min_assets: int | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> d.RelayAccepted:
+        """Claims fulfilled shares of an ERC-7540 redemption as assets."""
+        return self._write(
+            "claim", wallet, idempotency_key, vault=vault, shares=shares, receiver=receiver, min_assets=min_assets
+        )
+
+    def cancel_redeem(
+        self,
+        vault: str,
+        wallet: MessageSigner | str,
+        *,
+        receiver: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> d.RelayAccepted:
+        """Cancels a pending ERC-7540 redemption and takes the shares back."""
+        return self._write("cancel_redeem", wallet, idempotency_key, vault=vault, receiver=receiver)
+
+    def relay(self, relay_id: str) -> d.Relay:
+        """A signed write's relay: submitted, confirmed (with its result) or failed (with its code)."""
+        return d.Relay.model_validate(self._transport.request(self._authorized(relay_request(relay_id))))
+
+    def wait_for_relay(self, relay_id: str, *, timeout: float = 120.0, interval: float = 1.0) -> d.Relay:
+        """Follows a relay until it is confirmed (answered) or failed (NapRelayError), at most `timeout` seconds."""
+        return d.Relay.model_validate(self._drive(wait_flow(relay_id, timeout, interval)))
+
     # ------------------------------------------------------------------------------------------------ GraphQL
 
     def query(self, name: str, variables: dict[str, Any] | None = None, *, min_block: int | None = None) -> Any:
@@ -245,8 +344,10 @@ class AsyncNapDataClient(_DataCalls):
         retry: RetryPolicy | None = None,
         on_retry: OnRetry | None = None,
         http: httpx.AsyncClient | None = None,
+        signed_writes: SignedWriteOptions | None = None,
     ) -> None:
         self.api_key = api_key
+        self.signed_writes = signed_writes or SignedWriteOptions()
         self._transport = AsyncTransport(
             base_url,
             timeout=timeout,
@@ -332,6 +433,97 @@ class AsyncNapDataClient(_DataCalls):
         issued = await self._send(ops.issue_key(body, agent_api_key))
         self.api_key = issued.key
         return issued
+
+    # ------------------------------------------------------------------------------------------------ signed writes
+
+    async def _drive(self, flow: Generator[Any, Any, Any]) -> Any:
+        answer: Any = None
+        try:
+            while True:
+                step = flow.send(answer)
+                if isinstance(step, float):
+                    await asyncio.sleep(step)
+                    answer = None
+                else:
+                    answer = await self._transport.request(self._authorized(step))
+        except StopIteration as done:
+            return done.value
+
+    async def _write(
+        self, action: str, wallet: MessageSigner | str, key: str | None, **request: Any
+    ) -> d.RelayAccepted:
+        flow = write_flow(action, request, wallet, self.signed_writes, key)
+        return d.RelayAccepted.model_validate(await self._drive(flow))
+
+    async def deposit(
+        self,
+        vault: str,
+        amount: int | str,
+        wallet: MessageSigner | str,
+        *,
+        receiver: str | None = None,
+        min_shares: int | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> d.RelayAccepted:
+        """As NapDataClient.deposit."""
+        return await self._write(
+            "deposit", wallet, idempotency_key, vault=vault, amount=amount, receiver=receiver, min_shares=min_shares
+        )
+
+    async def redeem(
+        self,
+        vault: str,
+        shares: int | str,
+        wallet: MessageSigner | str,
+        *,
+        receiver: str | None = None,
+        min_assets: int | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> d.RelayAccepted:
+        """As NapDataClient.redeem."""
+        return await self._write(
+            "redeem", wallet, idempotency_key, vault=vault, shares=shares, receiver=receiver, min_assets=min_assets
+        )
+
+    async def request_redeem(
+        self, vault: str, shares: int | str, wallet: MessageSigner | str, *, idempotency_key: str | None = None
+    ) -> d.RelayAccepted:
+        """As NapDataClient.request_redeem."""
+        return await self._write("request_redeem", wallet, idempotency_key, vault=vault, shares=shares)
+
+    async def claim(
+        self,
+        vault: str,
+        shares: int | str,
+        wallet: MessageSigner | str,
+        *,
+        receiver: str | None = None,
+        min_assets: int | str | None = None,
+        idempotency_key: str | None = None,
+    ) -> d.RelayAccepted:
+        """As NapDataClient.claim."""
+        return await self._write(
+            "claim", wallet, idempotency_key, vault=vault, shares=shares, receiver=receiver, min_assets=min_assets
+        )
+
+    async def cancel_redeem(
+        self,
+        vault: str,
+        wallet: MessageSigner | str,
+        *,
+        receiver: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> d.RelayAccepted:
+        """As NapDataClient.cancel_redeem."""
+        return await self._write("cancel_redeem", wallet, idempotency_key, vault=vault, receiver=receiver)
+
+    async def relay(self, relay_id: str) -> d.Relay:
+        """As NapDataClient.relay."""
+        return d.Relay.model_validate(await self._transport.request(self._authorized(relay_request(relay_id))))
+
+    async def wait_for_relay(self, relay_id: str, *, timeout: float = 120.0, interval: float = 1.0) -> d.Relay:
+        """As NapDataClient.wait_for_relay."""
+        return d.Relay.model_validate(await self._drive(wait_flow(relay_id, timeout, interval)))
 
     # ------------------------------------------------------------------------------------------------ GraphQL
 

@@ -145,7 +145,247 @@ class VaultHistory(BaseModel):
     points: list[Point]
 
 
+class Action(Enum):
+    deposit = 'deposit'
+    redeem = 'redeem'
+    request_redeem = 'request-redeem'
+    claim = 'claim'
+    cancel_redeem = 'cancel-redeem'
+
+
+class Domain(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    name: str
+    version: str
+    chainId: int = Field(..., ge=-9007199254740991, le=9007199254740991)
+    verifyingContract: str = Field(..., pattern='^0x[0-9a-fA-F]{40}$')
+
+
+class Type(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    name: str
+    type: str
+
+
+class TypedData(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    domain: Domain
+    types: dict[str, list[Type]]
+    primaryType: str
+    message: dict[str, str | bool]
+
+
 class Status(Enum):
+    submitted = 'submitted'
+    confirmed = 'confirmed'
+    failed = 'failed'
+
+
+class TxHash(RootModel[str]):
+    root: str = Field(..., pattern='^0x[0-9a-fA-F]{64}$')
+
+
+class RelayAccepted(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    relay_id: str = Field(
+        ..., description="the intent's EIP-712 digest", pattern='^0x[0-9a-fA-F]{64}$'
+    )
+    status: Status
+    tx_hash: TxHash | None
+    status_url: str
+
+
+class SignedPermit(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    value: str = Field(
+        ...,
+        description="allowance the permit grants the router, in the asset's base units",
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    deadline: str = Field(
+        ...,
+        description="the permit's own deadline (unix seconds)",
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    signature: str = Field(
+        ...,
+        description="the owner's EIP-712 signature of prepare's `permit`",
+        pattern='^0x(?:[0-9a-fA-F]{2}){1,4096}$',
+    )
+
+
+class SignedOperatorAuthorization(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    nonce: str = Field(
+        ...,
+        description='the ERC-7741 nonce (bytes32, used once per controller)',
+        pattern='^0x[0-9a-fA-F]{64}$',
+    )
+    deadline: str = Field(
+        ...,
+        description="the authorisation's deadline (unix seconds)",
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    signature: str = Field(
+        ...,
+        description="the owner's EIP-712 signature of prepare's `operator_authorization`",
+        pattern='^0x(?:[0-9a-fA-F]{2}){1,4096}$',
+    )
+
+
+class SignedRequestRedeem(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    owner: str = Field(
+        ...,
+        description='the wallet that signs and whose USDC or shares move (EOA or EIP-1271 contract wallet)',
+        pattern='^0x[0-9a-fA-F]{40}$',
+    )
+    shares: str = Field(
+        ...,
+        description='shares to put in a redemption request, in base units',
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    nonce: str = Field(
+        ...,
+        description="the router's nonce of the owner (unordered: any unused 256-bit value), from the prepare answer",
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    deadline: str = Field(
+        ...,
+        description='unix seconds after which the message is refused (onchain: block.timestamp > deadline)',
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    signature: str = Field(
+        ...,
+        description="the owner's EIP-712 signature of the intent (prepare's `intent`)",
+        pattern='^0x(?:[0-9a-fA-F]{2}){1,4096}$',
+    )
+    operator_authorization: SignedOperatorAuthorization | None = None
+
+
+class SignedClaim(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    owner: str = Field(
+        ...,
+        description='the wallet that signs and whose USDC or shares move (EOA or EIP-1271 contract wallet)',
+        pattern='^0x[0-9a-fA-F]{40}$',
+    )
+    shares: str = Field(
+        ...,
+        description='claimable shares to redeem, in base units',
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    receiver: str = Field(
+        ..., description='who gets the shares or assets', pattern='^0x[0-9a-fA-F]{40}$'
+    )
+    min_assets: str = Field(
+        ...,
+        description='fewest assets accepted (slippage bound; 0 for none)',
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    nonce: str = Field(
+        ...,
+        description="the router's nonce of the owner (unordered: any unused 256-bit value), from the prepare answer",
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    deadline: str = Field(
+        ...,
+        description='unix seconds after which the message is refused (onchain: block.timestamp > deadline)',
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    signature: str = Field(
+        ...,
+        description="the owner's EIP-712 signature of the intent (prepare's `intent`)",
+        pattern='^0x(?:[0-9a-fA-F]{2}){1,4096}$',
+    )
+    operator_authorization: SignedOperatorAuthorization | None = None
+
+
+class SignedCancelRedeem(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    owner: str = Field(
+        ...,
+        description='the wallet that signs and whose USDC or shares move (EOA or EIP-1271 contract wallet)',
+        pattern='^0x[0-9a-fA-F]{40}$',
+    )
+    receiver: str = Field(
+        ..., description='who gets the shares or assets', pattern='^0x[0-9a-fA-F]{40}$'
+    )
+    nonce: str = Field(
+        ...,
+        description="the router's nonce of the owner (unordered: any unused 256-bit value), from the prepare answer",
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    deadline: str = Field(
+        ...,
+        description='unix seconds after which the message is refused (onchain: block.timestamp > deadline)',
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    signature: str = Field(
+        ...,
+        description="the owner's EIP-712 signature of the intent (prepare's `intent`)",
+        pattern='^0x(?:[0-9a-fA-F]{2}){1,4096}$',
+    )
+    operator_authorization: SignedOperatorAuthorization | None = None
+
+
+class BlockNumber(RootModel[int]):
+    root: int = Field(..., ge=-9007199254740991, le=9007199254740991)
+
+
+class Result(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    shares: str | None = Field(None, pattern='^(0|[1-9][0-9]{0,77})$')
+    assets: str | None = Field(None, pattern='^(0|[1-9][0-9]{0,77})$')
+
+
+class Error1(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    code: str
+    message: str
+
+
+class Relay(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    relay_id: str = Field(..., pattern='^0x[0-9a-fA-F]{64}$')
+    action: Action
+    vault: str = Field(..., pattern='^0x[0-9a-fA-F]{40}$')
+    owner: str = Field(..., pattern='^0x[0-9a-fA-F]{40}$')
+    status: Status
+    tx_hash: TxHash | None
+    block_number: BlockNumber | None
+    result: Result | None = Field(
+        ...,
+        description='once confirmed: shares minted (deposit, request, cancel) or assets paid (redeem, claim)',
+    )
+    error: Error1 | None
+
+
+class Status2(Enum):
     EVOLUTION = 'EVOLUTION'
     SHADOW = 'SHADOW'
     LIVE = 'LIVE'
@@ -159,7 +399,7 @@ class Strategy1(BaseModel):
     id: str
     name: str
     owner: str = Field(..., pattern='^0x[0-9a-fA-F]{40}$')
-    status: Status
+    status: Status2
     stage: str = Field(
         ...,
         description="the registry's own stage (shadow, guardian_review, ..., deprecated)",
@@ -211,7 +451,7 @@ class StrategyPerformance(BaseModel):
     id: str
     name: str
     owner: str = Field(..., pattern='^0x[0-9a-fA-F]{40}$')
-    status: Status
+    status: Status2
     stage: str = Field(
         ...,
         description="the registry's own stage (shadow, guardian_review, ..., deprecated)",
@@ -289,7 +529,7 @@ class UserPositions(BaseModel):
     indexedBlock: IndexedBlock | None
 
 
-class Type(Enum):
+class Type1(Enum):
     DEPOSIT = 'DEPOSIT'
     WITHDRAW = 'WITHDRAW'
     DEPOSIT_REQUEST = 'DEPOSIT_REQUEST'
@@ -305,7 +545,7 @@ class Shares(RootModel[str]):
     )
 
 
-class Status2(Enum):
+class Status4(Enum):
     PENDING = 'PENDING'
     FULFILLED = 'FULFILLED'
     CLAIMED = 'CLAIMED'
@@ -317,7 +557,7 @@ class Transaction(BaseModel):
         extra='ignore',
     )
     hash: str
-    type: Type
+    type: Type1
     vault: Vault1
     user: str = Field(..., pattern='^0x[0-9a-fA-F]{40}$')
     amount: str = Field(
@@ -326,7 +566,7 @@ class Transaction(BaseModel):
         pattern='^-?\\d+$',
     )
     shares: Shares | None
-    status: Status2
+    status: Status4
     timestamp: AwareDatetime
     block: int = Field(..., ge=-9007199254740991, le=9007199254740991)
 
@@ -379,7 +619,7 @@ class ProtocolStats(BaseModel):
     indexedAt: AwareDatetime | None
 
 
-class Status3(Enum):
+class Status5(Enum):
     ok = 'ok'
     degraded = 'degraded'
     halted = 'halted'
@@ -598,7 +838,7 @@ class Role1(Enum):
     external = 'external'
 
 
-class Status4(Enum):
+class Status6(Enum):
     up = 'up'
     stale = 'stale'
     down = 'down'
@@ -612,7 +852,7 @@ class AccessNode(BaseModel):
     role: Role1
     version: str
     url: str | None
-    status: Status4 = Field(
+    status: Status6 = Field(
         ..., description='up: heartbeat within 45 s; stale: within 5 min; down'
     )
     started_at: AwareDatetime
@@ -779,11 +1019,116 @@ class VaultDetail(BaseModel):
     indexedBlock: int = Field(..., ge=-9007199254740991, le=9007199254740991)
 
 
+class PreparedSignedWrite(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    action: Action
+    vault: str = Field(..., pattern='^0x[0-9a-fA-F]{40}$')
+    chain_id: int = Field(..., ge=-9007199254740991, le=9007199254740991)
+    router: str = Field(
+        ...,
+        description='the NapRouter that verifies and executes',
+        pattern='^0x[0-9a-fA-F]{40}$',
+    )
+    nonce: str = Field(..., pattern='^(0|[1-9][0-9]{0,77})$')
+    deadline: str = Field(..., pattern='^(0|[1-9][0-9]{0,77})$')
+    intent: TypedData
+    permit: TypedData | None = Field(
+        ...,
+        description="deposit only: the EIP-2612 permit to sign when the router's allowance is below the amount",
+    )
+    operator_authorization: TypedData | None = Field(
+        ...,
+        description="redemptions: the ERC-7741 authorisation to sign when the router is not yet the owner's operator",
+    )
+
+
+class SignedDeposit(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    owner: str = Field(
+        ...,
+        description='the wallet that signs and whose USDC or shares move (EOA or EIP-1271 contract wallet)',
+        pattern='^0x[0-9a-fA-F]{40}$',
+    )
+    amount: str = Field(
+        ...,
+        description='USDC to deposit, in base units (6 decimals)',
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    receiver: str = Field(
+        ..., description='who gets the shares or assets', pattern='^0x[0-9a-fA-F]{40}$'
+    )
+    min_shares: str = Field(
+        ...,
+        description='fewest shares accepted (slippage bound; 0 for none)',
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    nonce: str = Field(
+        ...,
+        description="the router's nonce of the owner (unordered: any unused 256-bit value), from the prepare answer",
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    deadline: str = Field(
+        ...,
+        description='unix seconds after which the message is refused (onchain: block.timestamp > deadline)',
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    signature: str = Field(
+        ...,
+        description="the owner's EIP-712 signature of the intent (prepare's `intent`)",
+        pattern='^0x(?:[0-9a-fA-F]{2}){1,4096}$',
+    )
+    permit: SignedPermit | None = None
+
+
+class SignedRedeem(BaseModel):
+    model_config = ConfigDict(
+        extra='ignore',
+    )
+    owner: str = Field(
+        ...,
+        description='the wallet that signs and whose USDC or shares move (EOA or EIP-1271 contract wallet)',
+        pattern='^0x[0-9a-fA-F]{40}$',
+    )
+    shares: str = Field(
+        ...,
+        description='shares to redeem, in base units',
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    receiver: str = Field(
+        ..., description='who gets the shares or assets', pattern='^0x[0-9a-fA-F]{40}$'
+    )
+    min_assets: str = Field(
+        ...,
+        description='fewest assets accepted (slippage bound; 0 for none)',
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    nonce: str = Field(
+        ...,
+        description="the router's nonce of the owner (unordered: any unused 256-bit value), from the prepare answer",
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    deadline: str = Field(
+        ...,
+        description='unix seconds after which the message is refused (onchain: block.timestamp > deadline)',
+        pattern='^(0|[1-9][0-9]{0,77})$',
+    )
+    signature: str = Field(
+        ...,
+        description="the owner's EIP-712 signature of the intent (prepare's `intent`)",
+        pattern='^0x(?:[0-9a-fA-F]{2}){1,4096}$',
+    )
+    operator_authorization: SignedOperatorAuthorization | None = None
+
+
 class DataStatus(BaseModel):
     model_config = ConfigDict(
         extra='ignore',
     )
-    status: Status3
+    status: Status5
     version: str
     chainId: int = Field(..., ge=-9007199254740991, le=9007199254740991)
     chainName: str
