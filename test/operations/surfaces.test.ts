@@ -114,6 +114,18 @@ describe("Operations: one list, and the CLI, MCP tools, tool definitions and Age
       expect(moving).to.deep.equal(["faucet", "deposit", "withdraw", "redeem_request", "claim", "cancel_redeem"]);
     });
 
+    it("leaves the operator's acts out on purpose: no tool or command issues, lists or revokes keys, rotates one, exits or changes the operator", function () {
+      const operatorActs = /key|rotat|revok|exit|operator/i;
+      const named = (text: string) => operatorActs.test(text);
+      expect(toolNames.filter(named)).to.deep.equal([]);
+      expect(operations.filter((o) => named(o.name) || named(o.title)).map((o) => o.name)).to.deep.equal([]);
+      expect(Object.keys(COMMAND_SPECS).filter(named)).to.deep.equal([]);
+      // The CLI has them as `nap keys`, outside the list: its usage names them, the list does not.
+      for (const line of ["keys list", "keys create (--read-only | --operations OP,OP)", "keys revoke PREFIX"]) {
+        expect(USAGE).to.include(`\n  ${line}`);
+      }
+    });
+
     it("the tool definitions are the list's in the OpenAI, Anthropic and neutral formats, with the same JSON Schema", function () {
       const neutral = toolDefinitions();
       expect(neutral.map((d) => d.name)).to.deep.equal(toolNames);

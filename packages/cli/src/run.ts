@@ -4,14 +4,15 @@ import { COMMANDS } from "./commands";
 import type { FoundCommand } from "./commands/usage";
 import type { Output } from "./output";
 import { OptionError, Session, type Flags } from "./session";
+import { keys } from "./keys";
 import { watch } from "./watch";
 
 /**
- * Runs a parsed command line: the operation of the command (its arguments checked by the operation's schema) or
- * `watch`. Loaded only when a command runs, so `nap --help` loads none of it. Answers the exit code.
+ * Runs a parsed command line: the operation of the command (its arguments checked by the operation's schema),
+ * `keys` or `watch`. Loaded only when a command runs, so `nap --help` loads none of it. Answers the exit code.
  */
 export async function runCommandLine(
-  found: FoundCommand | "watch",
+  found: FoundCommand | "watch" | "keys",
   positionals: string[],
   flags: Flags,
   out: Output,
@@ -20,6 +21,7 @@ export async function runCommandLine(
   const session = new Session(flags, out);
   try {
     if (found === "watch") return await runWatch(positionals, flags, session, out);
+    if (found === "keys") return await keys(positionals, flags, session, out);
     const command = COMMANDS[found.operation] as CliCommand<unknown, unknown>;
     await runCommand(found.operation, command, { positionals: found.rest, flags }, session, out);
     return 0;

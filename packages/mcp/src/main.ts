@@ -5,7 +5,8 @@ import { createNapMcpServer } from "./server";
 
 /**
  * `nap-mcp`: the MCP server over stdio. The agent is the one of NAP_API_KEY (with NAP_API_URL), or else of the
- * credentials file `nap register` wrote (NAP_CREDENTIALS, default ~/.nap/credentials.json).
+ * credentials file `nap register` wrote (NAP_CREDENTIALS, default ~/.nap/credentials.json). Either may hold a scoped
+ * key (`nap keys create`): a tool call past its scope or daily USDC is the API's 403, returned as the tool's error.
  */
 export async function main(): Promise<void> {
   let apiKey = process.env.NAP_API_KEY;

@@ -25,7 +25,7 @@ export function findCommand(positionals: string[]): FoundCommand | undefined {
 
 /** The flags of every command, for parseArgs (one option set: a flag means the same in each command). */
 export function commandFlags(): Record<string, { type: "string" | "boolean" }> {
-  return Object.assign({}, ...Object.values(COMMAND_SPECS).map((spec: CommandSpec) => spec.flags ?? {}));
+  return Object.assign({}, KEY_FLAGS, ...Object.values(COMMAND_SPECS).map((spec: CommandSpec) => spec.flags ?? {}));
 }
 
 const WATCH = [
@@ -36,6 +36,29 @@ const WATCH = [
       "and resumes after the last event seen",
   ],
 ] as const;
+
+/** `nap keys`: the operator's commands on the agent's API keys (keys.ts), outside the operations list. */
+const KEYS = [
+  ["keys list", "the agent's API keys by prefix: the full key and the scoped keys, each with its scope and state"],
+  [
+    "keys create (--read-only | --operations OP,OP) [--usdc-per-day USDC] [--expires-in 7d] [--label TEXT]",
+    "a scoped key to hand to an LLM: read-only, or limited to operations (vault.deposit, vault.withdraw, " +
+      "vault.redeem_request, vault.claim, vault.redeem_cancel, strategy.submit, governance.vote, faucet, exit), " +
+      "to at most USDC a UTC day out of the agent's wallet, expiring (default 30 days); printed once and not saved, " +
+      "or --save FILE writes it to a credentials file of its own (the full key's file only with --force)",
+  ],
+  ["keys revoke PREFIX", "revoke a scoped key by its prefix (nap- and 8 characters): it stops at once"],
+] as const;
+
+/** The flags of `nap keys create`. */
+export const KEY_FLAGS = {
+  "read-only": { type: "boolean" },
+  operations: { type: "string" },
+  "usdc-per-day": { type: "string" },
+  "expires-in": { type: "string" },
+  label: { type: "string" },
+  save: { type: "string" },
+} as const;
 
 const COLUMN = 37;
 const WIDTH = 118;
@@ -57,7 +80,7 @@ function entry(usage: string, summary: string): string {
   return [head.padEnd(COLUMN) + lines[0], ...lines.slice(1).map((line) => pad + line)].join("\n");
 }
 
-/** The usage text: every command of the list, then watch and the common options. */
+/** The usage text: every command of the list, then keys, watch and the common options. */
 export function usage(options: string): string {
   return [
     "nap: the NAP agent CLI",
@@ -67,6 +90,7 @@ export function usage(options: string): string {
     ...Object.values(COMMAND_SPECS).map((spec: CommandSpec) =>
       entry([...spec.words, spec.synopsis].filter(Boolean).join(" "), spec.summary),
     ),
+    ...KEYS.map(([line, summary]) => entry(line, summary)),
     ...WATCH.map(([line, summary]) => entry(line, summary)),
     "",
     options,
