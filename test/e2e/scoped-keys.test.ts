@@ -295,6 +295,53 @@ describe("E2E: scoped API keys limited in operations and USDC a day, on two inst
     });
   });
 
+  it("the operator revokes a scoped key by its signature, without the full key; the full key keeps working", async function () {
+    const operator = randomWallet();
+    const agent = await registerAgent(system.app.url, randomWallet(), { operator_address: operator.address });
+    const own = client(system.app.url, agent.apiKey);
+    const issued = await own<Body & { api_key: string; api_key_prefix: string }>("POST", "/api/v1/agent/keys", {
+      read_only: true,
+    });
+    expect(issued.status).to.equal(201);
+    const prefix = issued.body.api_key_prefix;
+    const rotateWithPrefix = await request(b.url, "POST", `/api/v1/agents/${agent.agentId}/key/nonce`, {
+      body: { signer_address: operator.address, action: "rotate", api_key_prefix: prefix },
+    });
+    expect(rotateWithPrefix.status).to.equal(400);
+    expect(rotateWithPrefix.body).to.deep.equal({ error: "api_key_prefix: only a revocation names a scoped key" });
+    const nonce = await request<{ nonce: string; message: string }>(
+      b.url,
+      "POST",
+      `/api/v1/agents/${agent.agentId}/key/nonce`,
+      { body: { signer_address: operator.address, action: "revoke", api_key_prefix: prefix } },
+    );
+    expect(nonce.status, JSON.stringify(nonce.body)).to.equal(200);
+    expect(nonce.body.message).to.contain(`I revoke the API key ${prefix} of NAP agent ${agent.agentId}.`);
+    const body = { nonce: nonce.body.nonce, signature: await operator.signMessage(nonce.body.message) };
+    // The signature names the scoped key: sent without its prefix (for the full key), it does not verify.
+    const asFull = await request(b.url, "POST", `/api/v1/agents/${agent.agentId}/key/revoke`, { body });
+    expect(asFull.status).to.equal(400);
+    const revoked = await request(b.url, "POST", `/api/v1/agents/${agent.agentId}/key/revoke`, {
+      body: { ...body, api_key_prefix: prefix },
+    });
+    expect(revoked.status, JSON.stringify(revoked.body)).to.equal(200);
+    expect(revoked.body).to.deep.equal({
+      success: true,
+      agent_id: agent.agentId,
+      revoked_api_key_prefix: prefix,
+      message: "Scoped key revoked: it no longer works on any instance.",
+    });
+    expect((await client(system.app.url, issued.body.api_key)("GET", "/api/v1/agent/wallet")).status).to.equal(401);
+    expect((await own("GET", "/api/v1/agent/wallet")).status).to.equal(200);
+    const unknown = await request(b.url, "POST", `/api/v1/agents/${agent.agentId}/key/nonce`, {
+      body: { signer_address: operator.address, action: "revoke", api_key_prefix: "nap-00000000" },
+    });
+    expect(unknown.status).to.equal(404);
+    expect(unknown.body).to.deep.equal({
+      error: "api_key_prefix: the agent has no scoped key nap-00000000 (omit api_key_prefix to revoke the full key)",
+    });
+  });
+
   it("attack: an expired scoped key answers 401 naming its expiry; the key list shows it expired", async function () {
     const {
       api_key: key,

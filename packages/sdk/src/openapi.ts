@@ -554,7 +554,7 @@ export interface paths {
     put?: never;
     /**
      * Get a nonce and the message that rotates or revokes the agent's API key
-     * @description Issues a single-use nonce bound to signer_address, valid for 600 seconds, and the exact EIP-4361 message of the action: rotate (signed by the agent's wallet) or revoke (the agent's wallet or its operator). Needs no API key: a leaked or lost key is what these replace.
+     * @description Issues a single-use nonce bound to signer_address, valid for 600 seconds, and the exact EIP-4361 message of the action: rotate (signed by the agent's wallet) or revoke (the agent's wallet or its operator). Needs no API key: a leaked or lost key is what these replace. With api_key_prefix (revoke only): the message revokes that scoped key instead of the full key (404 when the agent has no scoped key by that prefix).
      */
     post: operations["postApiV1AgentsAgentIdKeyNonce"];
     delete?: never;
@@ -594,7 +594,7 @@ export interface paths {
     put?: never;
     /**
      * Revoke the agent's API key by the signature of its wallet or its operator
-     * @description Verifies the signature of the revocation message (nonce with action revoke), which names the key's prefix; the key stops at once on every instance and no key replaces it until a rotation by the agent's wallet. 409 when the key is revoked already.
+     * @description Verifies the signature of the revocation message (nonce with action revoke), which names the key's prefix; the key stops at once on every instance and no key replaces it until a rotation by the agent's wallet. With api_key_prefix (as given to the nonce step): that scoped key stops, the full key stays. 409 when the key is revoked already.
      */
     post: operations["postApiV1AgentsAgentIdKeyRevoke"];
     delete?: never;
@@ -1524,6 +1524,8 @@ export interface components {
       signer_address: string;
       /** @enum {string} */
       action: "rotate" | "revoke";
+      /** @description revoke only: the prefix of one of the agent's scoped keys; absent: the agent's full key */
+      api_key_prefix?: string;
     };
     KeyRotationResult: {
       /** @constant */
@@ -1542,6 +1544,8 @@ export interface components {
       nonce: string;
       /** @description EIP-191 signature of `message` from the nonce step (EIP-1271 for contract wallets) */
       signature: string;
+      /** @description revoke only: the prefix of one of the agent's scoped keys; absent: the agent's full key */
+      api_key_prefix?: string;
     };
     KeyRevocationResult: {
       /** @constant */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { apiKeyPrefix, generateApiKey, hashApiKey } from "../../domain/apiKeys";
-import { scopedKeyStatement } from "../../domain/custodyStatements";
+import { keyRevocationStatement, scopedKeyStatement } from "../../domain/custodyStatements";
 import { describeScope, nextUtcMidnight, utcDay, type KeyScope } from "../../domain/keyScopes";
 import { usdcString } from "../../domain/units";
 import { AuthenticationError, ConflictError, DuplicateKeyError, NotFoundError, PermissionError } from "../../errors";
@@ -197,6 +197,49 @@ export class ScopedKeys {
     const revoked = await this.store.revoke(keyId, this.clock());
     if (!revoked) throw new NotFoundError(`prefix: the agent has no scoped key ${prefix}`);
     return revoked;
+  }
+
+  /** A nonce for `signer` and the message revoking the agent's scoped key `prefix` (the full key's message form). */
+  async issueRevocationNonce(agentId: string, signer: string, prefix: string): Promise<IssuedNonce> {
+    const agent = await this.agents.getById(agentId);
+    await this.#existing(agent, prefix);
+    return this.signed.issue(signer, keyRevocationStatement(agent.agentId, prefix));
+  }
+
+  /**
+   * Revokes the agent's scoped key `prefix` by the signature of the agent's wallet or its operator, as the full key is
+   * revoked: neither needs an API key, so a scoped key handed to an LLM is stopped without the full key.
+   */
+  async revokeBySignature(agentId: string, prefix: string, nonce: string, signature: string): Promise<ScopedKeyRecord> {
+    const agent = await this.agents.getById(agentId);
+    const key = await this.#existing(agent, prefix);
+    if (key.revokedAt) {
+      throw new ConflictError(`the scoped key ${prefix} was revoked already, at ${key.revokedAt.toISOString()}`);
+    }
+    await this.signed.prove(
+      nonce,
+      signature,
+      [agent.walletAddress, agent.operatorAddress],
+      keyRevocationStatement(agent.agentId, prefix),
+      {
+        denied: "signature: only the agent's wallet or its operator can revoke its key",
+        nonceRoute: "POST /api/v1/agents/{agent_id}/key/nonce",
+        signature: "not a valid signature by the agent's wallet or operator of the revocation message of this nonce",
+      },
+    );
+    const revoked = await this.store.revoke(key.keyId, this.clock());
+    if (!revoked) throw new NotFoundError(`api_key_prefix: the agent has no scoped key ${prefix}`);
+    return revoked;
+  }
+
+  async #existing(agent: AgentRecord, prefix: string): Promise<ScopedKeyRecord> {
+    const key = await this.store.findById(scopedKeyId(agent.agentId, prefix));
+    if (!key) {
+      throw new NotFoundError(
+        `api_key_prefix: the agent has no scoped key ${prefix} (omit api_key_prefix to revoke the full key)`,
+      );
+    }
+    return key;
   }
 
   /**

@@ -222,16 +222,34 @@ export const operatorChangeBody = z
   })
   .meta({ id: "OperatorChangeRequest" });
 
+/** A key's prefix: `nap-` and the key's next 8 characters. */
+const keyPrefixSchema = z
+  .string()
+  .regex(/^nap-[0-9A-Za-z]{8}$/, { message: "must be a key prefix: nap- and 8 letters or digits" });
+
+/** To revoke a scoped key by a signature instead of the full key: its prefix. */
+const scopedKeyPrefixField = keyPrefixSchema.optional().meta({
+  description: "revoke only: the prefix of one of the agent's scoped keys; absent: the agent's full key",
+});
+
 export const keyNonceBody = z
   .strictObject({
     signer_address: addressSchema.meta({
       description: "the wallet that will sign: the agent's wallet (rotate, revoke) or its operator (revoke)",
     }),
     action: z.enum(["rotate", "revoke"]),
+    api_key_prefix: scopedKeyPrefixField,
+  })
+  .superRefine((body, ctx) => {
+    if (body.action === "rotate" && body.api_key_prefix !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["api_key_prefix"], message: "only a revocation names a scoped key" });
+    }
   })
   .meta({ id: "KeyNonceRequest" });
 
-export const keyProofBody = z.strictObject(signedProofShape).meta({ id: "KeyProof" });
+export const keyProofBody = z
+  .strictObject({ ...signedProofShape, api_key_prefix: scopedKeyPrefixField })
+  .meta({ id: "KeyProof" });
 
 /** An operation a scoped key may call, by its exact name (lowercase; `Vault.Deposit` is not `vault.deposit`). */
 export const keyOperationSchema = z.enum(KEY_OPERATIONS);
@@ -306,6 +324,4 @@ export const scopedKeySignedBody = z
   });
 
 /** A key by its prefix: `nap-` and the key's next 8 characters. */
-export const keyPrefixParams = z.strictObject({
-  prefix: z.string().regex(/^nap-[0-9A-Za-z]{8}$/, { message: "must be a key prefix: nap- and 8 letters or digits" }),
-});
+export const keyPrefixParams = z.strictObject({ prefix: keyPrefixSchema });

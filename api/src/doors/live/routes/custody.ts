@@ -371,14 +371,18 @@ export function custodyRoutes({ useCases, logger }: RouteContext): RouteDefiniti
       description:
         "Issues a single-use nonce bound to signer_address, valid for 600 seconds, and the exact EIP-4361 message of " +
         "the action: rotate (signed by the agent's wallet) or revoke (the agent's wallet or its operator). Needs no " +
-        "API key: a leaked or lost key is what these replace.",
+        "API key: a leaked or lost key is what these replace. With api_key_prefix (revoke only): the message revokes " +
+        "that scoped key instead of the full key (404 when the agent has no scoped key by that prefix).",
       auth: null,
       rateLimit: "public",
       params: agentIdParams,
       body: keyNonceBody,
       responses: { 200: { description: "nonce issued", schema: nonceResponse } },
       errors: ["NOT_FOUND"],
-      handler: ({ params, body }) => agentKeys.issueNonce(params.agent_id, body.signer_address, body.action),
+      handler: ({ params, body }) =>
+        body.api_key_prefix === undefined
+          ? agentKeys.issueNonce(params.agent_id, body.signer_address, body.action)
+          : scopedKeys.issueRevocationNonce(params.agent_id, body.signer_address, body.api_key_prefix),
     }),
     defineRoute({
       method: "post",
@@ -423,7 +427,8 @@ export function custodyRoutes({ useCases, logger }: RouteContext): RouteDefiniti
       description:
         "Verifies the signature of the revocation message (nonce with action revoke), which names the key's " +
         "prefix; the key stops at once on every instance and no key replaces it until a rotation by the agent's " +
-        "wallet. 409 when the key is revoked already.",
+        "wallet. With api_key_prefix (as given to the nonce step): that scoped key stops, the full key stays. 409 " +
+        "when the key is revoked already.",
       auth: null,
       rateLimit: "public",
       params: agentIdParams,
@@ -437,6 +442,21 @@ export function custodyRoutes({ useCases, logger }: RouteContext): RouteDefiniti
       },
       errors: ["NOT_FOUND", "CONFLICT", "CHAIN_UNAVAILABLE"],
       handler: async ({ params, body }) => {
+        if (body.api_key_prefix !== undefined) {
+          const key = await scopedKeys.revokeBySignature(
+            params.agent_id,
+            body.api_key_prefix,
+            body.nonce,
+            body.signature,
+          );
+          logger.info({ agentId: key.agentId, key: key.keyPrefix }, "scoped api key revoked by signature");
+          return {
+            success: true,
+            agent_id: key.agentId,
+            revoked_api_key_prefix: key.keyPrefix,
+            message: "Scoped key revoked: it no longer works on any instance.",
+          };
+        }
         const agent = await agentKeys.revoke(params.agent_id, body.nonce, body.signature);
         logger.info({ agentId: agent.agentId, key: agent.apiKeyPrefix }, "api key revoked");
         return {

@@ -1070,6 +1070,11 @@ class KeyNonceRequest(BaseModel):
         pattern='^0x[0-9a-fA-F]{40}$',
     )
     action: Action
+    api_key_prefix: str | None = Field(
+        None,
+        description="revoke only: the prefix of one of the agent's scoped keys; absent: the agent's full key",
+        pattern='^nap-[0-9A-Za-z]{8}$',
+    )
 
 
 class KeyRotationResult(BaseModel):
@@ -1099,6 +1104,11 @@ class KeyProof(BaseModel):
         description='EIP-191 signature of `message` from the nonce step (EIP-1271 for contract wallets)',
         max_length=8194,
         pattern='^0x([0-9a-fA-F]{2})+$',
+    )
+    api_key_prefix: str | None = Field(
+        None,
+        description="revoke only: the prefix of one of the agent's scoped keys; absent: the agent's full key",
+        pattern='^nap-[0-9A-Za-z]{8}$',
     )
 
 
