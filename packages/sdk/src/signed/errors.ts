@@ -1,3 +1,5 @@
+import type { components } from "../dataOpenapi";
+
 /** Errors of the signed writes that are the SDK's own, not an answer of the API (those stay NapApiErrors). */
 
 /**
@@ -18,17 +20,8 @@ export class NapTypedDataMismatchError extends Error {
   }
 }
 
-export interface RelayState {
-  relay_id: string;
-  action: string;
-  vault: string;
-  owner: string;
-  status: "submitted" | "confirmed" | "failed";
-  tx_hash: string | null;
-  block_number: number | null;
-  result: { shares?: string; assets?: string } | null;
-  error: { code: string; message: string } | null;
-}
+/** GET /v1/relays/{relay_id}: a signed write's relay (the type generated from the data API's document). */
+export type RelayState = components["schemas"]["Relay"];
 
 /** A relay that failed onchain, or that was not final within the wait. */
 export class NapRelayError extends Error {

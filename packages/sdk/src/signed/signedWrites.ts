@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { components } from "../dataOpenapi";
 import type { HttpTransport } from "../transport";
 import { ACTIONS, askedValues, isAddress, type ActionName, type ActionRequests } from "./actions";
 import { checkPrepared, type PreparedWrite } from "./check";
@@ -34,12 +35,7 @@ export interface SignedWritesOptions {
 }
 
 /** The submit's answer (202). */
-export interface RelaySubmitted {
-  relay_id: string;
-  status: "submitted";
-  tx_hash: string | null;
-  status_url: string;
-}
+export type RelaySubmitted = components["schemas"]["RelayAccepted"];
 
 export interface WaitOptions {
   /** How long to wait for the relay to be final, in milliseconds (default 120,000). */
