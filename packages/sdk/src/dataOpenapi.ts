@@ -1555,9 +1555,9 @@ export interface operations {
           /**
            * @example {
            *       "action": "deposit",
-           *       "vault": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *       "vault": "0x851356ae760d987E095750cCeb3bC6014560891C",
            *       "chain_id": 31337,
-           *       "router": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *       "router": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
            *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318771",
            *       "deadline": "1795711980",
            *       "intent": {
@@ -1565,7 +1565,7 @@ export interface operations {
            *           "name": "NAP Router",
            *           "version": "1",
            *           "chainId": 31337,
-           *           "verifyingContract": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029"
+           *           "verifyingContract": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707"
            *         },
            *         "types": {
            *           "EIP712Domain": [
@@ -1620,7 +1620,7 @@ export interface operations {
            *         "primaryType": "Deposit",
            *         "message": {
            *           "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
-           *           "vault": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "vault": "0x851356ae760d987E095750cCeb3bC6014560891C",
            *           "assets": "25000000",
            *           "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
            *           "minShares": "0",
@@ -1633,7 +1633,7 @@ export interface operations {
            *           "name": "USD Coin (test)",
            *           "version": "1",
            *           "chainId": 31337,
-           *           "verifyingContract": "0x0165878A594ca255338adfa4d48449f69242Eb8F"
+           *           "verifyingContract": "0xa513E6E4b8f2a923D98304ec87F64353C4D5C853"
            *         },
            *         "types": {
            *           "EIP712Domain": [
@@ -1680,7 +1680,7 @@ export interface operations {
            *         "primaryType": "Permit",
            *         "message": {
            *           "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
-           *           "spender": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *           "spender": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
            *           "value": "25000000",
            *           "nonce": "0",
            *           "deadline": "1795711980"
@@ -1763,11 +1763,11 @@ export interface operations {
          *       "min_shares": "0",
          *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318771",
          *       "deadline": "1795711980",
-         *       "signature": "0x4d55fa752f07d947aadf7f0fcc9b5c6486eefcd5079d9cece1274a16f422e81870b3d555c2c7bba5a3ee2270bef361bc37b8da168f28f0612a33d600f368d4a31b",
+         *       "signature": "0x171b1efed8751011d1ba873cc4848936023bf75b6f46ed868b15041106f5425705d208fbdc105f438dc89ee8db6b56a6a9f362ace119f746db67bcf502bc6b2f1b",
          *       "permit": {
          *         "value": "25000000",
          *         "deadline": "1795711980",
-         *         "signature": "0x9df870e6d66beafbb7055f649fc42c2ee3989898774ce18edf03ac8b69f31c19746a9fe5826fa7fe10639868c5f7926f7b3cf178674c81467efb328faf7b1e241c"
+         *         "signature": "0x41c37af59a28b13d5eccd3e4e7e3083be2b035be268e53fa25675bb0d38a02ec399e37ca9b7ade63ebd7a7cca42bfb6a34d4132b91a7994559dc5592e9e325ec1c"
          *       }
          *     }
          */
@@ -1786,10 +1786,10 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "relay_id": "0xe8e3139d3b3de07e8a97f6cd0656914c7fbb5c7c80a1aaa7f947cbbb1f1f234a",
+           *       "relay_id": "0xd53bb5e1ee07ccbbbb2f6cd052165e33411c94bb760ab6e867a88319b3f58ba0",
            *       "status": "submitted",
            *       "tx_hash": "0x9a3f0c52a1b7e4d8c6f2e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9",
-           *       "status_url": "/v1/relays/0xe8e3139d3b3de07e8a97f6cd0656914c7fbb5c7c80a1aaa7f947cbbb1f1f234a"
+           *       "status_url": "/v1/relays/0xd53bb5e1ee07ccbbbb2f6cd052165e33411c94bb760ab6e867a88319b3f58ba0"
            *     }
            */
           "application/json": components["schemas"]["RelayAccepted"];
@@ -1894,9 +1894,9 @@ export interface operations {
           /**
            * @example {
            *       "action": "redeem",
-           *       "vault": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *       "vault": "0x851356ae760d987E095750cCeb3bC6014560891C",
            *       "chain_id": 31337,
-           *       "router": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *       "router": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
            *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318772",
            *       "deadline": "1795711980",
            *       "intent": {
@@ -1904,7 +1904,7 @@ export interface operations {
            *           "name": "NAP Router",
            *           "version": "1",
            *           "chainId": 31337,
-           *           "verifyingContract": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029"
+           *           "verifyingContract": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707"
            *         },
            *         "types": {
            *           "EIP712Domain": [
@@ -1959,7 +1959,7 @@ export interface operations {
            *         "primaryType": "Redeem",
            *         "message": {
            *           "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
-           *           "vault": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *           "vault": "0x851356ae760d987E095750cCeb3bC6014560891C",
            *           "shares": "10000000000000",
            *           "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
            *           "minAssets": "0",
@@ -1973,7 +1973,7 @@ export interface operations {
            *           "name": "NAP Moderate USDC",
            *           "version": "1",
            *           "chainId": 31337,
-           *           "verifyingContract": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8"
+           *           "verifyingContract": "0x851356ae760d987E095750cCeb3bC6014560891C"
            *         },
            *         "types": {
            *           "EIP712Domain": [
@@ -2020,7 +2020,7 @@ export interface operations {
            *         "primaryType": "AuthorizeOperator",
            *         "message": {
            *           "controller": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
-           *           "operator": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *           "operator": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
            *           "approved": true,
            *           "nonce": "0x5be7e3c1a64c3d4fb2d1e8f0a39c4b7d6e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b",
            *           "deadline": "1795711980"
@@ -2102,11 +2102,11 @@ export interface operations {
          *       "min_assets": "0",
          *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318772",
          *       "deadline": "1795711980",
-         *       "signature": "0x9125955446a95db121ea2af9bc91725878fab51e98e066bcc75b2012244898234b03f6a5e8d214262ba4e1133c05dbeeb718dec412ccb0b4f0eb9feee5b25dac1c",
+         *       "signature": "0x895b9bc1743562678a6dfd9d20310bee8d202dc3b6190431562d547d45dadb5e7d12b21f7836541709b617523ab06bbe391180588a8e0140737e80af9acf74a81c",
          *       "operator_authorization": {
          *         "nonce": "0x5be7e3c1a64c3d4fb2d1e8f0a39c4b7d6e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b",
          *         "deadline": "1795711980",
-         *         "signature": "0xc5c9caaf80047b9108ce63e724935f8ca8cd807ead722275f7b20fb91d5e13d2246aca199b39aaee50c16451fe48ed88f9d055e601a395b5db539974a4909e391b"
+         *         "signature": "0x33531b9fe86e67965ca9c07bf9ca3eaef3c9800699257407b2ca41d8edeec7bc215293a58ed8c0c4c2911199a61325c277cae03fe951ed7b8615d4afcc17066e1c"
          *       }
          *     }
          */
@@ -2125,10 +2125,10 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "relay_id": "0xe20faa62aa6f0a1c815ec3ff985bc169a8c5e3f24729ab04d13087d63571e079",
+           *       "relay_id": "0x4b468e00d4ade753547020ccbbc98f145f5a8b08b5e4ccd26dde81aaff4d162d",
            *       "status": "submitted",
            *       "tx_hash": "0x9a3f0c52a1b7e4d8c6f2e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9",
-           *       "status_url": "/v1/relays/0xe20faa62aa6f0a1c815ec3ff985bc169a8c5e3f24729ab04d13087d63571e079"
+           *       "status_url": "/v1/relays/0x4b468e00d4ade753547020ccbbc98f145f5a8b08b5e4ccd26dde81aaff4d162d"
            *     }
            */
           "application/json": components["schemas"]["RelayAccepted"];
@@ -2229,9 +2229,9 @@ export interface operations {
           /**
            * @example {
            *       "action": "request-redeem",
-           *       "vault": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "vault": "0xc3e53F4d16Ae77Db1c982e75a937B9f60FE63690",
            *       "chain_id": 31337,
-           *       "router": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *       "router": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
            *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318773",
            *       "deadline": "1795711980",
            *       "intent": {
@@ -2239,7 +2239,7 @@ export interface operations {
            *           "name": "NAP Router",
            *           "version": "1",
            *           "chainId": 31337,
-           *           "verifyingContract": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029"
+           *           "verifyingContract": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707"
            *         },
            *         "types": {
            *           "EIP712Domain": [
@@ -2286,7 +2286,7 @@ export interface operations {
            *         "primaryType": "RequestRedeem",
            *         "message": {
            *           "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
-           *           "vault": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "vault": "0xc3e53F4d16Ae77Db1c982e75a937B9f60FE63690",
            *           "shares": "12500000000000",
            *           "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318773",
            *           "deadline": "1795711980"
@@ -2298,7 +2298,7 @@ export interface operations {
            *           "name": "NAP Aggressive USDC",
            *           "version": "1",
            *           "chainId": 31337,
-           *           "verifyingContract": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E"
+           *           "verifyingContract": "0xc3e53F4d16Ae77Db1c982e75a937B9f60FE63690"
            *         },
            *         "types": {
            *           "EIP712Domain": [
@@ -2345,7 +2345,7 @@ export interface operations {
            *         "primaryType": "AuthorizeOperator",
            *         "message": {
            *           "controller": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
-           *           "operator": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *           "operator": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
            *           "approved": true,
            *           "nonce": "0x5be7e3c1a64c3d4fb2d1e8f0a39c4b7d6e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b",
            *           "deadline": "1795711980"
@@ -2425,11 +2425,11 @@ export interface operations {
          *       "shares": "12500000000000",
          *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318773",
          *       "deadline": "1795711980",
-         *       "signature": "0xa72b39c0fe9efea4f5927e9acb5730f6016d1583a05371164bb70db4535b9cdc3601c55a61c582c9ee0912dc196245add10af41beca832cd7558ce239f09ebb01c",
+         *       "signature": "0x54d62802339592a236f5dbae92f76f77d3a9337b8eda29ae8a7313941e283c3b1a3baaec356e2c8b64a6fd5bfab56a948b6246a9732a61dd19ff4a3dc3e75f651b",
          *       "operator_authorization": {
          *         "nonce": "0x5be7e3c1a64c3d4fb2d1e8f0a39c4b7d6e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b",
          *         "deadline": "1795711980",
-         *         "signature": "0x21dfc4e1dd6ed68602f5f168b39e997d03f20c25b76f8b33108462ce91c00579465d8c0c0ce719a59d037d88e2f44dff9129660a49e53b9a880c89e900ff87491c"
+         *         "signature": "0xb4ef325ac58e6314ed13c0601dae103bb49800180a5359c7ad39b547395f945b0d286eceff136f72b0f7966e83e294c98e2678736873788a3c8fe7dbe0fb5ae31b"
          *       }
          *     }
          */
@@ -2448,10 +2448,10 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "relay_id": "0x764b182784243ef13e655add4cad1d9ac99b0729ac97a382753c0bdb316e4578",
+           *       "relay_id": "0x25b08f49c78c4270160aebc15c146c626e533ca7b6ae4b03f65cb89539dcde74",
            *       "status": "submitted",
            *       "tx_hash": "0x9a3f0c52a1b7e4d8c6f2e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9",
-           *       "status_url": "/v1/relays/0x764b182784243ef13e655add4cad1d9ac99b0729ac97a382753c0bdb316e4578"
+           *       "status_url": "/v1/relays/0x25b08f49c78c4270160aebc15c146c626e533ca7b6ae4b03f65cb89539dcde74"
            *     }
            */
           "application/json": components["schemas"]["RelayAccepted"];
@@ -2556,9 +2556,9 @@ export interface operations {
           /**
            * @example {
            *       "action": "claim",
-           *       "vault": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "vault": "0xc3e53F4d16Ae77Db1c982e75a937B9f60FE63690",
            *       "chain_id": 31337,
-           *       "router": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *       "router": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
            *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318774",
            *       "deadline": "1795711980",
            *       "intent": {
@@ -2566,7 +2566,7 @@ export interface operations {
            *           "name": "NAP Router",
            *           "version": "1",
            *           "chainId": 31337,
-           *           "verifyingContract": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029"
+           *           "verifyingContract": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707"
            *         },
            *         "types": {
            *           "EIP712Domain": [
@@ -2621,7 +2621,7 @@ export interface operations {
            *         "primaryType": "Claim",
            *         "message": {
            *           "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
-           *           "vault": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "vault": "0xc3e53F4d16Ae77Db1c982e75a937B9f60FE63690",
            *           "shares": "12500000000000",
            *           "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
            *           "minAssets": "0",
@@ -2707,7 +2707,7 @@ export interface operations {
          *       "min_assets": "0",
          *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318774",
          *       "deadline": "1795711980",
-         *       "signature": "0x17d5e3e02fd2637999a884c5eb4970620eb54f3361a6d49563ef969bc0bd5ff859662a3dd33d9a917fd00df4d0a815e7a037c983032ddcb4dc2e539682d3da521c"
+         *       "signature": "0x456e7f954c55075ad90a90a5e9a0874f138861242397794bba101608b27e6b946ee1c300eec19b2dd1992e3a72f23af97a73febc29eb7573cbf0890a499f9d441b"
          *     }
          */
         "application/json": components["schemas"]["SignedClaim"];
@@ -2725,10 +2725,10 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "relay_id": "0xe700068e948fed8233fb9b4af2fe7af9cd057e0e284a65b1d5255de8f4656768",
+           *       "relay_id": "0x02943c9e4193d9e10d230c271174c90a00914abc0284979f93a81ae7cec54904",
            *       "status": "submitted",
            *       "tx_hash": "0x9a3f0c52a1b7e4d8c6f2e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9",
-           *       "status_url": "/v1/relays/0xe700068e948fed8233fb9b4af2fe7af9cd057e0e284a65b1d5255de8f4656768"
+           *       "status_url": "/v1/relays/0x02943c9e4193d9e10d230c271174c90a00914abc0284979f93a81ae7cec54904"
            *     }
            */
           "application/json": components["schemas"]["RelayAccepted"];
@@ -2829,9 +2829,9 @@ export interface operations {
           /**
            * @example {
            *       "action": "cancel-redeem",
-           *       "vault": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *       "vault": "0xc3e53F4d16Ae77Db1c982e75a937B9f60FE63690",
            *       "chain_id": 31337,
-           *       "router": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029",
+           *       "router": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
            *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318775",
            *       "deadline": "1795711980",
            *       "intent": {
@@ -2839,7 +2839,7 @@ export interface operations {
            *           "name": "NAP Router",
            *           "version": "1",
            *           "chainId": 31337,
-           *           "verifyingContract": "0x4c5859f0F772848b2D91F1D83E2Fe57935348029"
+           *           "verifyingContract": "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707"
            *         },
            *         "types": {
            *           "EIP712Domain": [
@@ -2886,7 +2886,7 @@ export interface operations {
            *         "primaryType": "CancelRedeem",
            *         "message": {
            *           "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
-           *           "vault": "0xE6E340D132b5f46d1e472DebcD681B2aBc16e57E",
+           *           "vault": "0xc3e53F4d16Ae77Db1c982e75a937B9f60FE63690",
            *           "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
            *           "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318775",
            *           "deadline": "1795711980"
@@ -2968,7 +2968,7 @@ export interface operations {
          *       "receiver": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
          *       "nonce": "73048216903520113871436021186307651797548301519235462219463582513474133318775",
          *       "deadline": "1795711980",
-         *       "signature": "0x15ead8501dee3aed76ef6919cfce5e00fa1e9c1bc2ffb64781b577af9bbd4f2748b9746b8d561cf47a8bf843da30f83a7c425fe18c6cbcb0e38e11f12b63157d1c"
+         *       "signature": "0x2526e2f5cc0d6fc57e7d5c913734af4968cfaa19928b39f3f6dff6c196df80fe1dc450a0c518ebfe39efbdaa226c6b22048838af7eef4bda9f7d9f1ea4a05bfc1b"
          *     }
          */
         "application/json": components["schemas"]["SignedCancelRedeem"];
@@ -2986,10 +2986,10 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "relay_id": "0x08afb4d2c89985fdd52b62156273426f7ab40d531d0154e094294d1015de66da",
+           *       "relay_id": "0x9e162c9f7359ee7217ddc4d1855a76ff9099e5280bb83295389e320628b278f3",
            *       "status": "submitted",
            *       "tx_hash": "0x9a3f0c52a1b7e4d8c6f2e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9",
-           *       "status_url": "/v1/relays/0x08afb4d2c89985fdd52b62156273426f7ab40d531d0154e094294d1015de66da"
+           *       "status_url": "/v1/relays/0x9e162c9f7359ee7217ddc4d1855a76ff9099e5280bb83295389e320628b278f3"
            *     }
            */
           "application/json": components["schemas"]["RelayAccepted"];
@@ -3085,9 +3085,9 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "relay_id": "0xe8e3139d3b3de07e8a97f6cd0656914c7fbb5c7c80a1aaa7f947cbbb1f1f234a",
+           *       "relay_id": "0xd53bb5e1ee07ccbbbb2f6cd052165e33411c94bb760ab6e867a88319b3f58ba0",
            *       "action": "deposit",
-           *       "vault": "0x1613beB3B2C4f22Ee086B2b38C1476A3cE7f78E8",
+           *       "vault": "0x851356ae760d987E095750cCeb3bC6014560891C",
            *       "owner": "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
            *       "status": "confirmed",
            *       "tx_hash": "0x9a3f0c52a1b7e4d8c6f2e0b9a8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9",
