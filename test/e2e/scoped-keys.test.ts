@@ -168,6 +168,16 @@ describe("E2E: scoped API keys limited in operations and USDC a day, on two inst
     const revoking = await client(b.url, key)("DELETE", `/api/v1/agent/keys/${prefix}`);
     expect(revoking.status).to.equal(403);
     expect(revoking.body).to.deep.equal({ error: fullKeyOnly });
+    // Nor does it stand for the agent at the data API's key issuance, which takes only the full key.
+    const dataKey = await client(b.url, key)("POST", "/v1/auth/keys", { name: "from a scoped key" });
+    expect(dataKey.status).to.equal(401);
+    expect(dataKey.body).to.deep.equal({
+      error: {
+        code: "UNAUTHORIZED",
+        message: "unknown X-API-Key: send a live API agent key or an operator key",
+        details: {},
+      },
+    });
     // A scoped key sees only itself in the key list.
     const listed = await client(b.url, key)<{ keys: Body[] }>("GET", "/api/v1/agent/keys");
     expect(listed.status).to.equal(200);
@@ -249,6 +259,10 @@ describe("E2E: scoped API keys limited in operations and USDC a day, on two inst
     expect(retried.status).to.equal(200);
     expect(retried.body).to.deep.equal(first.body);
     expect((await deposit(b.url, key, 1, "scoped-retry-2")).status).to.equal(200);
+    // A deposit the wallet cannot cover is refused before the reservation: it costs the limit nothing.
+    const uncovered = await deposit(b.url, key, 1_000_000, "scoped-retry-uncovered");
+    expect(uncovered.status).to.equal(400);
+    expect(uncovered.body.error).to.match(/^amount_usdc: the agent wallet 0x[0-9a-fA-F]{40} holds /);
     const over = await deposit(system.app.url, key, 1, "scoped-retry-3");
     expect(over.status).to.equal(403);
     expect(over.body).to.deep.equal({ error: limitMessage(prefix, "2000000", "2000000", "1000000") });

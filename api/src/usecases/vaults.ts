@@ -166,8 +166,18 @@ export class Vaults {
    * agent run one after another (in this process): concurrent ones would overwrite each other's allowance and all
    * but one would fail after paying for an approval.
    */
-  deposit(agent: AgentRecord, vaultId: VaultId, amount: bigint, idempotencyKey: string | undefined): Promise<Deposit> {
-    return this.#deposits.run(agent.agentId, () => this.#deposit(agent, vaultId, amount, idempotencyKey));
+  /**
+   * `beforeSend` runs once the balance is checked, right before the transactions are sent (a scoped key's daily USDC
+   * reservation): a deposit the wallet cannot cover costs it nothing; what it throws stops the deposit.
+   */
+  deposit(
+    agent: AgentRecord,
+    vaultId: VaultId,
+    amount: bigint,
+    idempotencyKey: string | undefined,
+    beforeSend?: () => Promise<void>,
+  ): Promise<Deposit> {
+    return this.#deposits.run(agent.agentId, () => this.#deposit(agent, vaultId, amount, idempotencyKey, beforeSend));
   }
 
   async #deposit(
@@ -175,6 +185,7 @@ export class Vaults {
     vaultId: VaultId,
     amount: bigint,
     idempotencyKey: string | undefined,
+    beforeSend?: () => Promise<void>,
   ): Promise<Deposit> {
     const address = this.wallets.agentAddress(agent.agentIndex);
     const { contracts, head } = this.chain;
@@ -193,6 +204,7 @@ export class Vaults {
         );
       }
     }
+    await beforeSend?.();
     const wallet = agentWallet(agent.agentIndex);
     const meta = { vault_id: vaultId, amount_raw: amount.toString() };
     const [approve, deposit] = await this.engine.sendSteps(intentKey, [

@@ -117,11 +117,13 @@ export function vaultRoutes({ useCases }: RouteContext): RouteDefinition[] {
         const agent = authenticatedAgent(ctx);
         const key = headers[IDEMPOTENCY_HEADER];
         const scoped = scopedKeyOf(ctx);
-        return idempotency.run(agent.agentId, "vault.deposit", key, body, async () => {
-          // USDC leaving by a scoped key counts against its daily limit, reserved before anything is sent.
-          if (scoped) await useCases.scopedKeys.reserveUsdc(scoped, body.amount_usdc, key && `vault.deposit:${key}`);
-          return depositBodyOf(await vaults.deposit(agent, body.vault_id, body.amount_usdc, key));
-        });
+        // USDC leaving by a scoped key counts against its daily limit, reserved before anything is sent.
+        const reserve = scoped
+          ? () => useCases.scopedKeys.reserveUsdc(scoped, body.amount_usdc, key && `vault.deposit:${key}`)
+          : undefined;
+        return idempotency.run(agent.agentId, "vault.deposit", key, body, async () =>
+          depositBodyOf(await vaults.deposit(agent, body.vault_id, body.amount_usdc, key, reserve)),
+        );
       },
     }),
     defineRoute({
