@@ -7,7 +7,16 @@ import { connectMongoStore, type MongoStore } from "../../api/src/store/mongo";
 import { registerAgent, request, startTestApp, type TestApp } from "../api/helpers/app";
 import { deployTestSystem } from "../api/helpers/system";
 import { ensureMongo } from "../helpers/services";
-import { client, OPERATOR_KEY, randomWallet, startE2eApp, type E2eSystem } from "./helpers";
+import {
+  client,
+  DEV_MNEMONIC,
+  OPERATOR_KEY,
+  randomWallet,
+  serveDeployment,
+  startE2eApp,
+  type E2eSystem,
+} from "./helpers";
+import { kill, spawnApi } from "./processes";
 
 type Body = Record<string, unknown>;
 
@@ -460,6 +469,45 @@ describe("E2E: scoped API keys limited in operations and USDC a day, on two inst
     expect(scoped.length).to.equal(listed.body.keys.length - 2);
     expect(scoped[0]).to.deep.include({ api_key_prefix: prefix, label: "survives-rotation", state: "active" });
     expect(scoped.map((entry) => entry.state)).to.include.members(["active", "revoked"]);
+  });
+
+  it("attack: the daily USDC limit holds across a restart of the API process (SIGKILL, then a new process on the store)", async function () {
+    const agent = await registerAgent(system.app.url, randomWallet());
+    const own = client(system.app.url, agent.apiKey);
+    expect((await own("POST", "/api/v1/agent/faucet")).status).to.equal(200);
+    const issued = await own<Body & { api_key: string; api_key_prefix: string }>("POST", "/api/v1/agent/keys", {
+      operations: ["vault.deposit"],
+      usdc_per_day: "3000000",
+    });
+    expect(issued.status).to.equal(201);
+    const { api_key: key, api_key_prefix: prefix } = issued.body;
+    const rpc = await serveDeployment(deployment);
+    const env = {
+      RPC_URL: rpc.rpcUrl,
+      CHAIN_ID: String(deployment.chainId),
+      DEPLOYMENT_FILE: rpc.deploymentFile,
+      MONGODB_URI: await ensureMongo(),
+      MONGODB_DB: system.store.db.databaseName,
+      SERVER_WALLET_MNEMONIC: DEV_MNEMONIC,
+      AGENT_API_KEYS: OPERATOR_KEY,
+      RATE_LIMITS_DISABLED: "true",
+      SIGNATURE_WORKERS: "0",
+      INDEXER_ENABLED: "false",
+      STRATEGY_SCREENING: "off",
+    };
+    let api = await spawnApi(env);
+    try {
+      expect((await deposit(api.url, key, 2)).status).to.equal(200);
+      await kill(api.child);
+      api = await spawnApi(env);
+      const over = await deposit(api.url, key, 2);
+      expect(over.status).to.equal(403);
+      expect(over.body).to.deep.equal({ error: limitMessage(prefix, "3000000", "2000000", "2000000") });
+      expect((await deposit(api.url, key, 1)).status).to.equal(200);
+    } finally {
+      await kill(api.child);
+      await rpc.close();
+    }
   });
 });
 
