@@ -9,9 +9,8 @@ import {EIP712} from "@openzeppelin/contracts/utils/cryptography/EIP712.sol";
 import {SignatureChecker} from "@openzeppelin/contracts/utils/cryptography/SignatureChecker.sol";
 import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
-import {IERC7540Operator, IERC7540Redeem, IERC7887Redeem} from "../interfaces/IERC7540.sol";
+import {IERC7540Operator, IERC7540Redeem, IERC7741, IERC7887Redeem} from "../interfaces/IERC7540.sol";
 import {INapRouter} from "../interfaces/INapRouter.sol";
-import {IERC7741Authorize} from "./IERC7741Authorize.sol";
 
 /// @title NapRouter
 /// @notice Carries out deposits and redemptions the owner signed (EIP-712; EOA or EIP-1271), whoever sends them.
@@ -242,7 +241,7 @@ contract NapRouter is INapRouter, EIP712, ReentrancyGuard {
         // The operator status the attempt leaves is what counts (see docs/slither-triage.md).
         // slither-disable-next-line unused-return
         try
-            IERC7741Authorize(vault).authorizeOperator(
+            IERC7741(vault).authorizeOperator(
                 owner,
                 address(this),
                 true,

@@ -1,13 +1,19 @@
 import { expect } from "chai";
+import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import { MaxUint256 } from "ethers";
 import { HOUR, USDC, VIRTUAL_SHARES } from "../vaults/fixtures";
+import { RouterTestWallet__factory } from "../../../typechain-types";
 import {
+  AUTHORIZE_OPERATOR_TYPES,
   NO_AUTHORIZATION,
   deployRouterWorld,
   digestOf,
   inSeconds,
+  randomNonce,
+  signAuthorization,
   signIntent,
+  signPermit,
+  type DepositIntent,
   type CancelRedeemIntent,
   type ClaimIntent,
   type RedeemIntent,
@@ -33,9 +39,22 @@ async function holding(): Promise<RouterWorld> {
     await vault.connect(w.a.alice).deposit(ASSETS, w.a.alice.address);
     await vault.connect(w.a.alice).setOperator(router, true);
   }
-  // The synchronous exit spends a share allowance of a caller that is not the owner.
-  await w.sync.connect(w.a.alice).approve(router, MaxUint256);
   return w;
+}
+
+/** The owner key (no ETH) deposits ASSETS into `vault` by a signed message and a permit, sent by the relayer. */
+async function depositSigned(w: RouterWorld, vault: string): Promise<void> {
+  const intent: DepositIntent = {
+    owner: w.owner.address,
+    vault,
+    assets: ASSETS,
+    receiver: w.owner.address,
+    minShares: 0n,
+    nonce: randomNonce(),
+    deadline: await inSeconds(1800),
+  };
+  const permit = await signPermit(w.owner, w.usdc, await w.router.getAddress(), ASSETS, intent.deadline as bigint);
+  await w.router.connect(w.relayer).deposit(intent, await signIntent(w.owner, w.router, "Deposit", intent), permit);
 }
 
 describe("NapRouter: redemptions by signature", () => {
@@ -241,5 +260,153 @@ describe("NapRouter: redemptions by signature", () => {
     await w.async.connect(w.a.alice).setOperator(await w.router.getAddress(), true);
     await w.router.connect(w.relayer).requestRedeem(request, signature, NO_AUTHORIZATION);
     expect(await w.async.pendingRedeemRequest(0, w.a.alice.address)).to.equal(SHARES);
+  });
+
+  it("a wallet with no ETH deposits, then redeems with an ERC-7741 authorisation carried by its first exit", async () => {
+    const w = await loadFixture(deployRouterWorld);
+    const vault = await w.sync.getAddress();
+    const router = await w.router.getAddress();
+    await depositSigned(w, vault);
+    const intent: RedeemIntent = {
+      owner: w.owner.address,
+      vault,
+      shares: SHARES,
+      receiver: w.owner.address,
+      minAssets: 0n,
+      nonce: randomNonce(),
+      deadline: await inSeconds(1800),
+    };
+    const authNonce = ethers.hexlify(ethers.randomBytes(32));
+    const authorization = await signAuthorization(w.owner, w.sync, router, authNonce, intent.deadline as bigint);
+    const assets = await redeemedNextBlock(w, SHARES);
+    const tx = w.router
+      .connect(w.relayer)
+      .redeem(intent, await signIntent(w.owner, w.router, "Redeem", intent), authorization);
+    await expect(tx)
+      .to.emit(w.sync, "OperatorSet")
+      .withArgs(w.owner.address, router, true)
+      .and.to.emit(w.sync, "Withdraw")
+      .withArgs(router, w.owner.address, w.owner.address, assets, SHARES);
+    await expect(tx).to.changeTokenBalance(w.usdc, w.owner, assets);
+    expect(await w.sync.isOperator(w.owner.address, router)).to.equal(true);
+    expect(await w.sync.authorizations(w.owner.address, authNonce)).to.equal(true);
+    expect(await w.sync.balanceOf(w.owner.address)).to.equal(0n);
+    expect(await ethers.provider.getBalance(w.owner.address)).to.equal(0n);
+  });
+
+  it("a wallet with no ETH: ERC-7540 deposit, request (authorisation carried), claim and cancel by signatures", async () => {
+    const w = await loadFixture(deployRouterWorld);
+    const vault = await w.async.getAddress();
+    const router = await w.router.getAddress();
+    await depositSigned(w, vault);
+    const deadline = await inSeconds(3 * HOUR);
+    const request: RequestRedeemIntent = { owner: w.owner.address, vault, shares: SHARES / 2n, nonce: 1n, deadline };
+    const authorization = await signAuthorization(w.owner, w.async, router, ethers.id("first exit"), deadline);
+    await expect(
+      w.router
+        .connect(w.relayer)
+        .requestRedeem(request, await signIntent(w.owner, w.router, "RequestRedeem", request), authorization),
+    )
+      .to.emit(w.async, "RedeemRequest")
+      .withArgs(w.owner.address, w.owner.address, 0n, router, SHARES / 2n);
+    await time.increase(HOUR);
+    await w.async.connect(w.a.fulfiller).fulfillRedeem(w.owner.address);
+    const claimable = await w.async.maxWithdraw(w.owner.address);
+    const claim: ClaimIntent = {
+      owner: w.owner.address,
+      vault,
+      shares: SHARES / 2n,
+      receiver: w.owner.address,
+      minAssets: claimable,
+      nonce: 2n,
+      deadline,
+    };
+    // The router is the operator now: the claim carries no authorisation.
+    await expect(
+      w.router.connect(w.relayer).claim(claim, await signIntent(w.owner, w.router, "Claim", claim), NO_AUTHORIZATION),
+    ).to.changeTokenBalance(w.usdc, w.owner, claimable);
+    const second: RequestRedeemIntent = { owner: w.owner.address, vault, shares: SHARES / 2n, nonce: 3n, deadline };
+    await w.router
+      .connect(w.relayer)
+      .requestRedeem(second, await signIntent(w.owner, w.router, "RequestRedeem", second), NO_AUTHORIZATION);
+    const cancel: CancelRedeemIntent = {
+      owner: w.owner.address,
+      vault,
+      receiver: w.owner.address,
+      nonce: 4n,
+      deadline,
+    };
+    await w.router
+      .connect(w.relayer)
+      .cancelRedeem(cancel, await signIntent(w.owner, w.router, "CancelRedeem", cancel), NO_AUTHORIZATION);
+    expect(await w.async.balanceOf(w.owner.address)).to.equal(SHARES / 2n);
+    expect(await w.async.pendingRedeemRequest(0, w.owner.address)).to.equal(0n);
+    expect(await ethers.provider.getBalance(w.owner.address)).to.equal(0n);
+  });
+
+  it("an EIP-1271 wallet authorises the router and redeems by its key's signatures", async () => {
+    const w = await loadFixture(deployRouterWorld);
+    const key = w.a.carol;
+    const wallet = await new RouterTestWallet__factory(key).deploy(key.address);
+    const walletAddress = await wallet.getAddress();
+    const vault = await w.sync.getAddress();
+    const router = await w.router.getAddress();
+    await w.sync.connect(key).deposit(ASSETS, walletAddress);
+    const intent: RedeemIntent = {
+      owner: walletAddress,
+      vault,
+      shares: SHARES,
+      receiver: walletAddress,
+      minAssets: 0n,
+      nonce: 1n,
+      deadline: await inSeconds(1800),
+    };
+    // The wallet's key signs the vault's AuthorizeOperator for the wallet (controller = the wallet).
+    const domain = {
+      name: await w.sync.name(),
+      version: "1",
+      chainId: (await ethers.provider.getNetwork()).chainId,
+      verifyingContract: vault,
+    };
+    const authNonce = ethers.id("wallet authorisation");
+    const signature = await key.signTypedData(
+      domain,
+      { AuthorizeOperator: [...AUTHORIZE_OPERATOR_TYPES.AuthorizeOperator] },
+      { controller: walletAddress, operator: router, approved: true, nonce: authNonce, deadline: intent.deadline },
+    );
+    const assets = await redeemedNextBlock(w, SHARES);
+    await expect(
+      w.router.connect(w.relayer).redeem(intent, await signIntent(key, w.router, "Redeem", intent), {
+        nonce: authNonce,
+        deadline: intent.deadline,
+        signature,
+      }),
+    ).to.changeTokenBalance(w.usdc, wallet, assets);
+    expect(await w.sync.isOperator(walletAddress, router)).to.equal(true);
+  });
+
+  it("an authorisation that does not verify is only tried: the vault refuses the router, nothing moved", async () => {
+    const w = await loadFixture(deployRouterWorld);
+    const vault = await w.async.getAddress();
+    const router = await w.router.getAddress();
+    await depositSigned(w, vault);
+    const request: RequestRedeemIntent = {
+      owner: w.owner.address,
+      vault,
+      shares: SHARES,
+      nonce: 1n,
+      deadline: await inSeconds(1800),
+    };
+    // Signed by someone else (the relayer) for the owner.
+    const forged = await signAuthorization(w.relayer, w.async, router, ethers.id("forged"), request.deadline as bigint);
+    await expect(
+      w.router
+        .connect(w.relayer)
+        .requestRedeem(request, await signIntent(w.owner, w.router, "RequestRedeem", request), forged),
+    )
+      .to.be.revertedWithCustomError(w.async, "NotControllerOrOperator")
+      .withArgs(router, w.owner.address);
+    expect(await w.async.balanceOf(w.owner.address)).to.equal(SHARES);
+    expect(await w.router.nonceUsed(w.owner.address, 1n)).to.equal(false);
   });
 });

@@ -144,6 +144,26 @@ export async function signPermit(
   return { value, deadline, v: signature.v, r: signature.r, s: signature.s };
 }
 
+/** `signer`'s ERC-7741 authorisation making `operator` its operator on `vault` (the vault's EIP-712 domain). */
+export async function signAuthorization(
+  signer: TypedSigner,
+  vault: { getAddress(): Promise<string>; name(): Promise<string> },
+  operator: string,
+  nonce: string,
+  deadline: bigint,
+  approved = true,
+): Promise<OperatorAuthorization> {
+  const domain = {
+    name: await vault.name(),
+    version: "1",
+    chainId: (await ethers.provider.getNetwork()).chainId,
+    verifyingContract: await vault.getAddress(),
+  };
+  const message = { controller: signer.address, operator, approved, nonce, deadline };
+  const signature = await signer.signTypedData(domain, AUTHORIZE_OPERATOR_TYPES, message);
+  return { nonce, deadline, signature };
+}
+
 /** A timestamp `seconds` after the latest block's. */
 export async function inSeconds(seconds: number): Promise<bigint> {
   return BigInt((await ethers.provider.getBlock("latest"))!.timestamp + seconds);
