@@ -29,6 +29,33 @@ describe("MongoDB store: counters shared by several processes", function () {
   });
 });
 
+describe("MongoDB store: a scoped key's daily USDC shared by several processes", function () {
+  it("never reserves past the limit across three store instances on one database racing for the same slots", async function () {
+    const first = await freshMongoStore("scoped_spend");
+    const stores = [first, new MongoStore(first.client, first.db), new MongoStore(first.client, first.db)];
+    try {
+      const keyId = "agent:nap-racing01";
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          stores[i % stores.length].scopedKeys.reserveUsdc({
+            keyId,
+            day: "2026-11-26",
+            claim: `deposit-${i}`,
+            amount: 1_000_000n,
+            limit: 10_000_000n,
+          }),
+        ),
+      );
+      expect(results.filter((result) => result.reserved).length).to.equal(10);
+      expect(await stores[2].scopedKeys.spentOn(keyId, "2026-11-26")).to.equal(10_000_000n);
+      const totals = results.filter((result) => result.reserved).map((result) => result.spent);
+      expect(new Set(totals).size, "each granted reservation holds its own slot").to.equal(10);
+    } finally {
+      await dropMongoStore(first);
+    }
+  });
+});
+
 describe("MongoDB store: strategy facts", function () {
   it("repairs with a recount a count lost between a fact's insert and its counter update (a crash)", async function () {
     const store = await freshMongoStore("facts");
