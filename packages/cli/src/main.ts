@@ -47,7 +47,7 @@ export async function main(argv: string[], out = new Output(argv.includes("--jso
     out.info(USAGE);
     return first || values.help ? 0 : 2;
   }
-  const found = first === "watch" || first === "keys" ? first : findCommand(positionals);
+  const found = first === "watch" || first === "keys" || first === "wallet" ? first : findCommand(positionals);
   if (!found) {
     out.error(`unknown command ${positionals.slice(0, 2).join(" ")}\n\n${USAGE}`, 0);
     return 2;

@@ -5,14 +5,15 @@ import type { FoundCommand } from "./commands/usage";
 import type { Output } from "./output";
 import { OptionError, Session, type Flags } from "./session";
 import { keys } from "./keys";
+import { wallet } from "./wallet/run";
 import { watch } from "./watch";
 
 /**
  * Runs a parsed command line: the operation of the command (its arguments checked by the operation's schema),
- * `keys` or `watch`. Loaded only when a command runs, so `nap --help` loads none of it. Answers the exit code.
+ * `keys`, `wallet` or `watch`. Loaded only when a command runs, so `nap --help` loads none of it. Answers the exit code.
  */
 export async function runCommandLine(
-  found: FoundCommand | "watch" | "keys",
+  found: FoundCommand | "watch" | "keys" | "wallet",
   positionals: string[],
   flags: Flags,
   out: Output,
@@ -22,6 +23,7 @@ export async function runCommandLine(
   try {
     if (found === "watch") return await runWatch(positionals, flags, session, out);
     if (found === "keys") return await keys(positionals, flags, session, out);
+    if (found === "wallet") return await wallet(positionals, flags, session, out);
     const command = COMMANDS[found.operation] as CliCommand<unknown, unknown>;
     await runCommand(found.operation, command, { positionals: found.rest, flags }, session, out);
     return 0;

@@ -1,3 +1,4 @@
+import { WALLET_FLAGS, WALLET_OPTIONS, WALLET_USAGE } from "../wallet/specs";
 import { COMMAND_SPECS, type CommandSpec } from "./specs";
 
 /** The command line's shape from the specs alone: which command the words name, every flag, the usage text. */
@@ -25,7 +26,12 @@ export function findCommand(positionals: string[]): FoundCommand | undefined {
 
 /** The flags of every command, for parseArgs (one option set: a flag means the same in each command). */
 export function commandFlags(): Record<string, { type: "string" | "boolean" }> {
-  return Object.assign({}, KEY_FLAGS, ...Object.values(COMMAND_SPECS).map((spec: CommandSpec) => spec.flags ?? {}));
+  return Object.assign(
+    {},
+    KEY_FLAGS,
+    WALLET_FLAGS,
+    ...Object.values(COMMAND_SPECS).map((spec: CommandSpec) => spec.flags ?? {}),
+  );
 }
 
 const WATCH = [
@@ -91,8 +97,11 @@ export function usage(options: string): string {
       entry([...spec.words, spec.synopsis].filter(Boolean).join(" "), spec.summary),
     ),
     ...KEYS.map(([line, summary]) => entry(line, summary)),
+    ...WALLET_USAGE.map(([line, summary]) => entry(line, summary)),
     ...WATCH.map(([line, summary]) => entry(line, summary)),
     "",
     options,
+    "",
+    WALLET_OPTIONS,
   ].join("\n");
 }
