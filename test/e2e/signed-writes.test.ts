@@ -447,6 +447,18 @@ describe("E2E: signed writes relayed for a wallet without ETH", function () {
       expect(refusal(refused)).to.deep.equal({ status: 400, code: "INVALID_SIGNATURE", field: "signature" });
     });
 
+    it("slippage bound above what the deposit mints: TRANSACTION_REVERTED with the router's reason, nothing sent", async function () {
+      const vault = await syncVault.getAddress();
+      const minShares = (await syncVault.previewDeposit(1n * USDC)) * 2n;
+      const query = { owner: owner.address, amount: String(1n * USDC), min_shares: minShares.toString() };
+      const before = await ethers.provider.getTransactionCount(relayerAddress);
+      const { submitted } = await signAndSubmit("deposit", vault, query);
+      expect(refusal(submitted)).to.deep.equal({ status: 400, code: "TRANSACTION_REVERTED", field: undefined });
+      expect(submitted.body.error.details.revert.name).to.equal("SharesBelowMinimum");
+      expect(submitted.body.error.details.revert.args.minShares).to.equal(minShares.toString());
+      expect(await ethers.provider.getTransactionCount(relayerAddress)).to.equal(before);
+    });
+
     it("a relay id that names no relay is 404 RELAY_NOT_FOUND", async function () {
       expect(refusal(await call("GET", `/v1/relays/0x${"ab".repeat(32)}`))).to.deep.equal({
         status: 404,
