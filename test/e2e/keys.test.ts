@@ -3,6 +3,7 @@ import { ethers } from "hardhat";
 import { HDNodeWallet, type Wallet } from "ethers";
 import type { Deployment } from "../../api/src/chain/deployment";
 import { keyRevocationStatement, keyRotationStatement } from "../../api/src/domain/custodyStatements";
+import { KEY_USE_RESOLUTION_MS } from "../../api/src/usecases/agents";
 import { connectMongoStore, type MongoStore } from "../../api/src/store/mongo";
 import { registerAgent, request, startTestApp, type TestApp } from "../api/helpers/app";
 import { deployTestSystem } from "../api/helpers/system";
@@ -182,8 +183,10 @@ describe("E2E: API keys rotated and revoked by a wallet's signature, on two inst
 
   it("lists the agent's keys by prefix, newest first, with creation, last use and how each ended", async function () {
     const call = client(b.url, apiKey);
+    const before = Date.now();
     expect((await call("GET", "/api/v1/agent/wallet")).status).to.equal(200);
     const listed = await call<{ agent_id: string; keys: Body[] }>("GET", "/api/v1/agent/keys");
+    const after = Date.now();
     expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
     expect(listed.headers.get("cache-control")).to.equal("no-store");
     const stored = (await storeB.agents.findById(agentId))!;
@@ -198,10 +201,17 @@ describe("E2E: API keys rotated and revoked by a wallet's signature, on two inst
       scope: null,
       state: "active",
       created_at: stored.apiKeyCreatedAt!.toISOString(),
-      last_used_at: stored.apiKeyLastUsedAt!.toISOString(),
+      last_used_at: keys[0]!.last_used_at,
       expires_at: null,
       ended_at: null,
     });
+    // The last use is written without holding the request and at most once per KEY_USE_RESOLUTION_MS (agents.ts
+    // noteKeyUse), so the list may show a use whose successor is still being written: never a later one than the
+    // store's, and the store's is this test's or one within the resolution before it.
+    const listedUse = Date.parse(String(keys[0]!.last_used_at));
+    const storedUse = stored.apiKeyLastUsedAt!.getTime();
+    expect(storedUse).to.be.within(listedUse, after);
+    expect(storedUse).to.be.at.least(before - KEY_USE_RESOLUTION_MS);
     expect(keys.map((key) => key.api_key_prefix)).to.deep.equal([
       stored.apiKeyPrefix,
       ...stored.retiredKeys!.map((key) => key.prefix).reverse(),
