@@ -5,11 +5,13 @@
  */
 import { formatSection, type BenchSection } from "./gas/table";
 import { run as runRegistry } from "./gas/registry";
+import { run as runRouter } from "./gas/router";
 import { run as runVaults } from "./gas/vaults";
 
 const SECTIONS: ReadonlyArray<{ name: string; run: () => Promise<BenchSection> }> = [
   { name: "vaults", run: runVaults },
   { name: "registry", run: runRegistry },
+  { name: "router", run: runRouter },
 ];
 
 async function main(): Promise<void> {

@@ -166,6 +166,24 @@ describe("NapRouter: deposit by signature", () => {
     expect(await w.sync.balanceOf(w.a.alice.address)).to.equal(2n * ASSETS * VIRTUAL_SHARES);
   });
 
+  it("nonces share storage words of 256 yet each is its own: invalidating one leaves its neighbours free", async () => {
+    const w = await loadFixture(deployRouterWorld);
+    const alice = w.a.alice.address;
+    for (const nonce of [255n, 256n, 2n ** 256n - 1n]) {
+      await w.router.connect(w.a.alice).invalidateNonce(nonce);
+    }
+    const used = async (nonce: bigint) => w.router.nonceUsed(alice, nonce);
+    expect(await used(255n)).to.equal(true);
+    expect(await used(256n)).to.equal(true);
+    expect(await used(2n ** 256n - 1n)).to.equal(true);
+    for (const free of [0n, 254n, 257n, 511n, 2n ** 256n - 2n, 2n ** 255n - 1n]) {
+      expect(await used(free), String(free)).to.equal(false);
+    }
+    await expect(w.router.connect(w.a.alice).invalidateNonce(256n))
+      .to.be.revertedWithCustomError(w.router, "NonceAlreadyUsed")
+      .withArgs(alice, 256n);
+  });
+
   it("the vault's own refusal (paused) reverts the whole message: nothing moved, nonce unused", async () => {
     const w = await loadFixture(deployRouterWorld);
     await w.sync.connect(w.a.guardian).pause();
