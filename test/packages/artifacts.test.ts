@@ -5,7 +5,9 @@ import { availableParallelism, homedir, loadavg, tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { JsonRpcProvider, Wallet } from "ethers";
 import { NapClient } from "@nap/sdk";
+import { mintTestUsdc } from "../helpers/chainHand";
 import { recordFigure } from "../helpers/figures";
 import { environmentWithoutServices } from "../helpers/services";
 import { DEV_MNEMONIC } from "../e2e/helpers";
@@ -394,6 +396,34 @@ describe("client packages installed from their tarballs, outside the repository,
           if (args[0] === "withdraw") expect(result.stdout).to.match(/^withdrew [\d.]+ USDC from /m);
         }
         recordFigure(`Node ${major}`, `README quickstart: ${transcript.join("; ")}`);
+      });
+
+      it("nap wallet: a key file's wallet that never registered and holds no ETH deposits and withdraws by signature", async function () {
+        const deployment = JSON.parse(readFileSync(join(deploymentDir, "31337.json"), "utf8")) as {
+          usdc: { address: string };
+          vaults: { moderate: { address: string } };
+        };
+        const owner = Wallet.createRandom();
+        const provider = new JsonRpcProvider(node.url, undefined, { staticNetwork: true });
+        try {
+          await mintTestUsdc(provider, deployment.usdc.address, owner.address, 5_000_000n);
+          const keyFile = join(consumer, "owner.key");
+          writeFileSync(keyFile, owner.privateKey, { mode: 0o600 });
+          const vault = deployment.vaults.moderate.address;
+          const nap = (args: string[]) =>
+            run("npx", ["nap", "wallet", ...args, "--key-file", keyFile], { cwd: consumer, env });
+          const deposited = await nap(["deposit", vault, "5", "--json"]);
+          expect(deposited.code, deposited.stderr).to.equal(0);
+          const relay = JSON.parse(deposited.stdout) as { status: string; result: { shares: string } };
+          expect(relay.status).to.equal("confirmed");
+          const withdrawn = await nap(["withdraw", vault, "--shares", relay.result.shares]);
+          expect(withdrawn.code, withdrawn.stderr).to.equal(0);
+          expect(withdrawn.stdout).to.match(/^withdrew by signature: [\d.]+ USDC \(relay 0x[0-9a-f]{64}, tx 0x/);
+          expect(await provider.getBalance(owner.address)).to.equal(0n);
+        } finally {
+          provider.destroy();
+        }
+        recordFigure(`Node ${major}`, "nap wallet: deposit and withdraw by a key file's signature, relayed, no ETH");
       });
 
       it("the MCP server starts with each host's command line from the docs and completes a deposit", async function () {
