@@ -26,6 +26,8 @@ python="$work/venv/bin/python"
 "$python" -c 'import nap, sys; assert nap.__file__.startswith(sys.prefix), nap.__file__; print(f"nap {nap.__version__} from {nap.__file__}")'
 
 NAP_PYTHON="$python" node -r ts-node/register/transpile-only scripts/examples/python.ts
+# Signed writes (issue 30) by a wallet without ETH through the installed SDK, on a stack of its own.
+NAP_PYTHON="$python" NAP_SKIP_TS=1 node -r ts-node/register/transpile-only scripts/examples/signedWrites.ts
 
 echo "the SDK's tests (pytest $PYTEST_VERSION, hypothesis $HYPOTHESIS_VERSION) against the installed wheel ..."
 "$python" -m pip install "${pip_quiet[@]}" "pytest==$PYTEST_VERSION" "hypothesis==$HYPOTHESIS_VERSION"
