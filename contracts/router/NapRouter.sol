@@ -52,6 +52,7 @@ contract NapRouter is INapRouter, EIP712, ReentrancyGuard {
     // a slot, so each after the first costs a warm write instead of a new slot.
     mapping(address owner => mapping(uint256 word => uint256 bits)) private _usedNonces;
 
+    /// @notice The EIP-712 domain is fixed here: name "NAP Router", version "1", this chain and this address.
     constructor() EIP712("NAP Router", "1") {}
 
     /// @inheritdoc INapRouter
@@ -215,6 +216,7 @@ contract NapRouter is INapRouter, EIP712, ReentrancyGuard {
         _useNonce(owner, nonce);
     }
 
+    /// @dev Marks `nonce` of `owner` used, or reverts NonceAlreadyUsed.
     function _useNonce(address owner, uint256 nonce) private {
         uint256 bit = 1 << (nonce & 0xff);
         uint256 bits = _usedNonces[owner][nonce >> 8];

@@ -272,4 +272,52 @@ contract RouterBindingSymbolicTest is SymTest {
             router.hashCancelRedeem(other)
         );
     }
+
+    /// @notice A signature of one intent type is refused for the other types whose fields encode alike: a Deposit's
+    ///         as the Redeem and the Claim of the same words, a RequestRedeem's as the CancelRedeem of the same words.
+    function check_typesBound() public {
+        INapRouter.Deposit memory d = _symDeposit("a");
+        vm.assume(d.deadline >= NOW);
+        owner.sign(router.hashDeposit(d));
+        INapRouter.Redeem memory r = INapRouter.Redeem(
+            d.owner,
+            d.vault,
+            d.assets,
+            d.receiver,
+            d.minShares,
+            d.nonce,
+            d.deadline
+        );
+        _assertInvalidSignature(
+            address(router),
+            abi.encodeCall(router.redeem, (r, SIGNATURE, _noAuthorization())),
+            router.hashRedeem(r)
+        );
+        INapRouter.Claim memory c = _asClaim(r);
+        _assertInvalidSignature(
+            address(router),
+            abi.encodeCall(router.claim, (c, SIGNATURE, _noAuthorization())),
+            router.hashClaim(c)
+        );
+        INapRouter.RequestRedeem memory q = INapRouter.RequestRedeem(
+            address(owner),
+            svm.createAddress("q.vault"),
+            uint256(uint160(svm.createAddress("q.receiver"))),
+            svm.createUint256("q.nonce"),
+            NOW
+        );
+        owner.sign(router.hashRequestRedeem(q));
+        INapRouter.CancelRedeem memory k = INapRouter.CancelRedeem(
+            q.owner,
+            q.vault,
+            address(uint160(q.shares)),
+            q.nonce,
+            q.deadline
+        );
+        _assertInvalidSignature(
+            address(router),
+            abi.encodeCall(router.cancelRedeem, (k, SIGNATURE, _noAuthorization())),
+            router.hashCancelRedeem(k)
+        );
+    }
 }

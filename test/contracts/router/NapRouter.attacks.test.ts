@@ -190,6 +190,24 @@ describe("NapRouter: attacks on signed messages", () => {
       .withArgs(w.a.alice.address, await digestOf(w.router, "Claim", fields));
   });
 
+  it("a Deposit's signature sent as a Redeem of the same words: refused (the type is signed)", async () => {
+    const w = await loadFixture(deployRouterWorld);
+    const deposit = await depositIntent(w, { owner: w.a.alice.address, receiver: w.a.alice.address });
+    const signature = await signIntent(w.a.alice, w.router, "Deposit", deposit);
+    const asRedeem = {
+      owner: deposit.owner,
+      vault: deposit.vault,
+      shares: deposit.assets,
+      receiver: deposit.receiver,
+      minAssets: deposit.minShares,
+      nonce: deposit.nonce,
+      deadline: deposit.deadline,
+    };
+    await expect(w.router.connect(w.griefer).redeem(asRedeem, signature, NO_AUTHORIZATION))
+      .to.be.revertedWithCustomError(w.router, "InvalidSignature")
+      .withArgs(w.a.alice.address, await digestOf(w.router, "Redeem", asRedeem));
+  });
+
   it("an expired deadline: refused one second after it, carried out at it", async () => {
     const w = await loadFixture(deployRouterWorld);
     const { intent, signature, permit } = await signedDeposit(w);
