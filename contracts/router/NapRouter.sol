@@ -15,8 +15,8 @@ import {INapRouter} from "../interfaces/INapRouter.sol";
 /// @title NapRouter
 /// @notice Carries out deposits and redemptions the owner signed (EIP-712; EOA or EIP-1271), whoever sends them.
 ///         Immutable, without owner or admin; it holds nothing between calls.
-/// @dev Every intent is checked the same way before anything moves: deadline, unused nonce, the owner's signature
-///      over the EIP-712 digest of every field, and the nonce is marked used. The domain (name "NAP Router",
+/// @dev Every intent is checked the same way before anything moves: the deadline, the owner's signature over the
+///      EIP-712 digest of every field, then its nonce is checked unused and marked used. The domain (name "NAP Router",
 ///      version "1", chain id, this router's address) binds a message to one chain and one deployment. Deposits
 ///      move the owner's assets through the router, so the owner allows the router (by permit or approval);
 ///      exits act as the owner's ERC-7540 operator on the vault (set by the owner, or by an ERC-7741 signature
