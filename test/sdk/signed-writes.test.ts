@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { TypedDataEncoder, verifyTypedData, Wallet } from "ethers";
-import { createWalletClient, http } from "viem";
+import { network } from "hardhat";
+import { createWalletClient, custom, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { NapDataClient, NapRelayError, type TypedData, type TypedDataSigner } from "@nap/sdk";
 import {
@@ -140,6 +141,27 @@ describe("SDK: signed writes of the data client (packages/sdk/src/signed)", func
     expect(bodies[1]).to.deep.equal(bodies[0]);
     expect(bodies[2]).to.deep.equal(bodies[0]);
     expect(bodies[0]).to.include({ owner: account.address, shares: "7", receiver: account.address, min_assets: "0" });
+  });
+
+  it("a viem WalletClient without a local account asks its wallet over JSON-RPC (eth_signTypedData_v4), with the same bytes", async function () {
+    service = await fakeService({ now: Math.floor(Date.now() / 1000) });
+    // Hardhat's first development account, which the in-process node signs for.
+    const hardhatKey = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+    const asked: string[] = [];
+    const browserLike = createWalletClient({
+      transport: custom({
+        request: ({ method, params }: { method: string; params?: unknown[] }) => {
+          asked.push(method);
+          return network.provider.request({ method, params });
+        },
+      }),
+    });
+    await client(service.url).deposit({ vault: VAULT, amount: 3n }, browserLike);
+    await client(service.url).deposit({ vault: VAULT, amount: 3n }, new Wallet(hardhatKey));
+    const [json, local] = service.submitted();
+    expect(json).to.deep.equal(local);
+    // The address once, then one signature for the intent and one for the permit.
+    expect(asked).to.deep.equal(["eth_accounts", "eth_signTypedData_v4", "eth_signTypedData_v4"]);
   });
 
   it("redeem, requestRedeem, claim and cancelRedeem: each its route, query and body, with the operator authorisation signed for the vault", async function () {

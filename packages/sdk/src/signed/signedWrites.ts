@@ -86,7 +86,7 @@ export class SignedWrites {
     });
     if ("problems" in checked) throw new NapTypedDataMismatchError(`GET ${path}/typed-data`, checked.problems);
 
-    const signature = await signTypedData(signer, checked.intent);
+    const signature = await signTypedData(signer, checked.intent, owner);
     const body: Record<string, unknown> = {
       owner,
       ...Object.fromEntries([...asked].map(([param, value]) => [param.wire, value])),
@@ -98,14 +98,14 @@ export class SignedWrites {
       body.permit = {
         value: checked.permit.message.value,
         deadline: checked.permit.message.deadline,
-        signature: await signTypedData(signer, checked.permit),
+        signature: await signTypedData(signer, checked.permit, owner),
       };
     }
     if (checked.operatorAuthorization) {
       body.operator_authorization = {
         nonce: checked.operatorAuthorization.message.nonce,
         deadline: checked.operatorAuthorization.message.deadline,
-        signature: await signTypedData(signer, checked.operatorAuthorization),
+        signature: await signTypedData(signer, checked.operatorAuthorization, owner),
       };
     }
     return this.transport.request<RelaySubmitted>({

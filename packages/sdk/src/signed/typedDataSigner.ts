@@ -70,8 +70,11 @@ function typedValues(fields: readonly TypedDataField[], message: Record<string, 
   return Object.fromEntries(fields.map(({ name, type }) => [name, typedValue(type, message[name])]));
 }
 
-/** The 0x hex signature of `data` (one primary type with no nested structs, as every NAP message is). */
-export async function signTypedData(signer: TypedDataSigner, data: TypedData): Promise<string> {
+/**
+ * The 0x hex signature of `data` (one primary type with no nested structs, as every NAP message is). `address`, the
+ * signer's when already known, spares a wallet client without a local account one more request for it.
+ */
+export async function signTypedData(signer: TypedDataSigner, data: TypedData, address?: string): Promise<string> {
   const fields = data.types[data.primaryType];
   const types = { [data.primaryType]: fields.map((field) => ({ ...field })) };
   const message = typedValues(fields, data.message);
@@ -79,6 +82,6 @@ export async function signTypedData(signer: TypedDataSigner, data: TypedData): P
   if (isEthers(signer)) return signer.signTypedData(domain, types, message);
   const args = { domain, types, primaryType: data.primaryType, message };
   if (isViemAccount(signer)) return signer.signTypedData(args);
-  const account = signer.account ?? ((await typedDataSignerAddress(signer)) as Hex);
+  const account = signer.account ?? ((address ?? (await typedDataSignerAddress(signer))) as Hex);
   return signer.signTypedData({ ...args, account });
 }
