@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -15,9 +16,13 @@ import httpx
 import pytest
 from eth_account import Account
 from eth_account.messages import encode_typed_data
+from eth_utils import to_checksum_address
 from helpers import ScriptedApi, ok
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nap import AsyncNapDataClient, NapDataClient, NapRelayError, NapTypedDataMismatchError, SignedWriteOptions
+from nap.signed_writes import ACTIONS, Expectations, TypedData, check_prepared
 
 KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
 OWNER = Account.from_key(KEY)
@@ -486,3 +491,120 @@ def test_a_deadline_far_from_the_wall_clock_is_refused_when_a_bound_is_set():
     unbounded = service(alter=later)
     NapDataClient("http://api.test", http=unbounded.sync_http()).cancel_redeem(VAULT, OWNER)
     assert copy.deepcopy(unbounded.bodies()[-1]["deadline"]) == far
+
+
+# ---------------------------------------------------------------------------------------------------- properties
+
+SERVICE_CHOSEN = {
+    "permit.message.nonce",
+    "permit.message.deadline",
+    "permit.domain.name",
+    "permit.domain.version",
+    "permit.domain.verifyingContract",
+    "operator_authorization.message.nonce",
+    "operator_authorization.message.deadline",
+    "operator_authorization.domain.name",
+}
+SDK_ACTIONS = {
+    "deposit": "deposit",
+    "redeem": "redeem",
+    "request_redeem": "request-redeem",
+    "claim": "claim",
+    "cancel_redeem": "cancel-redeem",
+}
+
+
+def _scenario(action: str, amount: int, receiver: str | None, minimum: int | None):
+    spec = ACTIONS[action]
+    values = {"amount": amount, "shares": amount, "receiver": receiver, "min_shares": minimum, "min_assets": minimum}
+    asked = {}
+    query = {"owner": OWNER.address}
+    for param in spec.params:
+        value = values[param.sdk]
+        text = (OWNER.address if param.absent == "owner" else "0") if value is None else str(value)
+        asked[param.message] = text
+        query[param.wire] = text
+    answer = prepared(SDK_ACTIONS[action], query)
+    expected = Expectations(spec, OWNER.address, VAULT, asked, None, None, None, int(time.time()), None)
+    return answer, expected
+
+
+def _leaves(answer: dict[str, Any]) -> list[str]:
+    paths = ["vault", "chain_id", "router", "nonce", "deadline"]
+    for part in ("intent", "permit", "operator_authorization"):
+        data = answer[part]
+        if not data:
+            continue
+        paths.append(f"{part}.primaryType")
+        paths += [f"{part}.domain.{key}" for key in data["domain"]]
+        paths += [f"{part}.message.{key}" for key in data["message"]]
+        (name,) = [n for n in data["types"] if n != "EIP712Domain"]
+        for i in range(len(data["types"][name])):
+            paths += [f"{part}.types.{name}.{i}.name", f"{part}.types.{name}.{i}.type"]
+    return paths
+
+
+def _changed(value: Any, salt: int) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1 + salt
+    text = str(value)
+    if re.fullmatch(r"0x[0-9a-fA-F]+", text):
+        return text[:-1] + format((int(text[-1], 16) + 1 + salt % 15) % 16, "x")
+    if text.isdigit():
+        return str(int(text) + 1 + salt)
+    return text + "x"
+
+
+def _node(target: Any, key: str) -> Any:
+    return target[int(key)] if isinstance(target, list) else target[key]
+
+
+amounts = st.integers(min_value=0, max_value=(1 << 256) - 1)
+addresses = st.binary(min_size=20, max_size=20).map(lambda b: to_checksum_address(b))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(list(ACTIONS)), amounts, st.none() | addresses, st.none() | amounts)
+def test_property_an_honest_answer_is_accepted_and_signed_field_for_field(action, amount, receiver, minimum):
+    answer, expected = _scenario(action, amount, receiver, minimum)
+    intent, permit, operator = check_prepared(answer, expected)
+    assert isinstance(intent, TypedData)
+    assert {k: str(v) for k, v in intent.message.items()} == {k: str(v) for k, v in answer["intent"]["message"].items()}
+    if answer["permit"]:
+        assert isinstance(permit, TypedData) and permit.message == answer["permit"]["message"]
+    if answer["operator_authorization"]:
+        assert isinstance(operator, TypedData) and operator.message == answer["operator_authorization"]["message"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.sampled_from(list(ACTIONS)),
+    amounts,
+    st.none() | addresses,
+    st.none() | amounts,
+    st.integers(0, 10_000),
+    st.integers(0, 14),
+)
+def test_property_one_field_changed_is_refused_unless_the_service_chooses_it(
+    action, amount, receiver, minimum, pick, salt
+):
+    answer, expected = _scenario(action, amount, receiver, minimum)
+    paths = _leaves(answer)
+    path = paths[pick % len(paths)]
+    altered = copy.deepcopy(answer)
+    *parents, last = path.split(".")
+    target = altered
+    for key in parents:
+        target = _node(target, key)
+    original = _node(target, last)
+    if isinstance(target, list):
+        target[int(last)] = _changed(original, salt)
+    else:
+        target[last] = _changed(original, salt)
+    checked = check_prepared(altered, expected)
+    if path in SERVICE_CHOSEN:
+        assert isinstance(checked[0], TypedData), path
+    else:
+        assert checked and isinstance(checked[0], str), (path, checked)
