@@ -153,7 +153,7 @@ class NapClient(_Calls):
         The new key is returned once (and set on this client): store it. Needs no API key."""
         signer = as_signer(wallet)
         nonce = self._send(ops.key_nonce(agent_id, self._key_nonce_request(signer, "rotate")))
-        proof = m.KeyProof(nonce=nonce.nonce, signature=sign_text(signer, nonce.message))
+        proof = m.KeyProof(nonce=nonce.nonce, signature=sign_text(signer, nonce.message), api_key_prefix=None)
         rotated = self._send(ops.rotate_key(agent_id, proof))
         self.api_key = rotated.api_key
         return rotated
@@ -162,7 +162,7 @@ class NapClient(_Calls):
         """Revokes the agent's API key, signed for by its wallet or its operator. Needs no API key."""
         wallet = as_signer(signer)
         nonce = self._send(ops.key_nonce(agent_id, self._key_nonce_request(wallet, "revoke")))
-        proof = m.KeyProof(nonce=nonce.nonce, signature=sign_text(wallet, nonce.message))
+        proof = m.KeyProof(nonce=nonce.nonce, signature=sign_text(wallet, nonce.message), api_key_prefix=None)
         return self._send(ops.revoke_key(agent_id, proof))
 
     def change_operator(
@@ -393,7 +393,7 @@ class AsyncNapClient(_Calls):
         The new key is returned once (and set on this client): store it. Needs no API key."""
         signer = as_signer(wallet)
         nonce = await self._send(ops.key_nonce(agent_id, self._key_nonce_request(signer, "rotate")))
-        proof = m.KeyProof(nonce=nonce.nonce, signature=sign_text(signer, nonce.message))
+        proof = m.KeyProof(nonce=nonce.nonce, signature=sign_text(signer, nonce.message), api_key_prefix=None)
         rotated = await self._send(ops.rotate_key(agent_id, proof))
         self.api_key = rotated.api_key
         return rotated
@@ -402,7 +402,7 @@ class AsyncNapClient(_Calls):
         """Revokes the agent's API key, signed for by its wallet or its operator. Needs no API key."""
         wallet = as_signer(signer)
         nonce = await self._send(ops.key_nonce(agent_id, self._key_nonce_request(wallet, "revoke")))
-        proof = m.KeyProof(nonce=nonce.nonce, signature=sign_text(wallet, nonce.message))
+        proof = m.KeyProof(nonce=nonce.nonce, signature=sign_text(wallet, nonce.message), api_key_prefix=None)
         return await self._send(ops.revoke_key(agent_id, proof))
 
     async def change_operator(
