@@ -6,9 +6,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readCredentials, writeCredentials, type Credentials } from "@nap/sdk/credentials";
-import { main } from "../../packages/cli/src/main";
-import { Output } from "../../packages/cli/src/output";
 import { safeJson, safeText } from "../../packages/cli/src/safeText";
+import { runCli as run } from "./helpers/runCli";
 
 /**
  * The CLI as the client of a hostile or broken server, and the owner of a credentials file: escape sequences in
@@ -18,27 +17,6 @@ import { safeJson, safeText } from "../../packages/cli/src/safeText";
 /** Controls a terminal may act on: C0 but newline and tab, DEL, C1, and the bidirectional formatting characters. */
 // eslint-disable-next-line no-control-regex
 const TERMINAL_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
-
-/** A stream that keeps what is written to it. */
-class Captured {
-  text = "";
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
-  }
-}
-
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new Captured();
-  const stderr = new Captured();
-  const out = new Output(
-    argv.includes("--json"),
-    stdout as unknown as NodeJS.WritableStream,
-    stderr as unknown as NodeJS.WritableStream,
-  );
-  const code = await main(argv, out);
-  return { code, stdout: stdout.text, stderr: stderr.text };
-}
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 const servers: Server[] = [];

@@ -7,33 +7,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { readCredentials, writeCredentials, type Credentials } from "@nap/sdk/credentials";
 import { durationSeconds, scopeOf, scopeText, usdcBaseUnits } from "../../packages/cli/src/keys";
-import { main } from "../../packages/cli/src/main";
-import { Output } from "../../packages/cli/src/output";
+import { runCli as run } from "./helpers/runCli";
 
 /**
  * `nap keys` against a scripted server: the scope from the flags, the key printed once and never written over the
  * full key's credentials file unless asked, the owner's key never copied next to a scoped key.
  */
-
-class Captured {
-  text = "";
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
-  }
-}
-
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new Captured();
-  const stderr = new Captured();
-  const out = new Output(
-    argv.includes("--json"),
-    stdout as unknown as NodeJS.WritableStream,
-    stderr as unknown as NodeJS.WritableStream,
-  );
-  const code = await main(argv, out);
-  return { code, stdout: stdout.text, stderr: stderr.text };
-}
 
 const SCOPED_KEY = `nap-Sc0pedK3${"x".repeat(24)}`;
 const ISSUED = {

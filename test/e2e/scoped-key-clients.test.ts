@@ -8,11 +8,10 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { HDNodeWallet, Wallet } from "ethers";
 import { NapApiError, NapClient } from "@nap/sdk";
 import { writeCredentials } from "@nap/sdk/credentials";
-import { main } from "../../packages/cli/src/main";
-import { Output } from "../../packages/cli/src/output";
 import { createNapMcpServer } from "../../packages/mcp/src/server";
 import { deployTestSystem } from "../api/helpers/system";
 import { DEV_MNEMONIC, startE2eApp, type E2eSystem } from "./helpers";
+import { runCli as nap } from "../cli/helpers/runCli";
 
 /**
  * The clients take a scoped key as they are given it (issue 31): the SDK, the CLI and the MCP server, each with a
@@ -25,26 +24,6 @@ type ToolResult = {
   isError?: boolean;
   _meta?: Record<string, unknown>;
 };
-
-class Captured {
-  text = "";
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
-  }
-}
-
-async function nap(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new Captured();
-  const stderr = new Captured();
-  const out = new Output(
-    argv.includes("--json"),
-    stdout as unknown as NodeJS.WritableStream,
-    stderr as unknown as NodeJS.WritableStream,
-  );
-  const code = await main(argv, out);
-  return { code, stdout: stdout.text, stderr: stderr.text };
-}
 
 /** The error a call rejects with (the test fails if it resolves). */
 async function failure(call: Promise<unknown>): Promise<NapApiError> {

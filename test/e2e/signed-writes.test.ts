@@ -13,7 +13,7 @@ import { request, startTestApp, type JsonResponse } from "../api/helpers/app";
 import {
   NapRouter__factory,
   NapVault__factory,
-  RouterTestWallet__factory,
+  RevocableERC1271Wallet__factory,
   TestUSDC__factory,
   type NapVault,
 } from "../../typechain-types";
@@ -423,7 +423,7 @@ describe("E2E: signed writes relayed for a wallet without ETH", function () {
       const [, , , , , , , keyHolder] = await ethers.getSigners();
       const key = Wallet.createRandom().connect(ethers.provider);
       await (await keyHolder.sendTransaction({ to: key.address, value: 10n ** 17n })).wait();
-      const wallet = await new RouterTestWallet__factory(key).deploy(key.address);
+      const wallet = await new RevocableERC1271Wallet__factory(key).deploy(key.address);
       await wallet.waitForDeployment();
       const walletAddress = await wallet.getAddress();
       await mint(walletAddress, 5n * USDC);

@@ -24,12 +24,12 @@ import {
 import { napActionProvider } from "../../packages/agentkit/src";
 import { COMMANDS } from "../../packages/cli/src/commands";
 import { COMMAND_SPECS } from "../../packages/cli/src/commands/specs";
-import { main, USAGE } from "../../packages/cli/src/main";
-import { Output } from "../../packages/cli/src/output";
+import { USAGE } from "../../packages/cli/src/main";
 import { createNapMcpServer } from "../../packages/mcp/src/server";
 import { listedTool, TOOLS } from "../../packages/mcp/src/tools";
 import { DEV_MNEMONIC } from "../e2e/helpers";
 import { deployTo, kill, rpc, spawnApi, spawnHardhatNode, type Spawned } from "../e2e/processes";
+import { runCli as nap } from "../cli/helpers/runCli";
 
 /**
  * The operations list and what is derived from it: the CLI's commands, the MCP tools, the SDK's tool definitions
@@ -40,27 +40,6 @@ import { deployTo, kill, rpc, spawnApi, spawnHardhatNode, type Spawned } from ".
 
 const operations = OPERATIONS as readonly NapOperation[];
 const toolNames = operations.map((operation) => `nap_${operation.name}`);
-
-/** A stream that keeps what is written to it. */
-class Captured {
-  text = "";
-  write(chunk: string): boolean {
-    this.text += chunk;
-    return true;
-  }
-}
-
-async function nap(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new Captured();
-  const stderr = new Captured();
-  const out = new Output(
-    argv.includes("--json"),
-    stdout as unknown as NodeJS.WritableStream,
-    stderr as unknown as NodeJS.WritableStream,
-  );
-  const code = await main(argv, out);
-  return { code, stdout: stdout.text, stderr: stderr.text };
-}
 
 /**
  * AgentKit's wallet providers report their start to an analytics endpoint on the internet and leave a failed report

@@ -8,7 +8,7 @@ import {
   NapVault__factory,
   RouterLazyVault__factory,
   RouterReentrantOwner__factory,
-  RouterTestWallet__factory,
+  RevocableERC1271Wallet__factory,
 } from "../../../typechain-types";
 import { USDC, VIRTUAL_SHARES, params, roles } from "../vaults/fixtures";
 import {
@@ -308,7 +308,7 @@ describe("NapRouter: attacks on signed messages", () => {
   it("a contract wallet whose EIP-1271 answer changes: refused while it says no, carried out once it says yes", async () => {
     const w = await loadFixture(deployRouterWorld);
     const key = w.a.carol;
-    const wallet = await new RouterTestWallet__factory(key).deploy(key.address);
+    const wallet = await new RevocableERC1271Wallet__factory(key).deploy(key.address);
     const walletAddress = await wallet.getAddress();
     await w.usdc.mint(walletAddress, ASSETS);
     await wallet

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 import { MaxUint256 } from "ethers";
-import { RouterTestWallet__factory } from "../../../typechain-types";
+import { RevocableERC1271Wallet__factory } from "../../../typechain-types";
 import { USDC, VIRTUAL_SHARES } from "../vaults/fixtures";
 import {
   INTENT_TYPES,
@@ -108,7 +108,7 @@ describe("NapRouter: deposit by signature", () => {
   it("an EIP-1271 contract wallet deposits by its key's signature, into an ERC-7540 vault", async () => {
     const w = await loadFixture(deployRouterWorld);
     const key = w.a.carol;
-    const wallet = await new RouterTestWallet__factory(key).deploy(key.address);
+    const wallet = await new RevocableERC1271Wallet__factory(key).deploy(key.address);
     const walletAddress = await wallet.getAddress();
     await w.usdc.mint(walletAddress, ASSETS);
     const approve = w.usdc.interface.encodeFunctionData("approve", [await w.router.getAddress(), ASSETS]);

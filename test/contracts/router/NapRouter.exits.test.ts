@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { ethers } from "hardhat";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { HOUR, USDC, VIRTUAL_SHARES } from "../vaults/fixtures";
-import { RouterTestWallet__factory } from "../../../typechain-types";
+import { RevocableERC1271Wallet__factory } from "../../../typechain-types";
 import {
   AUTHORIZE_OPERATOR_TYPES,
   NO_AUTHORIZATION,
@@ -347,7 +347,7 @@ describe("NapRouter: redemptions by signature", () => {
   it("an EIP-1271 wallet authorises the router and redeems by its key's signatures", async () => {
     const w = await loadFixture(deployRouterWorld);
     const key = w.a.carol;
-    const wallet = await new RouterTestWallet__factory(key).deploy(key.address);
+    const wallet = await new RevocableERC1271Wallet__factory(key).deploy(key.address);
     const walletAddress = await wallet.getAddress();
     const vault = await w.sync.getAddress();
     const router = await w.router.getAddress();
