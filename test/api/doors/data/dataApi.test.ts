@@ -413,3 +413,139 @@ describe("data API REST /v1 through HTTP", function () {
     }
   });
 });
+
+/**
+ * The bounds of the signed writes' input, sent one past each: refused by the route's schema before any chain read. At
+ * each bound the input passes the schema and meets the vault lookup (an address with no vault: VAULT_NOT_FOUND).
+ */
+describe("data API signed writes: the input's bounds", function () {
+  let api: TestApp;
+  const OWNER = "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A";
+  const notFound = {
+    status: 404,
+    body: {
+      error: {
+        code: "VAULT_NOT_FOUND",
+        message: `no vault at ${UNKNOWN}`,
+        details: { address: UNKNOWN },
+      },
+    },
+  };
+  const message = {
+    owner: OWNER,
+    amount: "1",
+    receiver: OWNER,
+    min_shares: "0",
+    nonce: "1",
+    deadline: "1",
+    signature: `0x${"ab".repeat(65)}`,
+  };
+  const submit = async (body: unknown, headers: Record<string, string> = {}) => {
+    const answer = await request(api.url, "POST", `/v1/vaults/${UNKNOWN}/deposit`, { body, headers });
+    return { status: answer.status, body: answer.body };
+  };
+  const refused = (code: string, text: string, field: string) => ({
+    status: 400,
+    body: { error: { code, message: text, details: { field } } },
+  });
+
+  before(async function () {
+    api = await startTestApp();
+  });
+
+  after(async function () {
+    await api.close();
+  });
+
+  it("attack: a signature past 4096 bytes (an EIP-1271 wallet's may pass 65) on the intent or the permit is refused before any chain read; 4096 bytes pass", async function () {
+    const past = `0x${"ab".repeat(4097)}`;
+    expect(await submit({ ...message, signature: past })).to.deep.equal(
+      refused("INVALID_SIGNATURE", "signature: must be 0x hex of whole bytes (at most 4096)", "signature"),
+    );
+    expect(await submit({ ...message, permit: { value: "1", deadline: "1", signature: past } })).to.deep.equal(
+      refused("INVALID_PERMIT", "permit: signature: must be 0x hex of whole bytes (at most 4096)", "permit"),
+    );
+    const at = `0x${"ab".repeat(4096)}`;
+    expect(
+      await submit({ ...message, signature: at, permit: { value: "1", deadline: "1", signature: at } }),
+    ).to.deep.equal(notFound);
+  });
+
+  it("attack: 79-digit amounts, nonces and deadlines, and an authorisation nonce past 32 bytes, are refused INVALID_<FIELD> by their pattern; 78 digits pass it", async function () {
+    const digits79 = `1${"0".repeat(78)}`;
+    for (const field of ["amount", "min_shares", "nonce", "deadline"]) {
+      expect(await submit({ ...message, [field]: digits79 }), field).to.deep.equal(
+        refused(
+          `INVALID_${field.toUpperCase()}`,
+          `${field}: must be a decimal integer without sign or leading zeros`,
+          field,
+        ),
+      );
+    }
+    const prepare = await request(
+      api.url,
+      "GET",
+      `/v1/vaults/${UNKNOWN}/deposit/typed-data?owner=${OWNER}&amount=${digits79}`,
+    );
+    expect({ status: prepare.status, body: prepare.body }).to.deep.equal(
+      refused("INVALID_AMOUNT", "amount: must be a decimal integer", "amount"),
+    );
+    const redeem = (authorization: unknown) =>
+      request(api.url, "POST", `/v1/vaults/${UNKNOWN}/redeem`, {
+        body: {
+          owner: OWNER,
+          shares: "1",
+          receiver: OWNER,
+          min_assets: "0",
+          nonce: "1",
+          deadline: "1",
+          signature: message.signature,
+          operator_authorization: authorization,
+        },
+      }).then((answer) => ({ status: answer.status, body: answer.body }));
+    expect(
+      await redeem({ nonce: `0x${"ab".repeat(32)}`, deadline: digits79, signature: message.signature }),
+    ).to.deep.equal(
+      refused(
+        "INVALID_OPERATOR_AUTHORIZATION",
+        "operator_authorization: deadline: must be a decimal integer without sign or leading zeros",
+        "operator_authorization",
+      ),
+    );
+    expect(await redeem({ nonce: `0x${"ab".repeat(33)}`, deadline: "1", signature: message.signature })).to.deep.equal(
+      refused(
+        "INVALID_OPERATOR_AUTHORIZATION",
+        "operator_authorization: nonce: must be 0x and 32 bytes of hex",
+        "operator_authorization",
+      ),
+    );
+    const max = ((1n << 256n) - 1n).toString();
+    expect(await submit({ ...message, amount: max, nonce: max, deadline: max })).to.deep.equal(notFound);
+  });
+
+  it("attack: a 256-character Idempotency-Key is refused INVALID_IDEMPOTENCY_KEY; 255 characters pass", async function () {
+    expect(await submit(message, { "Idempotency-Key": "k".repeat(256) })).to.deep.equal(
+      refused(
+        "INVALID_IDEMPOTENCY_KEY",
+        "Idempotency-Key: must be 1-255 printable ASCII characters without spaces",
+        "Idempotency-Key",
+      ),
+    );
+    expect(await submit(message, { "Idempotency-Key": "k".repeat(255) })).to.deep.equal(notFound);
+  });
+
+  it("attack: a relay_id that is not 32 bytes of hex is INVALID_RELAY_ID before any lookup; 64 hex characters are looked up", async function () {
+    for (const id of [`0x${"a".repeat(63)}`, `0x${"a".repeat(65)}`, "a".repeat(66), `0x${"g".repeat(64)}`]) {
+      const answer = await request(api.url, "GET", `/v1/relays/${id}`);
+      expect({ status: answer.status, body: answer.body }, id).to.deep.equal(
+        refused("INVALID_RELAY_ID", "relay_id: must be 0x and 64 hex characters (the intent's digest)", "relay_id"),
+      );
+    }
+    const id = `0x${"a".repeat(64)}`;
+    const answer = await request(api.url, "GET", `/v1/relays/${id}`);
+    expect({ status: answer.status, body: answer.body }).to.deep.equal({
+      status: 404,
+      body: { error: { code: "RELAY_NOT_FOUND", message: `relay_id: no relay ${id}`, details: { relay_id: id } } },
+    });
+  });
+});

@@ -219,6 +219,103 @@ describe("API hardening (bad input found by generated and hand-made requests)", 
     });
   });
 
+  describe("scoped key bounds", function () {
+    const issue = (apiKey: string, body: unknown) =>
+      request(api.url, "POST", "/api/v1/agent/keys", { body, headers: { "X-API-Key": apiKey } });
+
+    it("attack: a key that outlives its bounds: expires_in_seconds 59 and 31,536,001 are refused 400; 60 and 31,536,000 are issued", async function () {
+      const { apiKey } = await registerAgent(api.url);
+      for (const [seconds, error] of [
+        [59, "expires_in_seconds: must be at least 60"],
+        [365 * 86_400 + 1, "expires_in_seconds: must be at most 31536000"],
+      ] as const) {
+        const refused = await issue(apiKey, { read_only: true, expires_in_seconds: seconds });
+        expect([refused.status, refused.body], String(seconds)).to.deep.equal([400, { error }]);
+      }
+      for (const seconds of [60, 365 * 86_400]) {
+        const issued = await issue(apiKey, { read_only: true, expires_in_seconds: seconds });
+        expect(issued.status, String(seconds)).to.equal(201);
+      }
+    });
+
+    it("attack: an oversized scope: 10 operations (one name repeated), a 101-character label and a 31-digit usdc_per_day are refused 400; at the bounds they are issued", async function () {
+      const { apiKey } = await registerAgent(api.url);
+      const refusals: [unknown, string][] = [
+        [{ operations: Array(10).fill("faucet") }, "operations: must have at most 9 items"],
+        [{ operations: [] }, "operations: must have at least 1 items"],
+        [{ read_only: true, label: "x".repeat(101) }, "label: must be at most 100 characters"],
+        [{ read_only: true, label: "" }, "label: must be at least 1 characters"],
+        [
+          { operations: ["faucet"], usdc_per_day: `1${"0".repeat(30)}` },
+          "usdc_per_day: must be a whole number of USDC base units (6 decimals) as a string",
+        ],
+      ];
+      for (const [body, error] of refusals) {
+        const refused = await issue(apiKey, body);
+        expect([refused.status, refused.body], error).to.deep.equal([400, { error }]);
+      }
+      // Nine repeats of one name are one operation: duplicates cost nothing past the length bound.
+      const repeated = await issue(apiKey, { operations: Array(9).fill("faucet"), usdc_per_day: "9".repeat(30) });
+      expect(repeated.status).to.equal(201);
+      expect(repeated.body.scope).to.deep.equal({
+        read_only: false,
+        operations: ["faucet"],
+        usdc_per_day: "9".repeat(30),
+      });
+      const labelled = await issue(apiKey, { read_only: true, label: "x".repeat(100) });
+      expect([labelled.status, labelled.body.label]).to.deep.equal([201, "x".repeat(100)]);
+    });
+
+    it("attack: a leaked full key floods the store: the 21st live scoped key is refused 409 naming the cap", async function () {
+      const { apiKey } = await registerAgent(api.url);
+      for (let i = 0; i < 20; i++) expect((await issue(apiKey, { read_only: true })).status, String(i)).to.equal(201);
+      const refused = await issue(apiKey, { read_only: true });
+      expect([refused.status, refused.body]).to.deep.equal([
+        409,
+        {
+          error:
+            "the agent holds 20 live scoped keys, the most allowed (20); revoke one first: DELETE /api/v1/agent/keys/{prefix}",
+        },
+      ]);
+    });
+
+    it("attack: a revocation by a prefix that is not nap- and 8 letters or digits is refused 400 before any lookup", async function () {
+      const { apiKey } = await registerAgent(api.url);
+      for (const prefix of ["nap-1234567", "nap-123456789", "nap-1234567%2A", "NAP-12345678"]) {
+        const refused = await request(api.url, "DELETE", `/api/v1/agent/keys/${prefix}`, {
+          headers: { "X-API-Key": apiKey },
+        });
+        expect([refused.status, refused.body], prefix).to.deep.equal([
+          400,
+          { error: "prefix: must be a key prefix: nap- and 8 letters or digits" },
+        ]);
+      }
+      const unknown = await request(api.url, "DELETE", "/api/v1/agent/keys/nap-12345678", {
+        headers: { "X-API-Key": apiKey },
+      });
+      expect([unknown.status, unknown.body]).to.deep.equal([
+        404,
+        { error: "prefix: the agent has no scoped key nap-12345678" },
+      ]);
+    });
+
+    it("attack: a 4097-byte signature on the wallet-signed issuance is refused 400 before any check; 4096 bytes reach the nonce check", async function () {
+      const { agentId } = await registerAgent(api.url);
+      const body = (bytes: number) => ({
+        read_only: true,
+        nonce: "0".repeat(32),
+        signature: `0x${"ab".repeat(bytes)}`,
+      });
+      const past = await request(api.url, "POST", `/api/v1/agents/${agentId}/keys`, { body: body(4097) });
+      expect([past.status, past.body]).to.deep.equal([400, { error: "signature: must be at most 4096 bytes" }]);
+      const at = await request(api.url, "POST", `/api/v1/agents/${agentId}/keys`, { body: body(4096) });
+      expect([at.status, at.body]).to.deep.equal([
+        400,
+        { error: "nonce: unknown nonce; request one from POST /api/v1/agents/{agent_id}/keys/nonce" },
+      ]);
+    });
+  });
+
   describe("chain failures", function () {
     let deployment: Deployment;
     let healthy: TestApp;

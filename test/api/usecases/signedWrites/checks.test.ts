@@ -6,7 +6,7 @@ import { dataErrorAnswer } from "../../../../api/src/doors/data/errors";
 import { intentDigest, intentTypedData, routerDomain, type Intent } from "../../../../api/src/domain/signedWrites";
 import { checkIntent, type RelayFacts } from "../../../../api/src/usecases/signedWrites/checks";
 import { recoversTo } from "../../../../api/src/usecases/signedWrites/facts";
-import { intentOf } from "../../../../api/src/usecases/signedWrites/input";
+import { intentOf, uintField } from "../../../../api/src/usecases/signedWrites/input";
 import { codeOfRevert, routerCalldata } from "../../../../api/src/usecases/signedWrites/relay";
 import { ROUTER_INTERFACE } from "../../../../api/src/usecases/signedWrites/routerAbi";
 
@@ -239,6 +239,38 @@ describe("signed writes: the message's fields", function () {
       field: "receiver",
     });
     expect(bad({ min_shares: "01" }).code).to.equal("INVALID_MIN_SHARES");
+  });
+
+  it("attack: uint256 overflow: 2**256 in an amount, slippage bound, nonce or deadline is refused naming the field; 2**256 - 1 passes", function () {
+    const max = (1n << 256n) - 1n;
+    const over = (1n << 256n).toString();
+    for (const field of [
+      "amount",
+      "min_shares",
+      "nonce",
+      "deadline",
+      "permit.value",
+      "operator_authorization.deadline",
+    ]) {
+      expect(
+        refusalOf(() => uintField(over, field)),
+        field,
+      ).to.deep.equal({
+        status: 400,
+        code: `INVALID_${field.replace(".", "_").toUpperCase()}`,
+        message: `${field}: must be below 2**256`,
+        field,
+      });
+      expect(uintField(max.toString(), field), field).to.equal(max);
+    }
+    const intent = intentOf(
+      "deposit",
+      VAULT,
+      { owner: OWNER, amount: max.toString(), min_shares: max.toString() },
+      max,
+      max,
+    );
+    expect([intent.amount, intent.minimum, intent.nonce, intent.deadline]).to.deep.equal([max, max, max, max]);
   });
 
   it("defaults the receiver to the owner and the slippage bound to 0; a request has neither", function () {

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
+import { mock } from "node:test";
 import type { ChainAccess } from "../../../../api/src/chain";
 import { AppError } from "../../../../api/src/errors";
 import { dataErrorAnswer } from "../../../../api/src/doors/data/errors";
@@ -133,6 +134,37 @@ describe("signed writes: the relay's status from its journal entry", function ()
       "the router would revert with NonceAlreadyUsed: the contract rejected the transaction: NonceAlreadyUsed",
     );
     await relays.settled();
+  });
+
+  it("attack: a transaction that never gets its hash does not hold the request open: answered without a hash once the 30 s wait has passed, not before", async function () {
+    let release: () => void = () => undefined;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    const engine = {
+      send: () => stuck.then(() => ({})),
+      lookup: async () => entry({ state: "intent" }),
+    } as unknown as TxEngine;
+    // The wait is measured on Date.now and polled by setTimeout: both on a clock the test moves.
+    mock.timers.enable({ apis: ["Date", "setTimeout"], now: 0 });
+    try {
+      const relays = new Relays(chain, engine, logger);
+      let answered: TxJournalEntry | null | undefined;
+      const sending = relays.send(RELAY_ID, VAULT, intent, { signature: "0x1234" }).then((entry) => (answered = entry));
+      const advanceTo = async (ms: number) => {
+        while (Date.now() < ms && answered === undefined) {
+          await new Promise((resolve) => setImmediate(resolve));
+          mock.timers.tick(Math.min(25, ms - Date.now()));
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      };
+      await advanceTo(30_000);
+      expect(answered, "still waiting at 30 s").to.equal(undefined);
+      await advanceTo(30_100);
+      await sending;
+      expect([answered?.state, answered?.hash]).to.deep.equal(["intent", null]);
+    } finally {
+      mock.timers.reset();
+    }
+    release();
   });
 
   it("answers with the entry as soon as the transaction has its hash, the receipt awaited in the background", async function () {
