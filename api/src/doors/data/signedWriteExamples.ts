@@ -301,8 +301,16 @@ export const SIGNED_WRITE_ERROR_EXAMPLES: Readonly<Record<string, ErrorExample>>
     "receiver: '0x19e7e376e7c213b7e7E7e46cc70a5dd086daff2a' is not an address (bad checksum?)",
     { field: "receiver" },
   ),
-  INVALID_MIN_SHARES: error("INVALID_MIN_SHARES", "min_shares: must be a decimal integer", { field: "min_shares" }),
-  INVALID_MIN_ASSETS: error("INVALID_MIN_ASSETS", "min_assets: must be a decimal integer", { field: "min_assets" }),
+  INVALID_MIN_SHARES: error(
+    "INVALID_MIN_SHARES",
+    "min_shares: must be a decimal integer without sign or leading zeros",
+    { field: "min_shares" },
+  ),
+  INVALID_MIN_ASSETS: error(
+    "INVALID_MIN_ASSETS",
+    "min_assets: must be a decimal integer without sign or leading zeros",
+    { field: "min_assets" },
+  ),
   INVALID_DEADLINE: error("INVALID_DEADLINE", "deadline: required", { field: "deadline" }),
   INVALID_PERMIT: error("INVALID_PERMIT", "permit: signature: must be 0x hex of whole bytes (at most 4096)", {
     field: "permit",

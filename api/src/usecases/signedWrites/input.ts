@@ -1,7 +1,7 @@
 import { getAddress, isAddress } from "ethers";
 import { invalidField } from "../../errors";
 import type { Intent } from "../../domain/signedWrites";
-import type { SignedAction } from "../../../../packages/wire/src/data/signedWrites";
+import { UINT_MESSAGE, type SignedAction } from "../../../../packages/wire/src/data/signedWrites";
 
 /**
  * A signed write's fields as the wire gives them (strings of the right shape, checked by the route's schema) turned
@@ -17,7 +17,7 @@ export function addressField(value: string, field: string): string {
 }
 
 export function uintField(value: string, field: string, options: { positive?: boolean } = {}): bigint {
-  if (!/^(0|[1-9][0-9]*)$/.test(value)) throw invalidField(field, "must be a decimal integer");
+  if (!/^(0|[1-9][0-9]*)$/.test(value)) throw invalidField(field, UINT_MESSAGE);
   const parsed = BigInt(value);
   if (parsed >= UINT256_LIMIT) throw invalidField(field, "must be below 2**256");
   if (options.positive && parsed === 0n) throw invalidField(field, "must be above 0");

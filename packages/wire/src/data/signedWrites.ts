@@ -18,6 +18,8 @@ const text = () => z.string({ error: (issue) => (issue.input === undefined ? "re
 
 export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 export const UINT_PATTERN = /^(0|[1-9][0-9]{0,77})$/;
+/** The one wording of a malformed integer, in the prepare read, the submit and the checks behind them. */
+export const UINT_MESSAGE = "must be a decimal integer without sign or leading zeros";
 export const BYTES32_PATTERN = /^0x[0-9a-fA-F]{64}$/;
 /** 0x and whole bytes; an EIP-1271 wallet's signature may be longer than 65 bytes (at most 4 KiB here). */
 export const SIGNATURE_PATTERN = /^0x(?:[0-9a-fA-F]{2}){1,4096}$/;
@@ -27,9 +29,7 @@ const address = (description: string) =>
     .regex(ADDRESS_PATTERN, "must be a 0x address (20 bytes, hex)")
     .meta({ description, pattern: ADDRESS_PATTERN.source });
 const uint = (description: string) =>
-  text()
-    .regex(UINT_PATTERN, "must be a decimal integer without sign or leading zeros")
-    .meta({ description, pattern: UINT_PATTERN.source });
+  text().regex(UINT_PATTERN, UINT_MESSAGE).meta({ description, pattern: UINT_PATTERN.source });
 const signature = (description: string) =>
   text()
     .regex(SIGNATURE_PATTERN, "must be 0x hex of whole bytes (at most 4096)")

@@ -488,7 +488,7 @@ describe("data API signed writes: the input's bounds", function () {
       `/v1/vaults/${UNKNOWN}/deposit/typed-data?owner=${OWNER}&amount=${digits79}`,
     );
     expect({ status: prepare.status, body: prepare.body }).to.deep.equal(
-      refused("INVALID_AMOUNT", "amount: must be a decimal integer", "amount"),
+      refused("INVALID_AMOUNT", "amount: must be a decimal integer without sign or leading zeros", "amount"),
     );
     const redeem = (authorization: unknown) =>
       request(api.url, "POST", `/v1/vaults/${UNKNOWN}/redeem`, {

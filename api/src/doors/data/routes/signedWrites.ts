@@ -23,10 +23,7 @@ export interface SignedWriteDeps {
 const required = (description: string, pattern: RegExp) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? "required" : "must be given once") })
-    .regex(
-      pattern,
-      pattern === schemas.ADDRESS_PATTERN ? "must be a 0x address (20 bytes, hex)" : "must be a decimal integer",
-    )
+    .regex(pattern, pattern === schemas.ADDRESS_PATTERN ? "must be a 0x address (20 bytes, hex)" : schemas.UINT_MESSAGE)
     .meta({ description, pattern: pattern.source });
 const optional = (description: string, pattern: RegExp) => required(description, pattern).optional();
 
