@@ -57,10 +57,14 @@ export class ValidationError extends AppError {
 
 /**
  * Bad input named after its field, as the data API and /ws name it: `INVALID_<FIELD>` (`expires_in_days` ->
- * INVALID_EXPIRES_IN_DAYS), the message starting with the field, `details.field` naming it.
+ * INVALID_EXPIRES_IN_DAYS), the message starting with the field, `details.field` naming it. A nested field is coded
+ * by its top-level one (`permit.value` -> INVALID_PERMIT), as the request schemas code it, and named whole.
  */
 export function invalidField(field: string, message: string): ValidationError {
-  const reason = `INVALID_${field.replace(/[^A-Za-z0-9]+/g, "_").toUpperCase()}`;
+  const reason = `INVALID_${field
+    .split(".")[0]!
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .toUpperCase()}`;
   return new ValidationError(`${field}: ${message}`, { field }, { reason });
 }
 
