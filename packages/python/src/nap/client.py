@@ -8,23 +8,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar
 
-import httpx
 from pydantic import BaseModel
-from typing_extensions import Self
 
 from . import operations as ops
 from .errors import NapAuthError
 from .models import live as m
 from .signing import MessageSigner, as_signer, sign_text
-from .transport import (
-    DEFAULT_MAX_RESPONSE_BYTES,
-    DEFAULT_TIMEOUT_SECONDS,
-    AsyncTransport,
-    HttpRequest,
-    OnRetry,
-    RetryPolicy,
-    SyncTransport,
-)
+from .transport import AsyncSession, HttpRequest, SyncSession
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -79,42 +69,11 @@ class _Calls:
         )
 
 
-class NapClient(_Calls):
+class NapClient(_Calls, SyncSession):
     """The live API, synchronously. ``with NapClient(url) as nap:`` closes its connections at the end."""
-
-    def __init__(
-        self,
-        base_url: str,
-        *,
-        api_key: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT_SECONDS,
-        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-        retry: RetryPolicy | None = None,
-        on_retry: OnRetry | None = None,
-        http: httpx.Client | None = None,
-    ) -> None:
-        self.api_key = api_key
-        self._transport = SyncTransport(
-            base_url,
-            timeout=timeout,
-            max_response_bytes=max_response_bytes,
-            retry=retry,
-            on_retry=on_retry,
-            http=http,
-        )
-        self.base_url = self._transport.base_url
 
     def _send(self, call: ops.Call[T]) -> T:
         return call.answer.model_validate(self._transport.request(self._keyed(call)))
-
-    def close(self) -> None:
-        self._transport.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
 
     # ------------------------------------------------------------------------------------------------ registration
 
@@ -320,42 +279,11 @@ class NapClient(_Calls):
         return self._send(ops.vote(request, idempotency_key))
 
 
-class AsyncNapClient(_Calls):
+class AsyncNapClient(_Calls, AsyncSession):
     """The live API, with asyncio. ``async with AsyncNapClient(url) as nap:`` closes its connections at the end."""
-
-    def __init__(
-        self,
-        base_url: str,
-        *,
-        api_key: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT_SECONDS,
-        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-        retry: RetryPolicy | None = None,
-        on_retry: OnRetry | None = None,
-        http: httpx.AsyncClient | None = None,
-    ) -> None:
-        self.api_key = api_key
-        self._transport = AsyncTransport(
-            base_url,
-            timeout=timeout,
-            max_response_bytes=max_response_bytes,
-            retry=retry,
-            on_retry=on_retry,
-            http=http,
-        )
-        self.base_url = self._transport.base_url
 
     async def _send(self, call: ops.Call[T]) -> T:
         return call.answer.model_validate(await self._transport.request(self._keyed(call)))
-
-    async def aclose(self) -> None:
-        await self._transport.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *_: object) -> None:
-        await self.aclose()
 
     # ------------------------------------------------------------------------------------------------ registration
 

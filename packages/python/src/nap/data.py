@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import httpx
 from pydantic import BaseModel
-from typing_extensions import Self
+from typing_extensions import Unpack
 
 from . import data_operations as ops
 from .errors import NapGraphQLError
@@ -26,15 +26,7 @@ from .operations import Call
 from .signed_writes import SignedWriteOptions, relay_request, wait_flow, write_flow
 from .signing import MessageSigner, as_signer, sign_text
 from .subscriptions import ChannelSubscription, GraphQLSubscription, Subscription, SyncSubscription
-from .transport import (
-    DEFAULT_MAX_RESPONSE_BYTES,
-    DEFAULT_TIMEOUT_SECONDS,
-    AsyncTransport,
-    HttpRequest,
-    OnRetry,
-    RetryPolicy,
-    SyncTransport,
-)
+from .transport import AsyncSession, AsyncTransport, HttpRequest, SessionOptions, SyncSession, SyncTransport
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -91,7 +83,7 @@ class _DataCalls:
         )
 
 
-class NapDataClient(_DataCalls):
+class NapDataClient(_DataCalls, SyncSession):
     """The data API, synchronously. ``with NapDataClient(url) as data:`` closes its connections at the end."""
 
     _transport: SyncTransport
@@ -101,36 +93,15 @@ class NapDataClient(_DataCalls):
         base_url: str,
         *,
         api_key: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT_SECONDS,
-        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-        retry: RetryPolicy | None = None,
-        on_retry: OnRetry | None = None,
         http: httpx.Client | None = None,
         signed_writes: SignedWriteOptions | None = None,
+        **options: Unpack[SessionOptions],
     ) -> None:
-        self.api_key = api_key
+        super().__init__(base_url, api_key=api_key, http=http, **options)
         self.signed_writes = signed_writes or SignedWriteOptions()
-        self._transport = SyncTransport(
-            base_url,
-            timeout=timeout,
-            max_response_bytes=max_response_bytes,
-            retry=retry,
-            on_retry=on_retry,
-            http=http,
-        )
-        self.base_url = self._transport.base_url
 
     def _send(self, call: Call[T]) -> T:
         return call.answer.model_validate(self._transport.request(self._authorized(call.request, call.needs_key)))
-
-    def close(self) -> None:
-        self._transport.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
 
     # ------------------------------------------------------------------------------------------------ REST /v1
 
@@ -329,7 +300,7 @@ class NapDataClient(_DataCalls):
         return SyncSubscription(self._channel(channel, parameters, after_seq, min_block, options))
 
 
-class AsyncNapDataClient(_DataCalls):
+class AsyncNapDataClient(_DataCalls, AsyncSession):
     """The data API, with asyncio. ``async with AsyncNapDataClient(url) as data:``."""
 
     _transport: AsyncTransport
@@ -339,36 +310,15 @@ class AsyncNapDataClient(_DataCalls):
         base_url: str,
         *,
         api_key: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT_SECONDS,
-        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
-        retry: RetryPolicy | None = None,
-        on_retry: OnRetry | None = None,
         http: httpx.AsyncClient | None = None,
         signed_writes: SignedWriteOptions | None = None,
+        **options: Unpack[SessionOptions],
     ) -> None:
-        self.api_key = api_key
+        super().__init__(base_url, api_key=api_key, http=http, **options)
         self.signed_writes = signed_writes or SignedWriteOptions()
-        self._transport = AsyncTransport(
-            base_url,
-            timeout=timeout,
-            max_response_bytes=max_response_bytes,
-            retry=retry,
-            on_retry=on_retry,
-            http=http,
-        )
-        self.base_url = self._transport.base_url
 
     async def _send(self, call: Call[T]) -> T:
         return call.answer.model_validate(await self._transport.request(self._authorized(call.request, call.needs_key)))
-
-    async def aclose(self) -> None:
-        await self._transport.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *_: object) -> None:
-        await self.aclose()
 
     # ------------------------------------------------------------------------------------------------ REST /v1
 

@@ -22,9 +22,10 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 import httpx
+from typing_extensions import Self, Unpack
 
 from .errors import NapNetworkError, NapRedirectError, NapResponseTooLargeError, NapTimeoutError, error_for
 from .version import __version__
@@ -255,3 +256,62 @@ class AsyncTransport:
 
     async def aclose(self) -> None:
         await self.http.aclose()
+
+
+class SessionOptions(TypedDict, total=False):
+    """The transport's options, which every client takes beside its base URL, API key and own httpx client."""
+
+    timeout: float
+    max_response_bytes: int
+    retry: RetryPolicy | None
+    on_retry: OnRetry | None
+
+
+class SyncSession:
+    """What every synchronous client holds: its API key and one transport, closed by ``close()`` or ``with``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        http: httpx.Client | None = None,
+        **options: Unpack[SessionOptions],
+    ) -> None:
+        self.api_key = api_key
+        self._transport = SyncTransport(base_url, http=http, **options)
+        self.base_url = self._transport.base_url
+
+    def close(self) -> None:
+        self._transport.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+class AsyncSession:
+    """What every asyncio client holds: its API key and one transport, closed by ``aclose()`` or ``async with``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        http: httpx.AsyncClient | None = None,
+        **options: Unpack[SessionOptions],
+    ) -> None:
+        self.api_key = api_key
+        self._transport = AsyncTransport(base_url, http=http, **options)
+        self.base_url = self._transport.base_url
+
+    async def aclose(self) -> None:
+        await self._transport.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
