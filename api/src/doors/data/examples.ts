@@ -1,5 +1,6 @@
 import type { ExampleTable } from "../examples";
 import { SIGNED_WRITE_ERROR_EXAMPLES, SIGNED_WRITE_EXAMPLES } from "./signedWriteExamples";
+import { dataError, type DataErrorExample } from "./errorExample";
 
 /**
  * The data API's examples (doors/examples.ts): its answers on a local stack after one agent's session (two deposits,
@@ -485,16 +486,8 @@ export const DATA_EXAMPLES: ExampleTable = {
   },
 };
 
-type DataErrorExample = { code: string; message: string; details: Readonly<Record<string, unknown>> };
-
 const AGENT_WALLET = "0x733A2AEfbfF542fF6130628bbC96fE5d38597095";
 const STRATEGY_ID = "0x755bfa63f4f413d9e27872c5f5e2fcd8d5293550aadc6bd930c8b818d22cb2b7";
-
-const dataError = (code: string, message: string, details: Record<string, unknown> = {}): DataErrorExample => ({
-  code,
-  message,
-  details,
-});
 
 /** The example body of each error code the document lists: the message and details this service sends with it. */
 export const DATA_ERROR_EXAMPLES: Readonly<Record<string, DataErrorExample>> = {

@@ -8,6 +8,7 @@ import {
 } from "../../domain/signedWrites";
 import type { SignedAction } from "../../../../packages/wire/src/data/signedWrites";
 import type { ExampleTable } from "../examples";
+import { dataError, type DataErrorExample } from "./errorExample";
 
 /**
  * Examples of the signed writes (doors/examples.ts) on a local stack (chain 31337): a wallet that never registered
@@ -225,52 +226,44 @@ export const SIGNED_WRITE_EXAMPLES: ExampleTable = {
   },
 };
 
-type ErrorExample = { code: string; message: string; details: Readonly<Record<string, unknown>> };
-
-const error = (code: string, message: string, details: Record<string, unknown> = {}): ErrorExample => ({
-  code,
-  message,
-  details,
-});
-
 /** The signed writes' error bodies, as the checks (usecases/signedWrites/checks.ts) word them. */
-export const SIGNED_WRITE_ERROR_EXAMPLES: Readonly<Record<string, ErrorExample>> = {
-  SIGNATURE_EXPIRED: error("SIGNATURE_EXPIRED", "deadline: 1795711980 is past (the chain's time is 1795712012)", {
+export const SIGNED_WRITE_ERROR_EXAMPLES: Readonly<Record<string, DataErrorExample>> = {
+  SIGNATURE_EXPIRED: dataError("SIGNATURE_EXPIRED", "deadline: 1795711980 is past (the chain's time is 1795712012)", {
     field: "deadline",
     deadline: "1795711980",
     now: "1795712012",
   }),
-  NONCE_USED: error("NONCE_USED", `nonce: ${NONCE} of ${OWNER} is already used or invalidated`, {
+  NONCE_USED: dataError("NONCE_USED", `nonce: ${NONCE} of ${OWNER} is already used or invalidated`, {
     field: "nonce",
     nonce: NONCE.toString(),
   }),
-  INSUFFICIENT_BALANCE: error("INSUFFICIENT_BALANCE", `amount: 25000000 asked, ${OWNER} holds 10000000`, {
+  INSUFFICIENT_BALANCE: dataError("INSUFFICIENT_BALANCE", `amount: 25000000 asked, ${OWNER} holds 10000000`, {
     field: "amount",
     balance: "10000000",
   }),
-  INSUFFICIENT_ALLOWANCE: error(
+  INSUFFICIENT_ALLOWANCE: dataError(
     "INSUFFICIENT_ALLOWANCE",
     "permit: the router's allowance is 0, below the amount 25000000; sign the permit of the prepare answer",
     { field: "permit", allowance: "0" },
   ),
-  OPERATOR_NOT_AUTHORIZED: error(
+  OPERATOR_NOT_AUTHORIZED: dataError(
     "OPERATOR_NOT_AUTHORIZED",
     `operator_authorization: the router is not ${OWNER}'s operator on this vault; sign the operator_authorization of the prepare answer`,
     { field: "operator_authorization" },
   ),
-  WRONG_VAULT_KIND: error(
+  WRONG_VAULT_KIND: dataError(
     "WRONG_VAULT_KIND",
     `redeem: ${ASYNC_VAULT} is an ERC-7540 (asynchronous) vault; use request-redeem, then claim`,
     { action: "redeem", vault: ASYNC_VAULT, isERC7540: true },
   ),
-  NOTHING_TO_CLAIM: error("NOTHING_TO_CLAIM", "shares: 12500000000000 asked, 0 claimable", {
+  NOTHING_TO_CLAIM: dataError("NOTHING_TO_CLAIM", "shares: 12500000000000 asked, 0 claimable", {
     field: "shares",
     claimable: "0",
   }),
-  NOTHING_TO_CANCEL: error("NOTHING_TO_CANCEL", `owner: ${OWNER} has no pending redemption request on this vault`, {
+  NOTHING_TO_CANCEL: dataError("NOTHING_TO_CANCEL", `owner: ${OWNER} has no pending redemption request on this vault`, {
     field: "owner",
   }),
-  TRANSACTION_REVERTED: error(
+  TRANSACTION_REVERTED: dataError(
     "TRANSACTION_REVERTED",
     "the router would revert with SharesBelowMinimum: the contract rejected the transaction: SharesBelowMinimum(24999315068493, 25000000000000)",
     {
@@ -282,45 +275,48 @@ export const SIGNED_WRITE_ERROR_EXAMPLES: Readonly<Record<string, ErrorExample>>
       },
     },
   ),
-  IDEMPOTENCY_KEY_REUSED: error(
+  IDEMPOTENCY_KEY_REUSED: dataError(
     "IDEMPOTENCY_KEY_REUSED",
     "Idempotency-Key: already used for a different signed message; use a new key for a new message",
     { field: "Idempotency-Key" },
   ),
-  RELAY_NOT_FOUND: error("RELAY_NOT_FOUND", `relay_id: no relay ${SIGNED.claim.digest}`, {
+  RELAY_NOT_FOUND: dataError("RELAY_NOT_FOUND", `relay_id: no relay ${SIGNED.claim.digest}`, {
     relay_id: SIGNED.claim.digest,
   }),
-  SERVICE_UNAVAILABLE: error("SERVICE_UNAVAILABLE", "the deployment lists no NapRouter: signed writes are unavailable"),
-  INVALID_RELAY_ID: error("INVALID_RELAY_ID", "relay_id: must be 0x and 64 hex characters (the intent's digest)", {
+  SERVICE_UNAVAILABLE: dataError(
+    "SERVICE_UNAVAILABLE",
+    "the deployment lists no NapRouter: signed writes are unavailable",
+  ),
+  INVALID_RELAY_ID: dataError("INVALID_RELAY_ID", "relay_id: must be 0x and 64 hex characters (the intent's digest)", {
     field: "relay_id",
   }),
-  INVALID_AMOUNT: error("INVALID_AMOUNT", "amount: must be above 0", { field: "amount" }),
-  INVALID_SHARES: error("INVALID_SHARES", "shares: must be below 2**256", { field: "shares" }),
-  INVALID_RECEIVER: error(
+  INVALID_AMOUNT: dataError("INVALID_AMOUNT", "amount: must be above 0", { field: "amount" }),
+  INVALID_SHARES: dataError("INVALID_SHARES", "shares: must be below 2**256", { field: "shares" }),
+  INVALID_RECEIVER: dataError(
     "INVALID_RECEIVER",
     "receiver: '0x19e7e376e7c213b7e7E7e46cc70a5dd086daff2a' is not an address (bad checksum?)",
     { field: "receiver" },
   ),
-  INVALID_MIN_SHARES: error(
+  INVALID_MIN_SHARES: dataError(
     "INVALID_MIN_SHARES",
     "min_shares: must be a decimal integer without sign or leading zeros",
     { field: "min_shares" },
   ),
-  INVALID_MIN_ASSETS: error(
+  INVALID_MIN_ASSETS: dataError(
     "INVALID_MIN_ASSETS",
     "min_assets: must be a decimal integer without sign or leading zeros",
     { field: "min_assets" },
   ),
-  INVALID_DEADLINE: error("INVALID_DEADLINE", "deadline: required", { field: "deadline" }),
-  INVALID_PERMIT: error("INVALID_PERMIT", "permit: signature: must be 0x hex of whole bytes (at most 4096)", {
+  INVALID_DEADLINE: dataError("INVALID_DEADLINE", "deadline: required", { field: "deadline" }),
+  INVALID_PERMIT: dataError("INVALID_PERMIT", "permit: signature: must be 0x hex of whole bytes (at most 4096)", {
     field: "permit",
   }),
-  INVALID_OPERATOR_AUTHORIZATION: error(
+  INVALID_OPERATOR_AUTHORIZATION: dataError(
     "INVALID_OPERATOR_AUTHORIZATION",
     "operator_authorization: nonce: must be 0x and 32 bytes of hex",
     { field: "operator_authorization" },
   ),
-  INVALID_IDEMPOTENCY_KEY: error(
+  INVALID_IDEMPOTENCY_KEY: dataError(
     "INVALID_IDEMPOTENCY_KEY",
     "Idempotency-Key: must be 1-255 printable ASCII characters without spaces",
     { field: "Idempotency-Key" },
