@@ -70,6 +70,9 @@ const config: HardhatUserConfig = {
       chainId: Number(process.env.HARDHAT_CHAIN_ID ?? 31337),
       // Only for a node that runs coverage-instrumented bytecode, which outgrows the 24 KiB limit (EIP-170).
       allowUnlimitedContractSize: process.env.HARDHAT_ALLOW_UNLIMITED_CONTRACT_SIZE === "true",
+      // Hardhat's own accounts, with more than its default 10,000 ETH each: every test that deploys the whole system
+      // on the one in-process chain of `npm test` funds the faucet from the deployer, and the suite deploys it often.
+      accounts: { accountsBalance: (1_000_000n * 10n ** 18n).toString() },
     },
     localhost: {
       url: process.env.LOCAL_RPC_URL ?? "http://127.0.0.1:8545",
