@@ -119,6 +119,13 @@ describe("E2E: the API process with no mnemonic (remote signer, keystore): an ag
         const proposalId = await governor.proposalCount();
         await rpc(node.url, "evm_increaseTime", [2]);
         await rpc(node.url, "evm_mine");
+        // The proposal was made on the chain, not through this API: the service sees it once it has read that block.
+        for (let tries = 0; ; tries += 1) {
+          const { proposals } = await nap.proposals();
+          if (proposals.some((p) => p.proposal_id === proposalId.toString() && p.state === "active")) break;
+          expect(tries, `proposal ${proposalId} never listed active`).to.be.below(100);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         const vote = await nap.vote({ proposal_id: String(proposalId), support: 1 });
         expect(vote).to.include({ support_label: "for", weight: "100", status: "confirmed" });
 
