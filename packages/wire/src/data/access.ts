@@ -55,7 +55,8 @@ export const nodeHeartbeatBody = z.strictObject({
     .string()
     .max(200)
     .url()
-    .refine((value) => /^https?:$/.test(new URL(value).protocol), "must be an http or https URL")
+    // zod runs this check after a failed .url() too: a value no URL parser accepts must not reach new URL().
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), "must be an http or https URL")
     .optional(),
   started_at: z.iso.datetime().optional().meta({ description: "When the node started (default: first heartbeat)." }),
 });

@@ -570,6 +570,21 @@ describe("data API access layer (HTTP)", function () {
         "registering a node needs a Node Operator key with the nodes:write scope",
       );
     });
+
+    it("attack: a heartbeat url no URL parser accepts (a NUL, a lone surrogate, no scheme) is refused 400 INVALID_URL, not a 500", async function () {
+      const acme = (await operatorDataKey({ owner: "acme-url", scopes: ["nodes:write"] })).body.key as string;
+      for (const url of ["a\u0000b", "\udb72", "I`\u00e1\udb72\udddb", "a", "ftp://nap.example"]) {
+        expectError(
+          await call(api.url, "POST", "/v1/nodes/heartbeat", {
+            headers: bearer(acme),
+            body: { node_id: "acme-url-1", version: "0.1.0", url },
+          }),
+          400,
+          "INVALID_URL",
+          /^url: /,
+        );
+      }
+    });
   });
 });
 
