@@ -74,8 +74,10 @@ export class SignedWrites {
     const provider = this.chain.provider;
     const block = await this.chain.head.readBlock();
     const at = { blockTag: block };
+    // The deadline counts from the chain's latest block, not the head this instance last read: a head behind the
+    // chain's clock would date a message that the submit, reading a newer block, already finds expired.
     const [header, isAsync] = await readChain("the vault", () =>
-      Promise.all([provider.getBlock(block), NapVault__factory.connect(vault, provider).isERC7540(at)]),
+      Promise.all([provider.getBlock("latest"), NapVault__factory.connect(vault, provider).isERC7540(at)]),
     );
     const now = BigInt(header?.timestamp ?? Math.floor(Date.now() / 1000));
     const deadline = now + BigInt(PREPARED_DEADLINE_SECONDS);
